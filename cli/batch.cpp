@@ -1,0 +1,53 @@
+// ptc batch FILE.jsonl: one program per input line, one result per output
+// line, in order. A bad line yields an error line and the batch goes on.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "cli/batch_input.hpp"
+#include "cli/cli.hpp"
+
+namespace ptc::cli {
+
+int cmd_batch(std::vector<std::string> args) {
+  CommonOptions opts;
+  std::string err = parse_common(args, opts);
+  if (!err.empty() || args.size() != 1) {
+    fmt::print(stderr, "ptc: {}\nusage: ptc batch FILE.jsonl|- [options]\n",
+               err.empty() ? "expected one input" : err);
+    return kExitUsage;
+  }
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (args[0] != "-") {
+    file.open(args[0], std::ios::binary);
+    if (!file) {
+      fmt::print(stderr, "ptc: cannot read {}\n", args[0]);
+      return kExitUsage;
+    }
+    in = &file;
+  }
+  std::string line;
+  size_t line_no = 0;
+  while (std::getline(*in, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    BatchItem item = parse_batch_line(line, line_no);
+    if (!item.error.message.empty()) {
+      fmt::print("{{\"id\":{},\"ok\":false,\"error\":{}}}\n", item.id_json, error_json(item.error));
+      continue;
+    }
+    RunOptions ro = opts.run;
+    ro.context = item.context;
+    RunResult r = run(item.program, ro);
+    if (r.ok)
+      fmt::print("{{\"id\":{},\"ok\":true,\"result\":{}}}\n", item.id_json, json_string(r.printed));
+    else
+      fmt::print("{{\"id\":{},\"ok\":false,\"error\":{}}}\n", item.id_json, error_json(r.error));
+    std::fflush(stdout);
+  }
+  return kExitOk;
+}
+
+}  // namespace ptc::cli

@@ -1,0 +1,41 @@
+#include "cli/batch_input.hpp"
+
+#include <fmt/format.h>
+
+namespace ptc::cli {
+
+BatchItem parse_batch_line(const std::string& line, size_t line_no) {
+  BatchItem item;
+  item.id_text = fmt::format("line {}", line_no);
+  auto bad = [&](std::string message) {
+    item.error = Error{ErrorKind::ArgsError, std::move(message), "", {}, ""};
+    return item;
+  };
+  HostValue obj;
+  try {
+    obj = parse_json(line);
+  } catch (LispError& e) {
+    return bad(fmt::format("line {} is not valid JSON: {}", line_no, e.error().message));
+  }
+  if (obj.kind() != HostValue::Kind::Map)
+    return bad(fmt::format("line {} is not a JSON object", line_no));
+  if (const HostValue* id = obj.get("id")) {
+    try {
+      item.id_json = to_json(*id);
+      item.id_text = id->kind() == HostValue::Kind::String ? id->text() : item.id_json;
+    } catch (LispError&) {}
+  }
+  const HostValue* program = obj.get("program");
+  if (!program || program->kind() != HostValue::Kind::String)
+    return bad(fmt::format("line {} has no \"program\" string", line_no));
+  item.program = program->text();
+  if (const HostValue* ctx = obj.get("context")) {
+    if (ctx->kind() == HostValue::Kind::Map)
+      item.context = *ctx;
+    else if (!ctx->is_nil())
+      return bad(fmt::format("line {}: \"context\" must be a JSON object", line_no));
+  }
+  return item;
+}
+
+}  // namespace ptc::cli

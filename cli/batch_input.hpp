@@ -1,0 +1,22 @@
+// Parsing one line of the batch format: {"id": ..., "program": "...", "context": {...}}.
+// Shared by `ptc batch` and `ptc bench`. Unknown fields are ignored.
+#pragma once
+
+#include <string>
+
+#include "runtime/error.hpp"
+#include "runtime/host_value.hpp"
+
+namespace ptc::cli {
+
+struct BatchItem {
+  std::string id_json = "null";  // the id as JSON, echoed back verbatim
+  std::string id_text;           // the id for tables ("line N" when absent)
+  std::string program;
+  HostValue context;
+  Error error;  // message set when the line is unusable
+};
+
+BatchItem parse_batch_line(const std::string& line, size_t line_no);
+
+}  // namespace ptc::cli

@@ -1,0 +1,45 @@
+// Shared pieces of the ptc command-line tool: option parsing, reading files,
+// and printing results and errors.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vm/run.hpp"
+
+namespace ptc::cli {
+
+// Exit codes: 0 success, 1 the program failed, 2 bad command line or input file.
+constexpr int kExitOk = 0;
+constexpr int kExitProgramError = 1;
+constexpr int kExitUsage = 2;
+
+struct CommonOptions {
+  RunOptions run;
+  bool json = false;
+  std::optional<std::string> context_file;
+};
+
+// Parses the options shared by commands (--context, --json, the limits).
+// Consumes recognised arguments from `args`; returns an error message or "".
+std::string parse_common(std::vector<std::string>& args, CommonOptions& out);
+const char* common_options_help();
+
+std::optional<std::string> read_file(const std::string& path, std::string* error);
+// Loads --context into out.run.context; returns an error message or "".
+std::string load_context(CommonOptions& out);
+
+// "type_error at 1:4: message" plus an indented hint line.
+std::string format_error(const Error& e);
+// {"reason":...,"message":...,"hint":...,"line":...,"column":...}
+std::string error_json(const Error& e);
+std::string json_string(const std::string& s);
+
+int cmd_eval(std::vector<std::string> args);
+int cmd_run(std::vector<std::string> args);
+int cmd_batch(std::vector<std::string> args);
+int cmd_bench(std::vector<std::string> args);
+int cmd_disasm(std::vector<std::string> args);
+
+}  // namespace ptc::cli

@@ -1,0 +1,95 @@
+// ptc: the command-line front end of ptc-lisp.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+
+namespace {
+
+const char* kUsage =
+    "ptc - run PTC-Lisp programs (a sandboxed Clojure subset)\n"
+    "\n"
+    "usage:\n"
+    "  ptc eval 'EXPR' [options]      run an expression and print its value\n"
+    "  ptc run FILE.clj [options]     run a program file (- reads stdin)\n"
+    "  ptc batch FILE.jsonl [options] run one program per JSON line (- reads stdin)\n"
+    "  ptc bench FILE.jsonl [-n N]    time each program of a batch file\n"
+    "  ptc disasm FILE.clj            print the bytecode (-e 'EXPR' for an expression)\n"
+    "  ptc help [COMMAND]             this text, or a command's help\n"
+    "\n"
+    "Values print in Clojure syntax; errors go to stderr as\n"
+    "  error: <reason> at <line>:<column>: <message>\n"
+    "with a hint line when there is one. Exit codes: 0 ok, 1 the program failed,\n"
+    "2 bad command line or unreadable input.\n";
+
+const char* help_for(const std::string& cmd) {
+  if (cmd == "eval")
+    return "usage: ptc eval 'EXPR' [options]\n\n"
+           "Runs EXPR (one or more forms; the last value is the result) and prints the\n"
+           "value in Clojure syntax, or as JSON with --json. println output goes to\n"
+           "stdout (stderr with --json).\n\noptions:\n";
+  if (cmd == "run")
+    return "usage: ptc run FILE.clj [options]\n\n"
+           "Like eval, with the program read from FILE (- for stdin).\n\noptions:\n";
+  if (cmd == "batch")
+    return "usage: ptc batch FILE.jsonl [options]\n\n"
+           "Each input line is {\"id\":..., \"program\":\"...\", \"context\":{...}}; each gives "
+           "one\n"
+           "output line {\"id\":..., \"ok\":true, \"result\":\"<printed value>\"} or\n"
+           "{\"id\":..., \"ok\":false, \"error\":{\"reason\":..., \"message\":..., \"hint\":...,\n"
+           "\"line\":..., \"column\":...}}. A bad line gives an error line and the batch goes on.\n"
+           "Unknown fields are ignored. FILE - reads stdin.\n\noptions:\n";
+  if (cmd == "bench")
+    return "usage: ptc bench FILE.jsonl [-n N] [--json] [options]\n\n"
+           "Runs each program of a batch file N times (default 1000) after a warm-up, each\n"
+           "a full run (parse, analyze, compile, execute, copy the result out), and prints\n"
+           "the median and p99 in microseconds and runs per second. Failing programs are\n"
+           "reported, not timed.\n\noptions:\n";
+  if (cmd == "disasm")
+    return "usage: ptc disasm FILE.clj | ptc disasm -e 'EXPR'\n\n"
+           "Prints every compiled function: its captures, and per arity the register count\n"
+           "and one line per instruction with operands and source line:column.\n";
+  return nullptr;
+}
+
+int print_help(const std::string& cmd) {
+  if (cmd.empty()) {
+    fmt::print("{}\ncommon options:\n{}", kUsage, ptc::cli::common_options_help());
+    return 0;
+  }
+  const char* h = help_for(cmd);
+  if (!h) {
+    fmt::print(stderr, "ptc: unknown command '{}'\n\n{}", cmd, kUsage);
+    return ptc::cli::kExitUsage;
+  }
+  fmt::print("{}", h);
+  if (cmd != "disasm") fmt::print("{}", ptc::cli::common_options_help());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    fmt::print(stderr, "{}", kUsage);
+    return ptc::cli::kExitUsage;
+  }
+  std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "help" || cmd == "--help" || cmd == "-h")
+    return print_help(args.empty() ? "" : args[0]);
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") return print_help(cmd);
+  using namespace ptc::cli;
+  if (cmd == "eval") return cmd_eval(args);
+  if (cmd == "run") return cmd_run(args);
+  if (cmd == "batch") return cmd_batch(args);
+  if (cmd == "bench") return cmd_bench(args);
+  if (cmd == "disasm") return cmd_disasm(args);
+  fmt::print(stderr, "ptc: unknown command '{}'\n\n{}", cmd, kUsage);
+  return kExitUsage;
+}

@@ -1,0 +1,24 @@
+# Every dependency is a Debian package installed by scripts/setup; nothing is
+# downloaded at configure or build time.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(mimalloc REQUIRED)
+find_package(fmt REQUIRED)
+find_package(simdjson REQUIRED)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp)
+
+if(TARGET mimalloc-static)
+  set(PTC_MIMALLOC mimalloc-static)
+else()
+  set(PTC_MIMALLOC mimalloc)
+endif()
+
+if(PTC_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(PTC_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

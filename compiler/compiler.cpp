@@ -1,0 +1,485 @@
+#include "compiler/compiler.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "runtime/builtins/registry.hpp"
+#include "runtime/ctx.hpp"
+#include "runtime/stack_guard.hpp"
+
+namespace ptc {
+
+namespace {
+
+constexpr uint32_t kMaxRegs = 0xFFFE;  // 0xFFFF is kFrameCounter
+
+struct LoopTarget {
+  std::vector<uint32_t> regs;  // where recur's values go
+  size_t start = 0;            // first instruction of the body
+  uint16_t counter = 0;        // register counting jumps, or kFrameCounter
+  bool counted = true;
+};
+
+struct FastOp {
+  std::string_view name;
+  Op op;
+  int nargs;
+};
+constexpr FastOp kFastOps[] = {
+    {"+", Op::ADD, 2},   {"-", Op::SUB, 2},   {"*", Op::MUL, 2}, {"<", Op::LT, 2},
+    {"<=", Op::LE, 2},   {">", Op::GT, 2},    {">=", Op::GE, 2}, {"=", Op::EQ, 2},
+    {"inc", Op::INC, 1}, {"dec", Op::DEC, 1},
+};
+
+class ProgramCompiler;
+
+// Compiles one arity of one function.
+class ArityCompiler {
+ public:
+  ArityCompiler(ProgramCompiler& pc, FnNode* fn, FnProto* fp, Proto* proto)
+      : pc_(pc), fn_(fn), fp_(fp), p_(proto) {}
+
+  void compile_arity(FnArity* arity);
+
+ private:
+  // ---- emission
+  size_t emit(Instr i, SourceLoc loc) {
+    p_->code.push_back(i);
+    p_->locs.push_back(loc);
+    return p_->code.size() - 1;
+  }
+  size_t here() const { return p_->code.size(); }
+  void patch_to(size_t jump, size_t target) {
+    p_->code[jump].bc =
+        static_cast<uint32_t>(static_cast<int32_t>(target) - static_cast<int32_t>(jump + 1));
+  }
+  size_t emit_jump(Op op, uint32_t a, SourceLoc loc) { return emit(Instr::asbx(op, a, 0), loc); }
+  uint32_t constant(Value v);
+
+  // ---- registers
+  uint32_t alloc(SourceLoc loc) {
+    if (next_ >= kMaxRegs)
+      throw LispError(ErrorKind::InvalidForm, "function needs more than 65,534 registers",
+                      "split very large expressions into smaller functions", loc);
+    uint32_t r = next_++;
+    if (next_ > p_->nregs) p_->nregs = next_;
+    return r;
+  }
+  void free_to(uint32_t mark) { next_ = mark; }
+
+  // ---- expressions
+  void compile(Node* n, uint32_t dst);
+  uint32_t compile_reg(Node* n);  // register holding n's value (a local's own, or a new temp)
+  void compile_local(LocalNode* n, uint32_t dst);
+  void compile_if(IfNode* n, uint32_t dst);
+  void compile_let(LetNode* n, uint32_t dst);
+  void compile_loop(LoopNode* n, uint32_t dst);
+  void compile_recur(RecurNode* n);
+  void compile_fn(FnNode* n, uint32_t dst);
+  void compile_call(CallNode* n, uint32_t dst);
+  void compile_builtin_call(BuiltinCallNode* n, uint32_t dst);
+  void compile_case(CaseNode* n, uint32_t dst);
+  void compile_def(DefNode* n, uint32_t dst);
+  void compile_coll(CollNode* n, Op op, uint32_t dst);
+  // Compiles `args` into consecutive new registers; returns the first.
+  uint32_t compile_args(std::span<Node*> args, SourceLoc loc);
+
+  ProgramCompiler& pc_;
+  FnNode* fn_;
+  FnProto* fp_;
+  Proto* p_;
+  uint32_t next_ = 0;
+  std::unordered_map<uint64_t, uint32_t> const_index_;
+  std::unordered_map<const void*, LoopTarget> targets_;  // keyed by LoopNode* or FnArity*
+};
+
+class ProgramCompiler {
+ public:
+  explicit ProgramCompiler(Ctx& ctx) : ctx_(ctx), out_(std::make_unique<CompiledProgram>()) {}
+
+  FnProto* compile_fn(FnNode* fn) {
+    check_native_stack("compiling deeply nested functions");
+    auto owned = std::make_unique<FnProto>();
+    FnProto* fp = owned.get();
+    out_->fns.push_back(std::move(owned));
+    fp->name_text = std::string(fn->name);
+    fp->params_text = fn->params_display;
+    fp->name = fp->name_text;
+    fp->params = fp->params_text;
+    fp->loc = fn->loc;
+    for (FnArity* arity : fn->arities) {
+      auto proto = std::make_unique<Proto>();
+      proto->fn = fp;
+      proto->nparams = static_cast<uint32_t>(arity->params.size());
+      proto->variadic = arity->rest != nullptr;
+      ArityCompiler ac(*this, fn, fp, proto.get());
+      ac.compile_arity(arity);
+      fp->arities.push_back(std::move(proto));
+    }
+    return fp;
+  }
+
+  std::unique_ptr<CompiledProgram> finish(const AnalyzedProgram& prog) {
+    out_->main = compile_fn(prog.main);
+    for (auto g : prog.globals)
+      out_->globals.emplace_back(g);
+    out_->global_defined = prog.global_defined;
+    for (auto k : prog.data_keys)
+      out_->data_keys.emplace_back(k);
+    return std::move(out_);
+  }
+
+  Ctx& ctx_;
+  std::unique_ptr<CompiledProgram> out_;
+};
+
+uint32_t ArityCompiler::constant(Value v) {
+  uint64_t key;
+  static_assert(sizeof(Value) == 16);
+  uint64_t payload;
+  std::memcpy(&payload, reinterpret_cast<const char*>(&v) + 8, 8);
+  key = payload * 31 + static_cast<uint64_t>(v.type());
+  auto it = const_index_.find(key);
+  if (it != const_index_.end() && p_->constants[it->second].identical(v)) return it->second;
+  auto idx = static_cast<uint32_t>(p_->constants.size());
+  p_->constants.push_back(v);
+  const_index_[key] = idx;
+  return idx;
+}
+
+void ArityCompiler::compile_arity(FnArity* arity) {
+  uint32_t nparams = static_cast<uint32_t>(arity->params.size());
+  for (uint32_t i = 0; i < nparams; ++i)
+    arity->params[i]->reg = alloc(arity->loc);
+  if (arity->rest) arity->rest->reg = alloc(arity->loc);
+  if (fn_->self) {
+    fn_->self->reg = alloc(arity->loc);
+    emit(Instr::abc(Op::GETSELF, fn_->self->reg), arity->loc);
+  }
+  LoopTarget target;
+  for (LocalVar* v : arity->params)
+    target.regs.push_back(v->reg);
+  if (arity->rest) target.regs.push_back(arity->rest->reg);
+  target.start = here();
+  target.counter = kFrameCounter;
+  targets_[arity] = target;
+  uint32_t result = alloc(arity->loc);
+  compile(arity->body, result);
+  emit(Instr::abc(Op::RETURN, result), arity->loc);
+}
+
+void ArityCompiler::compile_local(LocalNode* n, uint32_t dst) {
+  LocalVar* v = n->var;
+  if (v->owner == fn_) {
+    if (v->reg != dst) emit(Instr::abc(Op::MOVE, dst, v->reg), n->loc);
+    return;
+  }
+  auto it = std::find(fn_->captures.begin(), fn_->captures.end(), v);
+  if (it == fn_->captures.end())
+    throw LispError(ErrorKind::RuntimeError, fmt::format("internal: {} is not captured", v->name),
+                    "", n->loc);
+  emit(Instr::abc(Op::GETUPVAL, dst, static_cast<uint32_t>(it - fn_->captures.begin())), n->loc);
+}
+
+uint32_t ArityCompiler::compile_reg(Node* n) {
+  if (n->kind == NodeKind::Local) {
+    LocalVar* v = static_cast<LocalNode*>(n)->var;
+    if (v->owner == fn_) return v->reg;
+  }
+  uint32_t r = alloc(n->loc);
+  compile(n, r);
+  return r;
+}
+
+void ArityCompiler::compile(Node* n, uint32_t dst) {
+  check_native_stack("compiling a deeply nested expression");
+  SourceLoc loc = n->loc;
+  switch (n->kind) {
+    case NodeKind::Const: {
+      Value v = static_cast<ConstNode*>(n)->value;
+      if (v.is_nil())
+        emit(Instr::abc(Op::LOADNIL, dst), loc);
+      else if (v.is_bool())
+        emit(Instr::abc(Op::LOADBOOL, dst, v.as_bool()), loc);
+      else if (v.is_int() && v.as_int() >= INT32_MIN && v.as_int() <= INT32_MAX)
+        emit(Instr::asbx(Op::LOADINT, dst, static_cast<int32_t>(v.as_int())), loc);
+      else
+        emit(Instr::abx(Op::LOADK, dst, constant(v)), loc);
+      return;
+    }
+    case NodeKind::Local:
+      compile_local(static_cast<LocalNode*>(n), dst);
+      return;
+    case NodeKind::Global: {
+      auto* g = static_cast<GlobalNode*>(n);
+      if (g->builtin_fallback >= 0) {
+        if (g->global > 0xFFFF)
+          throw LispError(ErrorKind::InvalidForm, "too many global names (limit 65,535)", "", loc);
+        emit(Instr::abc(Op::GETGLOBALF, dst, g->global, static_cast<uint32_t>(g->builtin_fallback)),
+             loc);
+      } else {
+        emit(Instr::abx(Op::GETGLOBAL, dst, g->global), loc);
+      }
+      return;
+    }
+    case NodeKind::BuiltinRef:
+      emit(
+          Instr::abx(Op::LOADK, dst, constant(Value::builtin(static_cast<BuiltinRefNode*>(n)->id))),
+          loc);
+      return;
+    case NodeKind::Data:
+      emit(Instr::abx(Op::GETDATA, dst, constant(static_cast<DataNode*>(n)->key)), loc);
+      return;
+    case NodeKind::TurnHistory:
+      emit(Instr::abc(Op::TURNHIST, dst, static_cast<TurnHistoryNode*>(n)->back), loc);
+      return;
+    case NodeKind::VarRef:
+      emit(Instr::abx(Op::VARREF, dst, static_cast<VarRefNode*>(n)->global), loc);
+      return;
+    case NodeKind::If:
+      compile_if(static_cast<IfNode*>(n), dst);
+      return;
+    case NodeKind::Do:
+      for (Node* e : static_cast<DoNode*>(n)->body)
+        compile(e, dst);
+      return;
+    case NodeKind::Let:
+      compile_let(static_cast<LetNode*>(n), dst);
+      return;
+    case NodeKind::Loop:
+      compile_loop(static_cast<LoopNode*>(n), dst);
+      return;
+    case NodeKind::Recur:
+      compile_recur(static_cast<RecurNode*>(n));
+      return;
+    case NodeKind::Fn:
+      compile_fn(static_cast<FnNode*>(n), dst);
+      return;
+    case NodeKind::Call:
+      compile_call(static_cast<CallNode*>(n), dst);
+      return;
+    case NodeKind::BuiltinCall:
+      compile_builtin_call(static_cast<BuiltinCallNode*>(n), dst);
+      return;
+    case NodeKind::Def:
+      compile_def(static_cast<DefNode*>(n), dst);
+      return;
+    case NodeKind::Case:
+      compile_case(static_cast<CaseNode*>(n), dst);
+      return;
+    case NodeKind::ToolCall: {
+      auto* t = static_cast<ToolCallNode*>(n);
+      compile(t->args, dst);
+      emit(Instr::abx(Op::TOOL, dst, constant(pc_.ctx_.string(t->tool))), loc);
+      return;
+    }
+    case NodeKind::Return:
+    case NodeKind::Fail:
+      compile(static_cast<ValueNode*>(n)->value, dst);
+      emit(Instr::abc(n->kind == NodeKind::Return ? Op::RETSIG : Op::FAILSIG, dst), loc);
+      return;
+    case NodeKind::MakeVector:
+      compile_coll(static_cast<CollNode*>(n), Op::VECTOR, dst);
+      return;
+    case NodeKind::MakeMap:
+      compile_coll(static_cast<CollNode*>(n), Op::MAP, dst);
+      return;
+    case NodeKind::MakeSet:
+      compile_coll(static_cast<CollNode*>(n), Op::SET, dst);
+      return;
+  }
+}
+
+void ArityCompiler::compile_if(IfNode* n, uint32_t dst) {
+  if (n->test->kind == NodeKind::Const) {
+    compile(static_cast<ConstNode*>(n->test)->value.truthy() ? n->then : n->otherwise, dst);
+    return;
+  }
+  uint32_t mark = next_;
+  uint32_t t = compile_reg(n->test);
+  size_t jfalse = emit_jump(Op::JMPIFNOT, t, n->loc);
+  free_to(mark);
+  compile(n->then, dst);
+  size_t jend = emit_jump(Op::JMP, 0, n->loc);
+  patch_to(jfalse, here());
+  compile(n->otherwise, dst);
+  patch_to(jend, here());
+}
+
+void ArityCompiler::compile_let(LetNode* n, uint32_t dst) {
+  uint32_t mark = next_;
+  for (const Binding& b : n->bindings) {
+    // A binding of a plain local shares its register: values never change
+    // while both are in scope (recur only runs in tail position).
+    if (b.init->kind == NodeKind::Local && static_cast<LocalNode*>(b.init)->var->owner == fn_ &&
+        !static_cast<LocalNode*>(b.init)->var->captured && !b.var->captured) {
+      b.var->reg = static_cast<LocalNode*>(b.init)->var->reg;
+      continue;
+    }
+    uint32_t r = alloc(b.init->loc);
+    compile(b.init, r);
+    b.var->reg = r;
+  }
+  compile(n->body, dst);
+  free_to(mark);
+}
+
+void ArityCompiler::compile_loop(LoopNode* n, uint32_t dst) {
+  uint32_t mark = next_;
+  LoopTarget target;
+  target.counted = n->counted;
+  for (const Binding& b : n->bindings) {
+    uint32_t r = alloc(b.init->loc);
+    compile(b.init, r);
+    b.var->reg = r;
+    target.regs.push_back(r);
+  }
+  if (n->counted) {
+    target.counter = static_cast<uint16_t>(alloc(n->loc));
+    emit(Instr::asbx(Op::LOADINT, target.counter, 0), n->loc);
+  }
+  target.start = here();
+  targets_[n] = target;
+  compile(n->body, dst);
+  free_to(mark);
+}
+
+void ArityCompiler::compile_recur(RecurNode* n) {
+  const void* key =
+      n->loop ? static_cast<const void*>(n->loop) : static_cast<const void*>(n->arity);
+  auto it = targets_.find(key);
+  if (it == targets_.end())
+    throw LispError(ErrorKind::InvalidForm, "internal: recur target not found", "", n->loc);
+  const LoopTarget& t = it->second;
+  uint32_t mark = next_;
+  std::vector<uint32_t> temps;
+  for (Node* a : n->args) {
+    uint32_t r = alloc(a->loc);
+    compile(a, r);
+    temps.push_back(r);
+  }
+  for (size_t i = 0; i < temps.size(); ++i)
+    emit(Instr::abc(Op::MOVE, t.regs[i], temps[i]), n->loc);
+  free_to(mark);
+  size_t j = t.counted ? emit(Instr::asbx(Op::LOOP, t.counter, 0), n->loc)
+                       : emit(Instr::asbx(Op::JMPBACK, 0, 0), n->loc);
+  patch_to(j, t.start);
+}
+
+void ArityCompiler::compile_fn(FnNode* n, uint32_t dst) {
+  FnProto* child = pc_.compile_fn(n);
+  for (LocalVar* v : n->captures) {
+    if (v->owner == fn_) {
+      child->captures.push_back({false, v->reg});
+    } else {
+      auto it = std::find(fn_->captures.begin(), fn_->captures.end(), v);
+      child->captures.push_back({true, static_cast<uint32_t>(it - fn_->captures.begin())});
+    }
+  }
+  auto idx = static_cast<uint32_t>(p_->closures.size());
+  p_->closures.push_back(child);
+  emit(Instr::abx(Op::CLOSURE, dst, idx), n->loc);
+}
+
+uint32_t ArityCompiler::compile_args(std::span<Node*> args, SourceLoc loc) {
+  uint32_t base = next_;
+  for (Node* a : args)
+    compile(a, alloc(loc));  // each compile leaves next_ just past its register
+  return base;
+}
+
+void ArityCompiler::compile_call(CallNode* n, uint32_t dst) {
+  // (:k m) with a literal keyword: a direct lookup.
+  if (n->callee->kind == NodeKind::Const &&
+      static_cast<ConstNode*>(n->callee)->value.is_keyword() && n->args.size() == 1) {
+    uint32_t k = constant(static_cast<ConstNode*>(n->callee)->value);
+    if (k <= 0xFFFF) {
+      uint32_t mark = next_;
+      uint32_t m = compile_reg(n->args[0]);
+      emit(Instr::abc(Op::KWGET, dst, m, k), n->loc);
+      free_to(mark);
+      return;
+    }
+  }
+  uint32_t base = alloc(n->loc);
+  compile(n->callee, base);
+  compile_args(n->args, n->loc);
+  emit(Instr::abc(Op::CALL, base, static_cast<uint32_t>(n->args.size())), n->loc);
+  if (dst != base) emit(Instr::abc(Op::MOVE, dst, base), n->loc);
+  free_to(base);
+}
+
+void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
+  std::string_view name = builtin_def(n->id).name;
+  for (const FastOp& f : kFastOps) {
+    if (f.name != name || static_cast<size_t>(f.nargs) != n->args.size()) continue;
+    uint32_t mark = next_;
+    uint32_t b = compile_reg(n->args[0]);
+    uint32_t c = f.nargs == 2 ? compile_reg(n->args[1]) : 0;
+    emit(Instr::abc(f.op, dst, b, c), n->loc);
+    free_to(mark);
+    return;
+  }
+  if (n->id > 0xFFFF)
+    throw LispError(ErrorKind::InvalidForm, "internal: builtin id out of range", "", n->loc);
+  uint32_t base = n->args.empty() ? alloc(n->loc) : compile_args(n->args, n->loc);
+  emit(Instr::abc(Op::CALLB, base, static_cast<uint32_t>(n->args.size()), n->id), n->loc);
+  if (dst != base) emit(Instr::abc(Op::MOVE, dst, base), n->loc);
+  free_to(base);
+}
+
+void ArityCompiler::compile_def(DefNode* n, uint32_t dst) {
+  if (!n->once) {
+    compile(n->value, dst);
+    emit(Instr::abx(Op::DEFGLOBAL, dst, n->global), n->loc);
+    return;
+  }
+  emit(Instr::abx(Op::ISBOUND, dst, n->global), n->loc);
+  size_t jbound = emit_jump(Op::JMPIF, dst, n->loc);
+  compile(n->value, dst);
+  emit(Instr::abx(Op::DEFGLOBAL, dst, n->global), n->loc);
+  size_t jend = emit_jump(Op::JMP, 0, n->loc);
+  patch_to(jbound, here());
+  emit(Instr::abx(Op::VARREF, dst, n->global), n->loc);
+  patch_to(jend, here());
+}
+
+void ArityCompiler::compile_case(CaseNode* n, uint32_t dst) {
+  uint32_t mark = next_;
+  uint32_t r = compile_reg(n->expr);
+  emit(Instr::abx(Op::CASE, r, constant(n->dispatch)), n->loc);
+  free_to(mark);
+  // Jump table: the default first, then one jump per clause.
+  std::vector<size_t> table;
+  for (size_t i = 0; i <= n->clauses.size(); ++i)
+    table.push_back(emit_jump(Op::JMP, 0, n->loc));
+  std::vector<size_t> ends;
+  patch_to(table[0], here());
+  compile(n->otherwise, dst);
+  ends.push_back(emit_jump(Op::JMP, 0, n->loc));
+  for (size_t i = 0; i < n->clauses.size(); ++i) {
+    patch_to(table[i + 1], here());
+    compile(n->clauses[i], dst);
+    ends.push_back(emit_jump(Op::JMP, 0, n->loc));
+  }
+  for (size_t j : ends)
+    patch_to(j, here());
+}
+
+void ArityCompiler::compile_coll(CollNode* n, Op op, uint32_t dst) {
+  uint32_t base = compile_args(n->items, n->loc);
+  emit(Instr::abc(op, dst, base, static_cast<uint32_t>(n->items.size())), n->loc);
+  free_to(base);
+}
+
+}  // namespace
+
+std::unique_ptr<CompiledProgram> compile_program(Ctx& ctx, const AnalyzedProgram& program) {
+  ProgramCompiler pc(ctx);
+  return pc.finish(program);
+}
+
+}  // namespace ptc

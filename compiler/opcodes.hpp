@@ -1,0 +1,99 @@
+// The instruction set, declared once. Every instruction is 8 bytes:
+// an opcode, a spare byte, a 16-bit operand A and a 32-bit field used either
+// as two 16-bit operands B and C, or as one unsigned Bx / signed sBx.
+// R[x] is register x of the current frame, K[x] a constant of the function,
+// U[x] a captured value of the running closure. Jumps are relative to the
+// instruction after the jump.
+#pragma once
+
+#include <cstdint>
+
+namespace ptc {
+
+// X(name, operands, meaning)
+#define PTC_OPCODES(X)                                                                         \
+  X(MOVE, "A B", "R[A] = R[B]")                                                                \
+  X(LOADK, "A Bx", "R[A] = K[Bx]")                                                             \
+  X(LOADNIL, "A", "R[A] = nil")                                                                \
+  X(LOADBOOL, "A B", "R[A] = (B != 0)")                                                        \
+  X(LOADINT, "A sBx", "R[A] = sBx")                                                            \
+  X(GETUPVAL, "A B", "R[A] = U[B]")                                                            \
+  X(GETSELF, "A", "R[A] = the running closure")                                                \
+  X(GETGLOBAL, "A Bx", "R[A] = global Bx; error if unbound")                                   \
+  X(GETGLOBALF, "A B C", "R[A] = global B if bound, else builtin C")                           \
+  X(DEFGLOBAL, "A Bx", "global Bx = R[A]; R[A] = #'name")                                      \
+  X(ISBOUND, "A Bx", "R[A] = whether global Bx is bound")                                      \
+  X(VARREF, "A Bx", "R[A] = #'name of global Bx")                                              \
+  X(GETDATA, "A Bx", "R[A] = context value under key K[Bx]")                                   \
+  X(TURNHIST, "A B", "R[A] = result of the turn B back (*1 *2 *3)")                            \
+  X(JMP, "sBx", "pc += sBx")                                                                   \
+  X(JMPIF, "A sBx", "if R[A] is truthy: pc += sBx")                                            \
+  X(JMPIFNOT, "A sBx", "if R[A] is falsy: pc += sBx")                                          \
+  X(LOOP, "A sBx", "recur jump: count R[A] against loop_limit, charge a reduction, pc += sBx") \
+  X(JMPBACK, "sBx", "backward jump of a generated loop: charge a reduction, pc += sBx")        \
+  X(CALL, "A B", "R[A] = R[A](R[A+1] ... R[A+B])")                                             \
+  X(CALLB, "A B C", "R[A] = builtin C (R[A] ... R[A+B-1])")                                    \
+  X(CLOSURE, "A Bx", "R[A] = closure of function Bx, capturing its declared values")           \
+  X(RETURN, "A", "return R[A] to the caller")                                                  \
+  X(VECTOR, "A B C", "R[A] = [R[B] ... R[B+C-1]]")                                             \
+  X(MAP, "A B C", "R[A] = {R[B] R[B+1] ...}, C registers of alternating keys and values")      \
+  X(SET, "A B C", "R[A] = #{R[B] ... R[B+C-1]}")                                               \
+  X(CASE, "A Bx", "i = clause of R[A] in dispatch map K[Bx] (or the default); pc += i")        \
+  X(TOOL, "A Bx", "R[A] = call tool named K[Bx] with argument map R[A]")                       \
+  X(RETSIG, "A", "(return R[A]): end the program with R[A]")                                   \
+  X(FAILSIG, "A", "(fail R[A]): end the program with an error carrying R[A]")                  \
+  X(ADD, "A B C", "R[A] = R[B] + R[C]")                                                        \
+  X(SUB, "A B C", "R[A] = R[B] - R[C]")                                                        \
+  X(MUL, "A B C", "R[A] = R[B] * R[C]")                                                        \
+  X(LT, "A B C", "R[A] = R[B] < R[C]")                                                         \
+  X(LE, "A B C", "R[A] = R[B] <= R[C]")                                                        \
+  X(GT, "A B C", "R[A] = R[B] > R[C]")                                                         \
+  X(GE, "A B C", "R[A] = R[B] >= R[C]")                                                        \
+  X(EQ, "A B C", "R[A] = (= R[B] R[C])")                                                       \
+  X(INC, "A B", "R[A] = R[B] + 1")                                                             \
+  X(DEC, "A B", "R[A] = R[B] - 1")                                                             \
+  X(KWGET, "A B C", "R[A] = (K[C] R[B]): keyword lookup in a map")
+
+enum class Op : uint8_t {
+#define PTC_X(name, operands, meaning) name,
+  PTC_OPCODES(PTC_X)
+#undef PTC_X
+};
+
+constexpr int kOpCount = 0
+#define PTC_X(name, operands, meaning) +1
+    PTC_OPCODES(PTC_X)
+#undef PTC_X
+    ;
+
+struct OpInfo {
+  const char* name;
+  const char* operands;
+  const char* meaning;
+};
+const OpInfo& op_info(Op op);
+
+struct Instr {
+  Op op;
+  uint8_t x = 0;
+  uint16_t a = 0;
+  uint32_t bc = 0;
+
+  uint16_t b() const { return static_cast<uint16_t>(bc & 0xFFFF); }
+  uint16_t c() const { return static_cast<uint16_t>(bc >> 16); }
+  uint32_t bx() const { return bc; }
+  int32_t sbx() const { return static_cast<int32_t>(bc); }
+
+  static Instr abc(Op op, uint32_t a, uint32_t b = 0, uint32_t c = 0) {
+    return Instr{op, 0, static_cast<uint16_t>(a), (b & 0xFFFF) | (c << 16)};
+  }
+  static Instr abx(Op op, uint32_t a, uint32_t bx) {
+    return Instr{op, 0, static_cast<uint16_t>(a), bx};
+  }
+  static Instr asbx(Op op, uint32_t a, int32_t sbx) {
+    return Instr{op, 0, static_cast<uint16_t>(a), static_cast<uint32_t>(sbx)};
+  }
+};
+static_assert(sizeof(Instr) == 8, "instructions are 8 bytes");
+
+}  // namespace ptc

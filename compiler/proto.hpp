@@ -1,0 +1,67 @@
+// Compiled functions. A FnProto is one `fn` (all its arities); each arity is
+// a Proto: bytecode, constants, source positions and the register count.
+// A CompiledProgram owns every FnProto of one run; `main` is the top level.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/opcodes.hpp"
+#include "runtime/error.hpp"
+#include "runtime/objects.hpp"
+
+namespace ptc {
+
+struct FnProto;
+
+struct Proto {
+  std::vector<Instr> code;
+  std::vector<SourceLoc> locs;     // one per instruction, for errors
+  std::vector<Value> constants;    // values live in the run's arena
+  std::vector<FnProto*> closures;  // functions created by CLOSURE Bx
+  uint32_t nparams = 0;            // fixed parameters
+  bool variadic = false;           // one more parameter holds the rest as a vector
+  uint32_t nregs = 0;              // frame size
+  const FnProto* fn = nullptr;
+
+  SourceLoc loc_at(size_t pc) const { return pc < locs.size() ? locs[pc] : SourceLoc{}; }
+};
+
+// Where a closure's captured value comes from when it is created.
+struct Capture {
+  bool from_upvalue;  // true: U[index] of the creating closure; false: its register R[index]
+  uint32_t index;
+};
+
+struct FnProto : FnHeader {
+  std::string name_text, params_text;           // storage behind FnHeader's views
+  std::vector<std::unique_ptr<Proto>> arities;  // fixed arities by parameter count, then variadic
+  std::vector<Capture> captures;
+  SourceLoc loc;
+
+  // The arity that accepts `nargs` arguments, or nullptr.
+  const Proto* arity_for(uint32_t nargs) const {
+    const Proto* variadic = nullptr;
+    for (const auto& p : arities) {
+      if (p->variadic)
+        variadic = p.get();
+      else if (p->nparams == nargs)
+        return p.get();
+    }
+    return variadic && nargs >= variadic->nparams ? variadic : nullptr;
+  }
+};
+
+struct CompiledProgram {
+  std::vector<std::unique_ptr<FnProto>> fns;
+  FnProto* main = nullptr;
+  std::vector<std::string> globals;    // names, indexed by global id
+  std::vector<bool> global_defined;    // the program contains a def of it
+  std::vector<std::string> data_keys;  // context keys the program reads (data/x)
+};
+
+// Human-readable listing of every function's bytecode (ptc disasm).
+std::string disassemble(const CompiledProgram& program);
+
+}  // namespace ptc

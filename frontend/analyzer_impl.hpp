@@ -1,0 +1,137 @@
+// Internal: the analyzer's state, shared by the files that implement its
+// parts (analyzer.cpp: core forms and symbols; macros.cpp: forms that expand
+// to others; iteration.cpp: for/doseq; destructure.cpp: binding patterns).
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "frontend/analyzer.hpp"
+#include "runtime/arena.hpp"
+#include "runtime/ctx.hpp"
+
+namespace ptc::analysis {
+
+// Heads of forms the analyzer builds itself. The trailing space makes them
+// impossible to write in a program, so a user binding named `fn` or `let`
+// cannot capture them.
+inline constexpr std::string_view kFnHead = "fn ";
+inline constexpr std::string_view kLetHead = "let ";
+inline constexpr std::string_view kIfHead = "if ";
+inline constexpr std::string_view kDoHead = "do ";
+
+// Where a `recur` jumps: a loop or a function arity, with its binding count.
+struct RecurTarget {
+  LoopNode* loop = nullptr;
+  FnArity* arity = nullptr;
+  size_t nargs = 0;
+};
+
+class Analyzer {
+ public:
+  Analyzer(Ctx& ctx, const AnalyzerOptions& options);
+  AnalyzedProgram run(std::span<const Form* const> forms);
+
+  // ---- analyzer.cpp: dispatch, symbols, core special forms ----
+  Node* analyze(const Form* f, bool tail);
+  Node* analyze_body(std::span<const Form* const> forms, SourceLoc loc, bool tail);
+  Node* analyze_symbol(const Form* f);
+  Node* analyze_list(const Form* f, bool tail);
+  Node* analyze_call(const Form* f, Node* callee, std::span<const Form* const> args);
+  Node* analyze_if(const Form* f, bool tail);
+  Node* analyze_let(const Form* f, bool tail);
+  Node* analyze_loop(const Form* f, bool tail);
+  Node* analyze_recur(const Form* f, bool tail);
+  Node* analyze_fn(const Form* f, std::string_view def_name);
+  Node* analyze_fn_literal(const Form* f);
+  Node* analyze_def(const Form* f, std::string_view head);
+  Node* analyze_defn(const Form* f);
+  Node* analyze_quote(const Form* f);
+  Node* analyze_tool_call(const Form* f, std::string_view tool);
+  Node* analyze_collection(const Form* f);
+  std::optional<Value> constant_of(const Form* f);  // literal data without symbols
+
+  // ---- macros.cpp: forms that expand into others ----
+  Node* analyze_macro(const Form* f, std::string_view head, bool tail, bool* handled);
+  Node* analyze_cond(const Form* f, bool tail);
+  Node* analyze_case(const Form* f, bool tail);
+  Node* analyze_condp(const Form* f, bool tail);
+  Node* analyze_and_or(const Form* f, bool is_and, bool tail);
+  Node* analyze_conditional_binding(const Form* f, std::string_view head, bool tail);
+  Node* analyze_when_first(const Form* f, bool tail);
+  Form* expand_threading(const Form* f, std::string_view head);
+
+  // ---- iteration.cpp ----
+  Node* analyze_for(const Form* f, bool collect);
+
+  // ---- destructure.cpp ----
+  // Binds `pattern` to the value of `init`, appending the bindings (and
+  // declaring the names in the current scope).
+  void bind_pattern(const Form* pattern, Node* init, std::vector<Binding>& out);
+  bool is_simple_binding(const Form* pattern) const;
+
+  // ---- scopes ----
+  LocalVar* declare(std::string_view name, SourceLoc loc);
+  LocalVar* hidden_local(SourceLoc loc, std::string_view label = "tmp");
+  LocalVar* lookup_local(std::string_view name);
+  size_t scope_mark() const { return scope_.size(); }
+  void scope_restore(size_t mark) { scope_.resize(mark); }
+
+  // ---- node and form construction ----
+  template <class T, class... Args>
+  T* node(Args&&... args) {
+    return arena_.make<T>(std::forward<Args>(args)...);
+  }
+  template <class T>
+  Span<T> span_of(const std::vector<T>& v) {
+    T* data = arena_.alloc_array<T>(v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      new (data + i) T(v[i]);
+    return Span<T>(data, v.size());
+  }
+  Node* nil_node(SourceLoc loc) { return node<ConstNode>(loc, Value()); }
+  Node* const_node(SourceLoc loc, Value v) { return node<ConstNode>(loc, v); }
+  Node* local_ref(LocalVar* v, SourceLoc loc) { return node<LocalNode>(loc, v); }
+  Node* builtin_call(std::string_view name, SourceLoc loc, std::initializer_list<Node*> args);
+  uint32_t builtin_id(std::string_view name);
+  Node* do_node(SourceLoc loc, const std::vector<Node*>& body);
+  Node* let_node(SourceLoc loc, const std::vector<Binding>& bindings, Node* body);
+
+  Form* make_form(FormKind kind, SourceLoc loc);
+  Form* make_symbol(std::string_view name, SourceLoc loc);
+  Form* make_list(SourceLoc loc, std::initializer_list<const Form*> items);
+  Form* make_list(SourceLoc loc, const std::vector<const Form*>& items);
+  Form* make_vector(SourceLoc loc, const std::vector<const Form*>& items);
+  std::string_view gensym(std::string_view label);  // names no program can write
+
+  // ---- errors ----
+  [[noreturn]] void fail(ErrorKind kind, const Form* at, std::string message,
+                         std::string hint = {});
+  void expect_count(const Form* f, size_t min, size_t max, std::string_view usage);
+
+  // ---- globals ----
+  uint32_t global_id(std::string_view name);
+  bool is_defined_global(std::string_view name) const;
+
+  Ctx& ctx_;
+  Arena& arena_;
+  const AnalyzerOptions& options_;
+  AnalyzedProgram program_;
+  std::unordered_map<std::string_view, uint32_t> global_ids_;
+  std::unordered_set<std::string_view> defined_names_;  // def'd in program or memory
+  std::vector<std::pair<std::string_view, LocalVar*>> scope_;
+  FnNode* current_fn_ = nullptr;
+  RecurTarget* recur_target_ = nullptr;
+  uint32_t gensym_counter_ = 0;
+  uint32_t depth_ = 0;
+};
+
+// Collects the names every def/defn/defonce in the program binds.
+void collect_def_names(const Form* f, std::unordered_set<std::string_view>& out, Analyzer& a);
+
+}  // namespace ptc::analysis

@@ -1,0 +1,28 @@
+// The reader: PTC-Lisp source text to forms (spec §2, §3, §14).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "frontend/form.hpp"
+
+namespace ptc {
+
+class Arena;
+
+struct ReaderOptions {
+  uint32_t max_nesting_depth = 1000;  // deeper nesting is a parse_error, never a stack overflow
+  uint32_t max_integer_digits = 100;  // spec §3.3: integer literals are limited to 100 digits
+};
+
+// Reads every top-level form of `source`. Throws LispError(ParseError) with the
+// line:column of the problem and a hint. Forms and their strings are allocated
+// in `arena`.
+std::vector<const Form*> read_program(Arena& arena, std::string_view source,
+                                      const ReaderOptions& options = {});
+
+// Reads exactly one form (surrounding whitespace and comments allowed).
+const Form* read_one(Arena& arena, std::string_view source, const ReaderOptions& options = {});
+
+}  // namespace ptc

@@ -1,0 +1,256 @@
+#include "frontend/resolve.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "runtime/builtins/registry.hpp"
+
+namespace ptc {
+
+namespace {
+
+constexpr std::string_view kSpecialForms[] = {
+    "def",      "defn",    "defn-",     "defonce",    "fn",     "let",     "loop",  "recur",
+    "if",       "if-not",  "when",      "when-not",   "cond",   "case",    "condp", "if-let",
+    "when-let", "if-some", "when-some", "when-first", "do",     "and",     "or",    "->",
+    "->>",      "as->",    "cond->",    "cond->>",    "some->", "some->>", "for",   "doseq",
+    "dotimes",  "return",  "fail",      "comment",    "quote"};
+
+// Namespaces whose members are the builtins of the same bare name.
+constexpr std::string_view kClojureNamespaces[] = {
+    "clojure.core", "core", "clojure.string", "str",  "string",
+    "clojure.set",  "set",  "clojure.walk",   "walk", "regex"};
+constexpr std::string_view kJavaNamespaces[] = {"Math",
+                                                "System",
+                                                "Boolean",
+                                                "Double",
+                                                "Float",
+                                                "Integer",
+                                                "Long",
+                                                "LocalDate",
+                                                "java.time.LocalDate",
+                                                "Instant",
+                                                "java.time.Instant",
+                                                "Duration",
+                                                "java.time.Duration"};
+
+struct NamedConstant {
+  std::string_view name;
+  double value;
+};
+const NamedConstant kConstants[] = {
+    {"Double/POSITIVE_INFINITY", std::numeric_limits<double>::infinity()},
+    {"Double/NEGATIVE_INFINITY", -std::numeric_limits<double>::infinity()},
+    {"Double/NaN", std::numeric_limits<double>::quiet_NaN()},
+    {"POSITIVE_INFINITY", std::numeric_limits<double>::infinity()},
+    {"NEGATIVE_INFINITY", -std::numeric_limits<double>::infinity()},
+    {"NaN", std::numeric_limits<double>::quiet_NaN()},
+    {"Math/PI", 3.141592653589793},
+    {"Math/E", 2.718281828459045},
+};
+struct IntConstant {
+  std::string_view name;
+  int64_t value;
+};
+const IntConstant kIntConstants[] = {
+    {"Long/MAX_VALUE", std::numeric_limits<int64_t>::max()},
+    {"Long/MIN_VALUE", std::numeric_limits<int64_t>::min()},
+    {"Integer/MAX_VALUE", std::numeric_limits<int32_t>::max()},
+    {"Integer/MIN_VALUE", std::numeric_limits<int32_t>::min()},
+};
+
+template <class Range>
+bool contains(const Range& r, std::string_view s) {
+  return std::find(std::begin(r), std::end(r), s) != std::end(r);
+}
+
+bool user_visible_builtin(std::string_view name) {
+  return !name.starts_with("__");
+}
+
+std::optional<uint32_t> visible_builtin(std::string_view name) {
+  if (!user_visible_builtin(name)) return std::nullopt;
+  return find_builtin(name);
+}
+
+struct Unsupported {
+  std::string_view names;  // space separated
+  std::string_view hint;
+};
+const Unsupported kUnsupported[] = {
+    {"try catch throw finally ex-info ex-message",
+     "PTC-Lisp has no exceptions; stop with (fail \"reason\") or check values before using them"},
+    {"atom swap! reset! deref ref dosync agent send volatile! vreset! set!",
+     "PTC-Lisp has no mutable state; thread values through let, loop/recur or reduce, or store "
+     "with def"},
+    {"lazy-seq lazy-cat iterate cycle repeatedly",
+     "PTC-Lisp is eager and has no infinite sequences; use (range n), loop/recur or reduce"},
+    {"eval read-string load-string macroexpand defmacro", "PTC-Lisp has no eval or macros"},
+    {"slurp spit file-seq",
+     "PTC-Lisp has no file access; data comes from data/... and tool/... calls"},
+    {"ns require import use in-ns refer",
+     "no namespace setup is needed: call clojure.string/join, str/join or join directly"},
+    {"future pmap-async promise deliver thread", "use pmap or pcalls for parallel work"},
+    {"defmulti defmethod defprotocol defrecord deftype reify extend-type",
+     "PTC-Lisp has no multimethods, protocols or records; use maps and functions"},
+};
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+bool is_special_form(std::string_view name) {
+  return contains(kSpecialForms, name);
+}
+
+Resolution resolve_symbol(std::string_view name,
+                          const std::unordered_set<std::string_view>& defined) {
+  Resolution r;
+  r.name = name;
+  size_t slash = name.find('/');
+  if (slash == std::string_view::npos || name == "/" || slash == 0 || slash + 1 == name.size()) {
+    if (defined.count(name)) {
+      r.kind = Resolution::Global;
+      r.builtin = visible_builtin(name);
+      return r;
+    }
+    if (auto id = visible_builtin(name)) {
+      r.kind = Resolution::Builtin;
+      r.builtin = id;
+      return r;
+    }
+    for (const auto& c : kConstants)
+      if (c.name == name) {
+        r.kind = Resolution::Constant;
+        r.constant = Value::floating(c.value);
+        return r;
+      }
+    return r;  // Error
+  }
+  std::string_view ns = name.substr(0, slash), member = name.substr(slash + 1);
+  if (ns == "data") {
+    r.kind = Resolution::Data;
+    r.name = member;
+    return r;
+  }
+  if (ns == "tool") {
+    r.kind = Resolution::Tool;
+    r.name = member;
+    return r;
+  }
+  if (auto id = visible_builtin(name)) {  // e.g. budget/remaining, Integer/parseInt
+    r.kind = Resolution::Builtin;
+    r.builtin = id;
+    return r;
+  }
+  for (const auto& c : kConstants)
+    if (c.name == name) {
+      r.kind = Resolution::Constant;
+      r.constant = Value::floating(c.value);
+      return r;
+    }
+  for (const auto& c : kIntConstants)
+    if (c.name == name) {
+      r.kind = Resolution::Constant;
+      r.constant = Value::integer(c.value);
+      return r;
+    }
+  if (contains(kClojureNamespaces, ns) || contains(kJavaNamespaces, ns)) {
+    if (auto id = visible_builtin(member)) {
+      r.kind = Resolution::Builtin;
+      r.builtin = id;
+    }
+  }
+  return r;
+}
+
+UnknownSymbol describe_unknown_symbol(std::string_view name,
+                                      const std::vector<std::string_view>& locals,
+                                      const std::unordered_set<std::string_view>& defined) {
+  UnknownSymbol u{ErrorKind::UnboundVar, fmt::format("undefined symbol {}", name), ""};
+  if (name == "data") {
+    u.message = "data is not a value: the context is read one key at a time";
+    u.hint = "use data/<key>, e.g. data/orders";
+    return u;
+  }
+  if (is_special_form(name)) {
+    u.kind = ErrorKind::InvalidForm;
+    u.message = fmt::format("{} is a special form and cannot be used as a value", name);
+    u.hint = fmt::format("call it: ({} ...); to pass logic as a function, wrap it in (fn [x] ...)",
+                         name);
+    return u;
+  }
+  size_t slash = name.find('/');
+  if (slash != std::string_view::npos && slash > 0 && name != "/") {
+    std::string_view ns = name.substr(0, slash), member = name.substr(slash + 1);
+    if (contains(kClojureNamespaces, ns) || contains(kJavaNamespaces, ns)) {
+      u.message = fmt::format("{} is not available in PTC-Lisp", name);
+      u.hint =
+          fmt::format("{}/{} has no PTC-Lisp equivalent; see the function reference", ns, member);
+    } else {
+      u.message = fmt::format("unknown namespace {} in {}", ns, name);
+      u.hint =
+          "namespaced names are data/<key>, tool/<name>, clojure.string/..., clojure.set/..., "
+          "Math/...";
+    }
+    return u;
+  }
+  for (const auto& un : kUnsupported) {
+    std::string_view names = un.names;
+    size_t pos = 0;
+    while (pos < names.size()) {
+      size_t end = names.find(' ', pos);
+      if (end == std::string_view::npos) end = names.size();
+      if (names.substr(pos, end - pos) == name) {
+        u.message = fmt::format("{} is not supported in PTC-Lisp", name);
+        u.hint = std::string(un.hint);
+        return u;
+      }
+      pos = end + 1;
+    }
+  }
+  // Did you mean: the closest known names.
+  std::vector<std::pair<size_t, std::string_view>> near;
+  size_t limit = name.size() <= 3 ? 1 : (name.size() <= 6 ? 2 : 3);
+  auto consider = [&](std::string_view cand) {
+    if (cand.starts_with("__") || cand.find(' ') != std::string_view::npos) return;
+    size_t d = edit_distance(name, cand);
+    if (d <= limit) near.emplace_back(d, cand);
+  };
+  for (const auto& def : all_builtins())
+    consider(def.name);
+  for (auto s : kSpecialForms)
+    consider(s);
+  for (auto s : locals)
+    consider(s);
+  for (auto s : defined)
+    consider(s);
+  std::sort(near.begin(), near.end());
+  near.erase(std::unique(near.begin(), near.end()), near.end());
+  if (!near.empty()) {
+    std::string list;
+    for (size_t i = 0; i < near.size() && i < 3; ++i)
+      list += (i ? ", " : "") + std::string(near[i].second);
+    u.hint = fmt::format("did you mean: {}?", list);
+  } else {
+    u.hint = "define it with (def name value) or let, or check the function reference";
+  }
+  return u;
+}
+
+}  // namespace ptc

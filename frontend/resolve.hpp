@@ -1,0 +1,40 @@
+// Symbol resolution outside local scope: user globals, builtins, namespaced
+// names (clojure.string/join, Math/abs, data/x, tool/x; spec §9.8), constants
+// (Double/NaN), and the error for unknown names with a did-you-mean hint.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "runtime/error.hpp"
+#include "runtime/value.hpp"
+
+namespace ptc {
+
+struct Resolution {
+  enum Kind { Global, Builtin, Constant, Data, Tool, Error } kind = Error;
+  std::string_view name;            // global name, data key or tool name
+  std::optional<uint32_t> builtin;  // for Builtin, and a Global's fallback
+  Value constant;
+};
+
+// `defined` holds names bound by def in the program or in memory; they shadow
+// builtins of the same name.
+Resolution resolve_symbol(std::string_view name,
+                          const std::unordered_set<std::string_view>& defined);
+
+bool is_special_form(std::string_view name);
+
+struct UnknownSymbol {
+  ErrorKind kind;
+  std::string message;
+  std::string hint;
+};
+UnknownSymbol describe_unknown_symbol(std::string_view name,
+                                      const std::vector<std::string_view>& locals,
+                                      const std::unordered_set<std::string_view>& defined);
+
+}  // namespace ptc

@@ -1,0 +1,87 @@
+// One arena per run. Objects are bump-allocated from chunks that come from a
+// mimalloc heap created for the run; nothing is freed individually, and the run
+// ends by destroying the heap in one call. Every byte handed out is counted
+// against a cap, so a program cannot allocate past its max_heap.
+//
+// Built with PTC_ARENA_USE_MALLOC (the sanitizer build) each allocation is a
+// separate malloc, so AddressSanitizer sees object boundaries.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <utility>
+#include <vector>
+
+struct mi_heap_s;
+
+namespace ptc {
+
+class Arena {
+ public:
+  // cap_bytes: allocations beyond this many bytes throw ErrorKind::MemoryLimit.
+  explicit Arena(size_t cap_bytes);
+  ~Arena();
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  // 16-byte aligned, uninitialised storage.
+  void* alloc(size_t bytes) {
+    bytes = (bytes + 15) & ~size_t{15};
+    if (bytes > remaining()) [[unlikely]]
+      throw_over_cap(bytes);
+    used_ += bytes;
+    if (static_cast<size_t>(end_ - cur_) >= bytes) [[likely]] {
+      void* p = cur_;
+      cur_ += bytes;
+      return p;
+    }
+    return alloc_slow(bytes);
+  }
+
+  template <class T, class... Args>
+  T* make(Args&&... args) {
+    return new (alloc(sizeof(T))) T(std::forward<Args>(args)...);
+  }
+
+  // Storage for a T followed by `extra` trailing bytes (flexible array objects).
+  template <class T>
+  T* make_with_tail(size_t extra) {
+    return new (alloc(sizeof(T) + extra)) T();
+  }
+
+  template <class T>
+  T* alloc_array(size_t n) {
+    return static_cast<T*>(alloc(sizeof(T) * (n ? n : 1)));
+  }
+
+  // Throws MemoryLimit now if `bytes` more would not fit; lets a builtin refuse
+  // a huge request (range of 10^9 elements) before doing any work.
+  void reserve_check(size_t bytes) const;
+
+  size_t used() const { return used_; }
+  size_t cap() const { return cap_; }
+  void set_cap(size_t cap) { cap_ = cap; }
+  size_t remaining() const { return used_ >= cap_ ? 0 : cap_ - used_; }
+
+  // Objects that own memory outside the arena (compiled regexes) register a
+  // finalizer that runs when the arena is destroyed.
+  void add_finalizer(void (*fn)(void*), void* p);
+
+ private:
+  [[noreturn]] void throw_over_cap(size_t bytes) const;
+  void* alloc_slow(size_t bytes);
+
+  mi_heap_s* heap_ = nullptr;
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+  size_t used_ = 0;
+  size_t cap_;
+  size_t next_chunk_ = 4096;
+  std::vector<std::pair<void (*)(void*), void*>> finalizers_;
+#ifdef PTC_ARENA_USE_MALLOC
+  std::vector<void*> blocks_;
+#endif
+};
+
+}  // namespace ptc

@@ -1,0 +1,78 @@
+#include "runtime/bignum.hpp"
+
+#include <cstring>
+
+#include "runtime/arena.hpp"
+#include "runtime/error.hpp"
+#include "runtime/hash.hpp"
+
+static_assert(sizeof(mp_limb_t) == sizeof(uint64_t), "64-bit GMP limbs expected");
+
+namespace ptc {
+
+MpzView::MpzView(Value v) {
+  if (v.is_int()) {
+    int64_t i = v.as_int();
+    limb_ =
+        i < 0 ? static_cast<mp_limb_t>(0) - static_cast<mp_limb_t>(i) : static_cast<mp_limb_t>(i);
+    mpz_roinit_n(z_, &limb_, i == 0 ? 0 : (i < 0 ? -1 : 1));
+  } else {
+    const BigObj* b = v.big();
+    mpz_roinit_n(z_, reinterpret_cast<const mp_limb_t*>(b->limbs()), b->size);
+  }
+}
+
+Value integer_from_mpz(Arena& arena, mpz_srcptr z) {
+  if (mpz_fits_slong_p(z)) return Value::integer(mpz_get_si(z));
+  size_t n = mpz_size(z);
+  auto* b = static_cast<BigObj*>(arena.alloc(sizeof(BigObj) + n * sizeof(uint64_t)));
+  new (b) BigObj();
+  b->type = Type::BigInt;
+  b->size =
+      static_cast<int32_t>(mpz_sgn(z) < 0 ? -static_cast<int64_t>(n) : static_cast<int64_t>(n));
+  std::memcpy(b->limbs(), mpz_limbs_read(z), n * sizeof(uint64_t));
+  return Value::object(b);
+}
+
+Value integer_from_decimal(Arena& arena, std::string_view text) {
+  std::string s(text);
+  if (!s.empty() && s[0] == '+') s.erase(0, 1);
+  Mpz z;
+  if (mpz_set_str(z.get(), s.c_str(), 10) != 0)
+    throw_error(ErrorKind::ParseError, "invalid integer: " + std::string(text));
+  return integer_from_mpz(arena, z.get());
+}
+
+double bigint_to_double(const BigObj* b) {
+  return mpz_get_d(MpzView(Value::object(b)).get());
+}
+
+std::string bigint_to_string(const BigObj* b) {
+  MpzView v(Value::object(b));
+  std::string out(mpz_sizeinbase(v.get(), 10) + 2, '\0');
+  mpz_get_str(out.data(), 10, v.get());
+  out.resize(std::strlen(out.c_str()));
+  return out;
+}
+
+int bigint_sign(const BigObj* b) {
+  return b->size < 0 ? -1 : (b->size > 0 ? 1 : 0);
+}
+
+uint32_t bigint_hash(const BigObj* b) {
+  size_t n = static_cast<size_t>(b->size < 0 ? -b->size : b->size);
+  uint32_t h = hash_bytes(std::string_view(reinterpret_cast<const char*>(b->limbs()), n * 8));
+  return b->size < 0 ? nonzero_hash(~h) : h;
+}
+
+size_t bigint_limbs(Value v) {
+  if (!v.is(Type::BigInt)) return 1;
+  int32_t s = v.big()->size;
+  return static_cast<size_t>(s < 0 ? -s : s);
+}
+
+void check_bigint_room(Arena& arena, size_t limbs) {
+  arena.reserve_check(limbs * sizeof(uint64_t) + sizeof(BigObj));
+}
+
+}  // namespace ptc

@@ -1,0 +1,45 @@
+// The builtin function table. Each family of builtins lives in its own file
+// and contributes a table of BuiltinDef; ids are positions in the combined,
+// process-wide, immutable table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "runtime/value.hpp"
+
+namespace ptc {
+
+class Ctx;
+
+using BuiltinFn = Value (*)(Ctx& ctx, const Value* args, uint32_t nargs);
+constexpr int16_t kVariadic = -1;
+
+struct BuiltinDef {
+  std::string_view name;  // as written in programs, e.g. "map", "+", "starts-with?"
+  int16_t min_args;
+  int16_t max_args;  // kVariadic: no upper bound
+  BuiltinFn fn;
+  std::string_view signature;  // for arity errors and docs, e.g. "(map f coll)"
+};
+
+std::span<const BuiltinDef> all_builtins();
+inline const BuiltinDef& builtin_def(uint32_t id) {
+  return all_builtins()[id];
+}
+std::optional<uint32_t> find_builtin(std::string_view name);
+
+// Throws ErrorKind::ArityError naming the builtin and its signature.
+[[noreturn]] void throw_builtin_arity(const BuiltinDef& def, uint32_t nargs);
+inline void check_builtin_arity(const BuiltinDef& def, uint32_t nargs) {
+  if (nargs < static_cast<uint32_t>(def.min_args) ||
+      (def.max_args != kVariadic && nargs > static_cast<uint32_t>(def.max_args)))
+    throw_builtin_arity(def, nargs);
+}
+
+// Calls builtin `id` after checking the argument count.
+Value call_builtin(Ctx& ctx, uint32_t id, const Value* args, uint32_t nargs);
+
+}  // namespace ptc

@@ -1,0 +1,51 @@
+#include "runtime/builtins/support.hpp"
+
+#include <fmt/format.h>
+
+#include "runtime/objects.hpp"
+#include "runtime/printer.hpp"
+
+namespace ptc::builtins {
+
+void type_error(std::string_view fname, std::string_view expected, Value got, int pos,
+                std::string_view hint) {
+  std::string where = pos > 0 ? fmt::format(" (argument {})", pos) : "";
+  throw_error(ErrorKind::TypeError,
+              fmt::format("{}: expected {}{}, got {} {}", fname, expected, where,
+                          type_name(got.type()), preview(got)),
+              std::string(hint));
+}
+
+int64_t expect_int(std::string_view fname, Value v, int pos) {
+  if (v.is_int()) return v.as_int();
+  if (v.is_float() && v.as_float() == static_cast<double>(static_cast<int64_t>(v.as_float())))
+    return static_cast<int64_t>(v.as_float());
+  type_error(fname, "an integer", v, pos);
+}
+
+const StrObj* expect_string(std::string_view fname, Value v, int pos) {
+  if (!v.is_string()) type_error(fname, "a string", v, pos);
+  return v.str();
+}
+
+bool is_callable(Value v) {
+  switch (v.type()) {
+    case Type::Closure:
+    case Type::NativeFn:
+    case Type::Builtin:
+    case Type::Keyword:
+    case Type::Map:
+    case Type::Set:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void expect_callable(std::string_view fname, Value v, int pos) {
+  if (!is_callable(v))
+    type_error(fname, "a function", v, pos,
+               v.is_vector() ? "vectors are not callable; use (nth v i) or (get v i)" : "");
+}
+
+}  // namespace ptc::builtins

@@ -1,0 +1,55 @@
+#include "runtime/ctx.hpp"
+
+#include <fmt/format.h>
+
+#include "runtime/error.hpp"
+#include "runtime/strings.hpp"
+
+namespace ptc {
+
+Ctx::Ctx(const Limits& lim)
+    : arena(lim.max_heap_bytes), interner(arena, lim.max_symbols), limits(lim) {
+  start_clock();
+}
+
+void Ctx::start_clock() {
+  start_ = std::chrono::steady_clock::now();
+  deadline_ = start_ + std::chrono::milliseconds(limits.timeout_ms);
+}
+
+int64_t Ctx::elapsed_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               start_)
+      .count();
+}
+
+void Ctx::end_slice() {
+  spent_ += static_cast<uint64_t>(kSlice - budget_);
+  budget_ = kSlice;
+  if (std::chrono::steady_clock::now() >= deadline_) {
+    throw_error(ErrorKind::Timeout,
+                fmt::format("execution timed out after {} ms", limits.timeout_ms),
+                "the program did too much work; process fewer items or avoid nested loops "
+                "over large collections");
+  }
+  if (cancel && cancel->load(std::memory_order_relaxed))
+    throw_error(ErrorKind::Timeout, "execution was cancelled");
+}
+
+void Ctx::add_print(std::string line) {
+  size_t max = limits.max_print_length;
+  if (max && line.size() > max) {
+    size_t cut = grapheme_offset(line, max);
+    if (cut < line.size()) {
+      line.resize(cut);
+      line += "...";
+    }
+  }
+  prints.push_back(std::move(line));
+}
+
+Value Ctx::string(std::string_view bytes) {
+  return Value::object(new_string(arena, bytes));
+}
+
+}  // namespace ptc

@@ -1,0 +1,75 @@
+// The per-run runtime context every builtin receives: the arena, the keyword
+// interner, the limits, the reduction budget with its wall-clock deadline,
+// captured prints, and the way back into the VM to call functions.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/arena.hpp"
+#include "runtime/interner.hpp"
+#include "runtime/limits.hpp"
+#include "runtime/value.hpp"
+
+namespace ptc {
+
+// Implemented by the VM: calls any callable value (closure, builtin, keyword,
+// map, set, native function) with arguments.
+class Invoker {
+ public:
+  virtual ~Invoker() = default;
+  virtual Value invoke(Value fn, const Value* args, uint32_t nargs) = 0;
+};
+
+class Ctx {
+ public:
+  explicit Ctx(const Limits& limits);
+
+  Arena arena;
+  Interner interner;
+  Limits limits;
+  std::vector<std::string> prints;
+  Invoker* invoker = nullptr;
+  // Set by a host (or a parallel map's deadline) to stop the run early.
+  const std::atomic<bool>* cancel = nullptr;
+
+  Value call(Value fn, const Value* args, uint32_t nargs) {
+    return invoker->invoke(fn, args, nargs);
+  }
+  Value call(Value fn, Value a) { return invoker->invoke(fn, &a, 1); }
+  Value call(Value fn, Value a, Value b) {
+    Value args[2] = {a, b};
+    return invoker->invoke(fn, args, 2);
+  }
+
+  // Charges `cost` reductions. Every slice the wall clock is checked, so a
+  // run ends with ErrorKind::Timeout within about a slice of its deadline.
+  void tick(int64_t cost = 1) {
+    budget_ -= cost;
+    if (budget_ < 0) [[unlikely]]
+      end_slice();
+  }
+  void start_clock();
+  uint64_t reductions() const { return spent_ + static_cast<uint64_t>(kSlice - budget_); }
+  int64_t elapsed_ms() const;
+
+  // Appends one println line, truncated to max_print_length characters.
+  void add_print(std::string line);
+
+  Value string(std::string_view bytes);
+  Value keyword(std::string_view name) { return Value::object(interner.keyword(name)); }
+
+  static constexpr int64_t kSlice = 4096;
+
+ private:
+  void end_slice();
+  int64_t budget_ = kSlice;
+  uint64_t spent_ = 0;
+  std::chrono::steady_clock::time_point start_, deadline_;
+};
+
+}  // namespace ptc

@@ -1,0 +1,364 @@
+#include "runtime/hashcoll.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "runtime/arena.hpp"
+#include "runtime/equality.hpp"
+#include "runtime/hash.hpp"
+#include "runtime/objects.hpp"
+
+namespace ptc {
+
+namespace {
+
+HashObj make_empty(Type t) {
+  HashObj h;
+  h.type = t;
+  return h;
+}
+const MapObj kEmptyMap = [] {
+  MapObj m;
+  static_cast<HashObj&>(m) = make_empty(Type::Map);
+  return m;
+}();
+const SetObj kEmptySet = [] {
+  SetObj s;
+  static_cast<HashObj&>(s) = make_empty(Type::Set);
+  return s;
+}();
+
+HashObj* new_small(Arena& arena, Type type, uint32_t count) {
+  uint32_t stride = type == Type::Map ? 2 : 1;
+  auto* h = static_cast<HashObj*>(arena.alloc(sizeof(HashObj) + sizeof(Value) * count * stride));
+  new (h) HashObj();
+  h->type = type;
+  h->count = count;
+  return h;
+}
+
+HashObj* new_large(Arena& arena, Type type, uint32_t count, uint32_t slots, const VecObj* entries,
+                   const HamtNode* index) {
+  HashObj* h = arena.make<HashObj>();
+  h->type = type;
+  h->count = count;
+  h->slots = slots;
+  h->entries = entries;
+  h->index = index;
+  return h;
+}
+
+const HashObj* empty_of(Type t) {
+  return t == Type::Map ? static_cast<const HashObj*>(&kEmptyMap) : &kEmptySet;
+}
+
+// Slot of `key` (exact equality), or -1.
+int64_t find_slot(const HashObj* h, Value key) {
+  uint32_t stride = h->stride();
+  if (h->small()) {
+    const Value* d = h->inline_data();
+    for (uint32_t i = 0; i < h->count; ++i)
+      if (equals(d[i * stride], key)) return i;
+    return -1;
+  }
+  int64_t found = -1;
+  hamt_for_each_candidate(h->index, hash_value(key), [&](uint32_t slot) {
+    if (equals(h->entries->nth(slot * stride), key)) {
+      found = slot;
+      return true;
+    }
+    return false;
+  });
+  return found;
+}
+
+const Value* slot_ptr(const HashObj* h, int64_t slot, uint32_t offset) {
+  uint32_t stride = h->stride();
+  auto i = static_cast<uint32_t>(slot) * stride + offset;
+  if (h->small()) return h->inline_data() + i;
+  uint32_t len;
+  return h->entries->chunk_at(i, &len);
+}
+
+// Rebuilds a collection from its live entries (drops tombstones; may become small).
+const HashObj* compact(Arena& arena, const HashObj* h) {
+  HashBuilder b(arena, h->type);
+  b.put_all(h);
+  return b.finish();
+}
+
+const HashObj* assoc(Arena& arena, const HashObj* h, Value key, Value val) {
+  uint32_t stride = h->stride();
+  int64_t slot = find_slot(h, key);
+  if (slot >= 0) {
+    if (stride == 1) return h;  // set already holds an equal element
+    const Value* cur = slot_ptr(h, slot, 1);
+    if (cur->identical(val)) return h;
+    if (h->small()) {
+      HashObj* out = new_small(arena, h->type, h->count);
+      std::memcpy(static_cast<void*>(out->inline_data()), h->inline_data(),
+                  sizeof(Value) * h->count * stride);
+      out->inline_data()[slot * 2 + 1] = val;
+      return out;
+    }
+    return new_large(arena, h->type, h->count, h->slots,
+                     vec_assoc(arena, h->entries, static_cast<uint32_t>(slot * 2 + 1), val),
+                     h->index);
+  }
+  if (h->small() && h->count < kSmallMax) {
+    HashObj* out = new_small(arena, h->type, h->count + 1);
+    std::memcpy(static_cast<void*>(out->inline_data()), h->inline_data(),
+                sizeof(Value) * h->count * stride);
+    out->inline_data()[h->count * stride] = key;
+    if (stride == 2) out->inline_data()[h->count * 2 + 1] = val;
+    return out;
+  }
+  if (h->small()) {
+    HashBuilder b(arena, h->type);
+    b.put_all(h);
+    b.put(key, val);
+    return b.finish();
+  }
+  const VecObj* entries = vec_conj(arena, h->entries, key);
+  if (stride == 2) entries = vec_conj(arena, entries, val);
+  return new_large(arena, h->type, h->count + 1, h->slots + 1, entries,
+                   hamt_insert(arena, h->index, hash_value(key), h->slots));
+}
+
+const HashObj* dissoc(Arena& arena, const HashObj* h, Value key) {
+  int64_t slot = find_slot(h, key);
+  if (slot < 0) return h;
+  if (h->count == 1) return empty_of(h->type);
+  uint32_t stride = h->stride();
+  if (h->small()) {
+    HashObj* out = new_small(arena, h->type, h->count - 1);
+    const Value* src = h->inline_data();
+    Value* dst = out->inline_data();
+    for (uint32_t i = 0, j = 0; i < h->count; ++i) {
+      if (i == slot) continue;
+      for (uint32_t k = 0; k < stride; ++k)
+        dst[j * stride + k] = src[i * stride + k];
+      ++j;
+    }
+    return out;
+  }
+  auto s = static_cast<uint32_t>(slot);
+  const VecObj* entries = vec_assoc(arena, h->entries, s * stride, tombstone());
+  if (stride == 2) entries = vec_assoc(arena, entries, s * 2 + 1, Value());
+  const HashObj* out = new_large(arena, h->type, h->count - 1, h->slots, entries,
+                                 hamt_remove(arena, h->index, hash_value(key), s));
+  if (out->count <= kSmallMax || out->slots >= 2 * out->count + 16) return compact(arena, out);
+  return out;
+}
+
+bool same_name(Value stored, std::string_view name) {
+  if (stored.is_string()) return stored.str()->view() == name;
+  if (stored.is_keyword()) return stored.kw()->name() == name;
+  return false;
+}
+
+// One probe for a keyword/string key: the exact key wins, the other type of
+// the same name is the fallback.
+int64_t find_flex_once(const HashObj* h, Value key, std::string_view name, uint32_t hash) {
+  uint32_t stride = h->stride();
+  int64_t alt = -1;
+  auto check = [&](uint32_t slot, Value stored) {
+    if (stored.type() == key.type()) {
+      if (equals(stored, key)) return true;
+    } else if (alt < 0 && (stored.is_string() || stored.is_keyword()) && same_name(stored, name)) {
+      alt = slot;
+    }
+    return false;
+  };
+  if (h->small()) {
+    const Value* d = h->inline_data();
+    for (uint32_t i = 0; i < h->count; ++i)
+      if (check(i, d[i * stride])) return i;
+    return alt;
+  }
+  int64_t exact = -1;
+  hamt_for_each_candidate(h->index, hash, [&](uint32_t slot) {
+    if (check(slot, h->entries->nth(slot * stride))) {
+      exact = slot;
+      return true;
+    }
+    return false;
+  });
+  return exact >= 0 ? exact : alt;
+}
+
+int64_t find_flex(const HashObj* h, Value key) {
+  std::string_view name;
+  if (key.is_keyword())
+    name = key.kw()->name();
+  else if (key.is_string())
+    name = key.str()->view();
+  else
+    return find_slot(h, key);
+  int64_t direct = find_flex_once(h, key, name, hash_value(key));
+  if (direct >= 0 || name.find('-') == std::string_view::npos) return direct;
+  std::string underscored(name);
+  for (char& c : underscored)
+    if (c == '-') c = '_';
+  // Neither type matches the normalised name exactly; any same-named key will do.
+  uint32_t stride = h->stride();
+  auto named = [&](Value stored) { return same_name(stored, underscored); };
+  if (h->small()) {
+    const Value* d = h->inline_data();
+    for (uint32_t i = 0; i < h->count; ++i)
+      if (named(d[i * stride])) return i;
+    return -1;
+  }
+  int64_t found = -1;
+  hamt_for_each_candidate(h->index, hash_bytes(underscored), [&](uint32_t slot) {
+    if (named(h->entries->nth(slot * stride))) {
+      found = slot;
+      return true;
+    }
+    return false;
+  });
+  return found;
+}
+
+}  // namespace
+
+const MapObj* empty_map() {
+  return &kEmptyMap;
+}
+const SetObj* empty_set() {
+  return &kEmptySet;
+}
+
+const Value* map_find(const MapObj* m, Value key) {
+  int64_t slot = find_slot(m, key);
+  return slot < 0 ? nullptr : slot_ptr(m, slot, 1);
+}
+
+const Value* map_find_flex(const MapObj* m, Value key) {
+  int64_t slot = find_flex(m, key);
+  return slot < 0 ? nullptr : slot_ptr(m, slot, 1);
+}
+
+const Value* map_find_flex_key(const MapObj* m, Value key) {
+  int64_t slot = find_flex(m, key);
+  return slot < 0 ? nullptr : slot_ptr(m, slot, 0);
+}
+
+const MapObj* map_assoc(Arena& arena, const MapObj* m, Value key, Value val) {
+  return static_cast<const MapObj*>(assoc(arena, m, key, val));
+}
+
+const MapObj* map_dissoc(Arena& arena, const MapObj* m, Value key) {
+  return static_cast<const MapObj*>(dissoc(arena, m, key));
+}
+
+const Value* set_find(const SetObj* s, Value x) {
+  int64_t slot = find_slot(s, x);
+  return slot < 0 ? nullptr : slot_ptr(s, slot, 0);
+}
+
+const SetObj* set_conj(Arena& arena, const SetObj* s, Value x) {
+  return static_cast<const SetObj*>(assoc(arena, s, x, Value()));
+}
+
+const SetObj* set_disj(Arena& arena, const SetObj* s, Value x) {
+  return static_cast<const SetObj*>(dissoc(arena, s, x));
+}
+
+HashIter::HashIter(const HashObj* h)
+    : h_(h), stride_(h->stride()), it_(h->small() ? empty_vector() : h->entries) {
+  settle();
+}
+
+void HashIter::settle() {
+  if (h_->small()) {
+    if (slot_ >= h_->count) {
+      done_ = true;
+      return;
+    }
+    key_ = h_->inline_data()[slot_ * stride_];
+    val_ = stride_ == 2 ? h_->inline_data()[slot_ * 2 + 1] : key_;
+    return;
+  }
+  while (!it_.done()) {
+    key_ = it_.value();
+    it_.next();
+    if (stride_ == 2) {
+      val_ = it_.value();
+      it_.next();
+    } else {
+      val_ = key_;
+    }
+    if (!is_tombstone(key_)) return;
+  }
+  done_ = true;
+}
+
+void HashIter::next() {
+  if (h_->small()) ++slot_;
+  settle();
+}
+
+void HashBuilder::grow() {
+  size_t size = table_.empty() ? 16 : table_.size() * 2;
+  table_.assign(size, 0);
+  size_t mask = size - 1;
+  for (uint32_t s = 0; s < keys_.size(); ++s) {
+    size_t i = hashes_[s] & mask;
+    while (table_[i])
+      i = (i + 1) & mask;
+    table_[i] = s + 1;
+  }
+}
+
+void HashBuilder::put(Value key, Value val) {
+  if ((keys_.size() + 1) * 2 > table_.size()) grow();
+  uint32_t h = hash_value(key);
+  size_t mask = table_.size() - 1;
+  size_t i = h & mask;
+  for (; table_[i]; i = (i + 1) & mask) {
+    uint32_t s = table_[i] - 1;
+    if (hashes_[s] == h && equals(keys_[s], key)) {
+      vals_[s] = val;
+      return;
+    }
+  }
+  table_[i] = static_cast<uint32_t>(keys_.size()) + 1;
+  keys_.push_back(key);
+  vals_.push_back(val);
+  hashes_.push_back(h);
+}
+
+void HashBuilder::put_all(const HashObj* h) {
+  for (HashIter it(h); !it.done(); it.next())
+    put(it.key(), it.val());
+}
+
+const HashObj* HashBuilder::finish() {
+  auto n = static_cast<uint32_t>(keys_.size());
+  if (n == 0) return empty_of(type_);
+  bool is_map = type_ == Type::Map;
+  if (n <= kSmallMax) {
+    HashObj* h = new_small(arena_, type_, n);
+    Value* d = h->inline_data();
+    for (uint32_t i = 0; i < n; ++i) {
+      if (is_map) {
+        d[i * 2] = keys_[i];
+        d[i * 2 + 1] = vals_[i];
+      } else {
+        d[i] = keys_[i];
+      }
+    }
+    return h;
+  }
+  VecBuilder entries(arena_);
+  std::vector<HamtEntry> index(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    entries.push(keys_[i]);
+    if (is_map) entries.push(vals_[i]);
+    index[i] = HamtEntry{hashes_[i], i};
+  }
+  return new_large(arena_, type_, n, n, entries.finish(), hamt_build(arena_, index));
+}
+
+}  // namespace ptc

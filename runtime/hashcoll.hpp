@@ -1,0 +1,120 @@
+// Persistent maps and sets, which share one representation.
+//
+// Small collections (up to kSmallMax entries) store their entries inline and
+// are searched linearly. Larger ones keep entries in an insertion-ordered
+// persistent vector (keys, or key/value pairs) plus a HAMT from key hash to
+// slot. Removing leaves a tombstone slot until the collection is compacted.
+// Iteration is always in insertion order, independent of hashes and addresses.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/hamt.hpp"
+#include "runtime/value.hpp"
+#include "runtime/vector.hpp"
+
+namespace ptc {
+
+class Arena;
+
+constexpr uint32_t kSmallMax = 8;
+// Marks a removed slot in the entries vector of a large collection.
+constexpr uint32_t kTombstoneId = 0xFFFFFFFFu;
+inline Value tombstone() {
+  return Value::builtin(kTombstoneId);
+}
+inline bool is_tombstone(Value v) {
+  return v.type() == Type::Builtin && v.builtin_id() == kTombstoneId;
+}
+
+struct HashObj : Obj {
+  uint32_t count = 0;               // live entries
+  uint32_t slots = 0;               // large form: slots used in `entries`, tombstones included
+  const VecObj* entries = nullptr;  // large form: keys (set) or key, value pairs (map)
+  const HamtNode* index = nullptr;  // large form: hash -> slot
+
+  bool small() const { return entries == nullptr; }
+  uint32_t stride() const { return type == Type::Map ? 2 : 1; }
+  // Small form: count * stride values directly after the object.
+  const Value* inline_data() const { return reinterpret_cast<const Value*>(this + 1); }
+  Value* inline_data() { return reinterpret_cast<Value*>(this + 1); }
+};
+static_assert(sizeof(HashObj) % 16 == 0, "inline entries must stay 16-byte aligned");
+
+struct MapObj : HashObj {};
+struct SetObj : HashObj {};
+
+const MapObj* empty_map();
+const SetObj* empty_set();
+
+// Exact lookups (equality as in `=`).
+const Value* map_find(const MapObj* m, Value key);  // the stored value, or nullptr
+inline Value map_get(const MapObj* m, Value key, Value not_found = Value()) {
+  const Value* v = map_find(m, key);
+  return v ? *v : not_found;
+}
+const MapObj* map_assoc(Arena& arena, const MapObj* m, Value key, Value val);
+const MapObj* map_dissoc(Arena& arena, const MapObj* m, Value key);
+
+// Flexible key access (spec §7.5): a keyword finds a string key of the same
+// name and vice versa; the exact type wins when both exist; as a last resort
+// hyphens in the name are read as underscores.
+const Value* map_find_flex(const MapObj* m, Value key);
+// The stored key matched by map_find_flex, or nullptr.
+const Value* map_find_flex_key(const MapObj* m, Value key);
+
+const Value* set_find(const SetObj* s, Value x);  // the stored element, or nullptr
+inline bool set_contains(const SetObj* s, Value x) {
+  return set_find(s, x) != nullptr;
+}
+const SetObj* set_conj(Arena& arena, const SetObj* s, Value x);
+const SetObj* set_disj(Arena& arena, const SetObj* s, Value x);
+
+// Entries in insertion order. For sets, val() is the element itself.
+class HashIter {
+ public:
+  explicit HashIter(const HashObj* h);
+  bool done() const { return done_; }
+  Value key() const { return key_; }
+  Value val() const { return val_; }
+  void next();
+
+ private:
+  void settle();
+  const HashObj* h_;
+  uint32_t stride_;
+  uint32_t slot_ = 0;
+  bool done_ = false;
+  Value key_, val_;
+  VecIter it_;
+};
+
+// Bulk construction: later puts of an equal key replace the value but keep the
+// key's first position, like repeated assoc.
+class HashBuilder {
+ public:
+  HashBuilder(Arena& arena, Type type) : arena_(arena), type_(type) {}
+  void put(Value key, Value val = Value());
+  // Starts from the entries of an existing collection of the same type.
+  void put_all(const HashObj* h);
+  size_t size() const { return keys_.size(); }
+  const HashObj* finish();
+
+ private:
+  void grow();
+  Arena& arena_;
+  Type type_;
+  std::vector<Value> keys_, vals_;
+  std::vector<uint32_t> hashes_;
+  std::vector<uint32_t> table_;  // slot + 1; 0 = empty
+};
+
+inline const MapObj* finish_map(HashBuilder& b) {
+  return static_cast<const MapObj*>(b.finish());
+}
+inline const SetObj* finish_set(HashBuilder& b) {
+  return static_cast<const SetObj*>(b.finish());
+}
+
+}  // namespace ptc

@@ -1,0 +1,67 @@
+#include "runtime/interner.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "runtime/arena.hpp"
+#include "runtime/error.hpp"
+#include "runtime/hash.hpp"
+
+namespace ptc {
+
+Interner::Interner(Arena& arena, uint32_t max_symbols)
+    : arena_(arena), max_(max_symbols), slots_(64, nullptr) {}
+
+const KeywordObj* Interner::find_keyword(std::string_view name) const {
+  uint32_t h = hash_bytes(name);
+  size_t mask = slots_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    const KeywordObj* k = slots_[i];
+    if (!k) return nullptr;
+    if (k->type == Type::Keyword && k->hash == h && k->name() == name) return k;
+  }
+}
+
+const KeywordObj* Interner::intern(std::string_view name, Type type) {
+  uint32_t h = hash_bytes(name);
+  size_t mask = slots_.size() - 1;
+  size_t i = h & mask;
+  for (;; i = (i + 1) & mask) {
+    const KeywordObj* k = slots_[i];
+    if (!k) break;
+    if (k->type == type && k->hash == h && k->name() == name) return k;
+  }
+  if (count_ >= max_) {
+    throw_error(ErrorKind::SymbolLimit,
+                fmt::format("too many distinct keywords and symbols (limit {})", max_),
+                "programs should not generate keywords from data; use strings as map keys");
+  }
+  auto* k = static_cast<KeywordObj*>(arena_.alloc(sizeof(KeywordObj) + name.size() + 1));
+  new (k) KeywordObj();
+  k->type = type;
+  k->hash = h;
+  k->len = static_cast<uint32_t>(name.size());
+  char* d = const_cast<char*>(k->data());
+  if (!name.empty()) std::memcpy(d, name.data(), name.size());
+  d[name.size()] = '\0';
+  slots_[i] = k;
+  ++count_;
+  if (count_ * 2 > slots_.size()) grow();
+  return k;
+}
+
+void Interner::grow() {
+  std::vector<const KeywordObj*> old(slots_.size() * 2, nullptr);
+  old.swap(slots_);
+  size_t mask = slots_.size() - 1;
+  for (const KeywordObj* k : old) {
+    if (!k) continue;
+    size_t i = k->hash & mask;
+    while (slots_[i])
+      i = (i + 1) & mask;
+    slots_[i] = k;
+  }
+}
+
+}  // namespace ptc

@@ -1,0 +1,40 @@
+// Per-run interning of keywords and quoted symbols. Interning makes equal
+// keywords share one object, so comparisons are usually a pointer check;
+// equality still falls back to the name (values from another run's interner,
+// e.g. a parallel worker, compare correctly). The count of distinct names is
+// held against max_symbols.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "runtime/objects.hpp"
+
+namespace ptc {
+
+class Arena;
+
+class Interner {
+ public:
+  Interner(Arena& arena, uint32_t max_symbols);
+
+  const KeywordObj* keyword(std::string_view name) { return intern(name, Type::Keyword); }
+  const KeywordObj* symbol(std::string_view name) { return intern(name, Type::Symbol); }
+  // Lookup without creating (nullptr when the keyword was never interned).
+  const KeywordObj* find_keyword(std::string_view name) const;
+
+  uint32_t count() const { return count_; }
+  void set_max_symbols(uint32_t max) { max_ = max; }
+
+ private:
+  const KeywordObj* intern(std::string_view name, Type type);
+  void grow();
+
+  Arena& arena_;
+  uint32_t max_;
+  uint32_t count_ = 0;
+  std::vector<const KeywordObj*> slots_;  // open addressing, power-of-two size
+};
+
+}  // namespace ptc

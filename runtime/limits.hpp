@@ -1,0 +1,22 @@
+// Resource limits of one run (spec §15.2, seed 004). Defaults are the spec's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ptc {
+
+struct Limits {
+  size_t max_heap_bytes = 10 * 1024 * 1024;  // run arena cap (spec: ~10 MB)
+  uint32_t timeout_ms = 1000;                // wall clock for the whole run
+  uint32_t loop_limit = 1000;                // loop/recur jumps per loop activation
+  uint32_t max_call_depth = 10000;           // nested function calls
+  uint32_t max_symbols = 10000;              // distinct keywords and symbols
+  size_t max_program_bytes = 1000000;        // source size
+  uint32_t max_print_length = 2000;          // characters kept per println
+  uint32_t max_nesting_depth = 1000;         // reader nesting of forms
+
+  static constexpr uint32_t kLoopLimitHardCap = 10000;
+};
+
+}  // namespace ptc

@@ -1,0 +1,201 @@
+#include "runtime/numbers.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "runtime/arena.hpp"
+#include "runtime/bignum.hpp"
+#include "runtime/error.hpp"
+#include "runtime/printer.hpp"
+
+namespace ptc {
+
+void require_number(std::string_view op, Value v, int arg_position) {
+  if (v.is_number()) return;
+  std::string where = arg_position > 0 ? fmt::format(" (argument {})", arg_position) : "";
+  std::string hint;
+  if (v.is_nil())
+    hint = "a value is nil: guard missing fields with (or x 0) or filter with some?";
+  else if (v.is_string())
+    hint = "convert text first with parse-long or parse-double";
+  throw_error(
+      ErrorKind::TypeError,
+      fmt::format("{}: expected a number{}, got {} {}", op, where, type_name(v.type()), preview(v)),
+      hint);
+}
+
+double to_double(Value v) {
+  if (v.is_int()) return static_cast<double>(v.as_int());
+  if (v.is_float()) return v.as_float();
+  return bigint_to_double(v.big());
+}
+
+namespace {
+
+enum class Op { Add, Sub, Mul };
+
+Value big_op(Arena& arena, Op op, Value a, Value b) {
+  size_t la = bigint_limbs(a), lb = bigint_limbs(b);
+  check_bigint_room(arena, op == Op::Mul ? la + lb : std::max(la, lb) + 1);
+  MpzView x(a), y(b);
+  Mpz r;
+  switch (op) {
+    case Op::Add:
+      mpz_add(r.get(), x.get(), y.get());
+      break;
+    case Op::Sub:
+      mpz_sub(r.get(), x.get(), y.get());
+      break;
+    case Op::Mul:
+      mpz_mul(r.get(), x.get(), y.get());
+      break;
+  }
+  return integer_from_mpz(arena, r.get());
+}
+
+Value float_op(Op op, double x, double y) {
+  switch (op) {
+    case Op::Add:
+      return Value::floating(x + y);
+    case Op::Sub:
+      return Value::floating(x - y);
+    case Op::Mul:
+      return Value::floating(x * y);
+  }
+  return Value();
+}
+
+const char* op_name(Op op) {
+  return op == Op::Add ? "+" : op == Op::Sub ? "-" : "*";
+}
+
+Value arith(Arena& arena, Op op, Value a, Value b) {
+  if (a.is_int() && b.is_int()) {
+    int64_t r;
+    bool overflow = false;
+    switch (op) {
+      case Op::Add:
+        overflow = __builtin_add_overflow(a.as_int(), b.as_int(), &r);
+        break;
+      case Op::Sub:
+        overflow = __builtin_sub_overflow(a.as_int(), b.as_int(), &r);
+        break;
+      case Op::Mul:
+        overflow = __builtin_mul_overflow(a.as_int(), b.as_int(), &r);
+        break;
+    }
+    if (!overflow) return Value::integer(r);
+    return big_op(arena, op, a, b);
+  }
+  require_number(op_name(op), a, 1);
+  require_number(op_name(op), b, 2);
+  if (a.is_float() || b.is_float()) return float_op(op, to_double(a), to_double(b));
+  return big_op(arena, op, a, b);
+}
+
+[[noreturn]] void divide_by_zero(const char* op) {
+  throw_error(ErrorKind::ArithmeticError, fmt::format("{}: division by zero", op),
+              "check the divisor first, e.g. (if (zero? d) 0 (/ n d)); a float divisor 0.0 "
+              "gives ##Inf or ##NaN instead");
+}
+
+enum class DivKind { Quot, Rem, Mod };
+
+Value int_division(Arena& arena, DivKind kind, Value a, Value b, const char* op) {
+  if (a.is_int() && b.is_int()) {
+    int64_t x = a.as_int(), y = b.as_int();
+    if (y == 0) divide_by_zero(op);
+    if (!(x == INT64_MIN && y == -1)) {
+      int64_t q = x / y, r = x % y;
+      switch (kind) {
+        case DivKind::Quot:
+          return Value::integer(q);
+        case DivKind::Rem:
+          return Value::integer(r);
+        case DivKind::Mod:
+          return Value::integer((r != 0 && ((r < 0) != (y < 0))) ? r + y : r);
+      }
+    }
+  }
+  MpzView x(a), y(b);
+  if (mpz_sgn(y.get()) == 0) divide_by_zero(op);
+  Mpz r;
+  switch (kind) {
+    case DivKind::Quot:
+      mpz_tdiv_q(r.get(), x.get(), y.get());
+      break;
+    case DivKind::Rem:
+      mpz_tdiv_r(r.get(), x.get(), y.get());
+      break;
+    case DivKind::Mod:
+      mpz_fdiv_r(r.get(), x.get(), y.get());  // floored: sign follows the divisor
+      break;
+  }
+  return integer_from_mpz(arena, r.get());
+}
+
+Value division(Arena& arena, DivKind kind, Value a, Value b, const char* op) {
+  require_number(op, a, 1);
+  require_number(op, b, 2);
+  if (a.is_integer() && b.is_integer()) return int_division(arena, kind, a, b, op);
+  double x = to_double(a), y = to_double(b);
+  if (y == 0.0) divide_by_zero(op);
+  if (!std::isfinite(x) || std::isnan(y)) return Value::floating(NAN);
+  if (std::isinf(y)) {
+    if (kind == DivKind::Quot) return Value::floating(0.0);
+    if (kind == DivKind::Rem) return Value::floating(x);
+    return Value::floating((x == 0 || (x < 0) == (y < 0)) ? x : y);
+  }
+  double q = std::trunc(x / y);
+  switch (kind) {
+    case DivKind::Quot:
+      return Value::floating(q);
+    case DivKind::Rem:
+      return Value::floating(std::fmod(x, y));
+    case DivKind::Mod: {
+      double m = std::fmod(x, y);
+      if (m != 0 && ((m < 0) != (y < 0))) m += y;
+      return Value::floating(m);
+    }
+  }
+  return Value();
+}
+
+}  // namespace
+
+Value num_add(Arena& arena, Value a, Value b) {
+  return arith(arena, Op::Add, a, b);
+}
+Value num_sub(Arena& arena, Value a, Value b) {
+  return arith(arena, Op::Sub, a, b);
+}
+Value num_mul(Arena& arena, Value a, Value b) {
+  return arith(arena, Op::Mul, a, b);
+}
+
+Value num_neg(Arena& arena, Value a) {
+  if (a.is_int() && a.as_int() != INT64_MIN) return Value::integer(-a.as_int());
+  if (a.is_float()) return Value::floating(-a.as_float());
+  require_number("-", a, 1);
+  return big_op(arena, Op::Sub, Value::integer(0), a);
+}
+
+Value num_div(Arena&, Value a, Value b) {
+  require_number("/", a, 1);
+  require_number("/", b, 2);
+  if (b.is_int() && b.as_int() == 0) divide_by_zero("/");
+  return Value::floating(to_double(a) / to_double(b));
+}
+
+Value num_quot(Arena& arena, Value a, Value b) {
+  return division(arena, DivKind::Quot, a, b, "quot");
+}
+Value num_rem(Arena& arena, Value a, Value b) {
+  return division(arena, DivKind::Rem, a, b, "rem");
+}
+Value num_mod(Arena& arena, Value a, Value b) {
+  return division(arena, DivKind::Mod, a, b, "mod");
+}
+
+}  // namespace ptc

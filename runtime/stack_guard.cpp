@@ -1,0 +1,43 @@
+#include "runtime/stack_guard.hpp"
+
+#include <pthread.h>
+
+#include <string>
+
+#include "runtime/error.hpp"
+
+namespace ptc {
+
+namespace {
+uintptr_t compute_limit() {
+  pthread_attr_t attr;
+  void* addr = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+  }
+  auto low = reinterpret_cast<uintptr_t>(addr);
+  // Unknown bounds: assume 1 MB below the current frame.
+  if (!addr || size == 0)
+    low = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - (1u << 20);
+  uintptr_t reserve = kStackReserve;
+#if defined(__SANITIZE_ADDRESS__)
+  reserve *= 4;  // sanitizer frames are much larger
+#endif
+  if (size && reserve > size / 2) reserve = size / 2;
+  return low + reserve;
+}
+}  // namespace
+
+uintptr_t native_stack_limit() {
+  thread_local uintptr_t limit = compute_limit();
+  return limit;
+}
+
+void throw_stack_exhausted(const char* what) {
+  throw_error(ErrorKind::CallDepthExceeded, std::string("nesting too deep while ") + what,
+              "flatten deeply nested data or recursion; PTC-Lisp bounds native recursion depth");
+}
+
+}  // namespace ptc

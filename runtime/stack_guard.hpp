@@ -1,0 +1,26 @@
+// Native stack protection. Recursion over program structure (reader,
+// analyzer, compiler) and over data (printing, equality, copying) checks the
+// remaining stack and fails with a clear error instead of overflowing when a
+// hostile program nests things deeply.
+#pragma once
+
+#include <cstdint>
+
+namespace ptc {
+
+// Bytes kept free below the deepest allowed frame: enough for the error path
+// and for a builtin's own frames.
+constexpr uintptr_t kStackReserve = 256 * 1024;
+
+uintptr_t native_stack_limit();  // lowest usable address of this thread's stack
+
+[[noreturn]] void throw_stack_exhausted(const char* what);
+
+// `what` names the activity for the message, e.g. "printing a nested value".
+inline void check_native_stack(const char* what) {
+  auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  if (here < native_stack_limit()) [[unlikely]]
+    throw_stack_exhausted(what);
+}
+
+}  // namespace ptc

@@ -1,0 +1,153 @@
+#include "runtime/strings.hpp"
+
+#include <utf8proc.h>
+
+#include <cstring>
+
+#include "runtime/arena.hpp"
+
+namespace ptc {
+
+StrObj* new_string_uninit(Arena& arena, size_t len) {
+  auto* s = static_cast<StrObj*>(arena.alloc(sizeof(StrObj) + len + 1));
+  new (s) StrObj();
+  s->type = Type::String;
+  s->len = static_cast<uint32_t>(len);
+  s->data()[len] = '\0';
+  return s;
+}
+
+const StrObj* new_string(Arena& arena, std::string_view bytes) {
+  StrObj* s = new_string_uninit(arena, bytes.size());
+  if (!bytes.empty()) std::memcpy(s->data(), bytes.data(), bytes.size());
+  return s;
+}
+
+size_t decode_utf8(std::string_view s, size_t pos, int32_t* cp) {
+  if (pos >= s.size()) return 0;
+  utf8proc_int32_t c;
+  auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + pos),
+                            static_cast<utf8proc_ssize_t>(s.size() - pos), &c);
+  if (n <= 0) return 0;
+  *cp = c;
+  return static_cast<size_t>(n);
+}
+
+void append_utf8(std::string& out, int32_t cp) {
+  utf8proc_uint8_t buf[4];
+  auto n = utf8proc_encode_char(cp, buf);
+  out.append(reinterpret_cast<const char*>(buf), static_cast<size_t>(n));
+}
+
+bool is_valid_utf8(std::string_view s, size_t* bad_offset) {
+  size_t i = 0;
+  while (i < s.size()) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    int32_t cp;
+    size_t n = decode_utf8(s, i, &cp);
+    if (n == 0) {
+      if (bad_offset) *bad_offset = i;
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+bool is_ascii(const StrObj* s) {
+  if (!(s->flags & StrObj::kAsciiKnown)) {
+    bool ascii = true;
+    for (char c : s->view())
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        ascii = false;
+        break;
+      }
+    auto* m = const_cast<StrObj*>(s);
+    m->flags |= StrObj::kAsciiKnown | (ascii ? StrObj::kAscii : 0);
+  }
+  return s->flags & StrObj::kAscii;
+}
+
+size_t grapheme_length(std::string_view s, size_t pos) {
+  int32_t first;
+  size_t n = decode_utf8(s, pos, &first);
+  if (n == 0) return pos < s.size() ? 1 : 0;
+  // \r\n is one grapheme; plain ASCII followed by ASCII is always a boundary.
+  size_t end = pos + n;
+  if (first < 0x80 && first != '\r' &&
+      (end >= s.size() || static_cast<unsigned char>(s[end]) < 0x80))
+    return n;
+  utf8proc_int32_t state = 0;
+  int32_t prev = first;
+  while (end < s.size()) {
+    int32_t next;
+    size_t m = decode_utf8(s, end, &next);
+    if (m == 0) break;
+    if (utf8proc_grapheme_break_stateful(prev, next, &state)) break;
+    prev = next;
+    end += m;
+  }
+  return end - pos;
+}
+
+size_t grapheme_count(std::string_view s) {
+  size_t count = 0;
+  for (size_t i = 0; i < s.size(); i += grapheme_length(s, i))
+    ++count;
+  return count;
+}
+
+size_t grapheme_count(const StrObj* s) {
+  if (s->graphemes < 0) {
+    s->graphemes = static_cast<int32_t>(is_ascii(s) ? s->len : grapheme_count(s->view()));
+  }
+  return static_cast<size_t>(s->graphemes);
+}
+
+size_t grapheme_offset(std::string_view s, size_t index) {
+  size_t pos = 0;
+  while (index > 0 && pos < s.size()) {
+    pos += grapheme_length(s, pos);
+    --index;
+  }
+  return pos;
+}
+
+void split_graphemes(std::string_view s, std::vector<std::string_view>& out) {
+  for (size_t i = 0; i < s.size();) {
+    size_t n = grapheme_length(s, i);
+    out.push_back(s.substr(i, n));
+    i += n;
+  }
+}
+
+void append_quoted(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+}  // namespace ptc

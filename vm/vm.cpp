@@ -1,0 +1,515 @@
+#include "vm/vm.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "compiler/compiler.hpp"
+#include "runtime/access.hpp"
+#include "runtime/builtins/registry.hpp"
+#include "runtime/equality.hpp"
+#include "runtime/hashcoll.hpp"
+#include "runtime/numbers.hpp"
+#include "runtime/printer.hpp"
+#include "runtime/stack_guard.hpp"
+#include "runtime/vector.hpp"
+
+#if defined(__GNUC__) && !defined(PTC_NO_COMPUTED_GOTO)
+#define PTC_COMPUTED_GOTO 1
+#else
+#define PTC_COMPUTED_GOTO 0
+#endif
+
+namespace ptc {
+
+namespace {
+
+constexpr size_t kStackValues = size_t{1} << 20;  // 16 MB of registers, touched only as used
+
+// Register stacks are reused by later runs on the same thread: allocating
+// 16 MB per run would cost more than a small program takes to run.
+struct StackPool {
+  std::vector<Value*> free;
+  ~StackPool() {
+    for (Value* s : free)
+      std::free(s);
+  }
+};
+thread_local StackPool t_stacks;
+
+Value* acquire_stack() {
+  if (!t_stacks.free.empty()) {
+    Value* s = t_stacks.free.back();
+    t_stacks.free.pop_back();
+    return s;
+  }
+  auto* s = static_cast<Value*>(std::malloc(kStackValues * sizeof(Value)));
+  if (!s) throw std::bad_alloc();
+  return s;
+}
+
+void release_stack(Value* s) {
+  if (t_stacks.free.size() < 4)
+    t_stacks.free.push_back(s);
+  else
+    std::free(s);
+}
+
+bool is_nan(Value v) {
+  return v.is_float() && v.as_float() != v.as_float();
+}
+
+[[noreturn]] void not_callable(Value v) {
+  std::string hint =
+      v.is_vector() ? "vectors are not functions; use (nth v i) or (get v i)"
+      : v.is_string()
+          ? "strings are not functions; to call a function by name, write the name without quotes"
+      : v.is_nil() ? "the value is nil: check that the name is defined and the data has the field"
+                   : "only functions, keywords, maps and sets can be called";
+  throw_error(ErrorKind::NotCallable,
+              fmt::format("{} {} is not a function", type_name(v.type()), preview(v)), hint);
+}
+
+std::string arity_list(const FnProto* fp) {
+  std::string out;
+  for (const auto& p : fp->arities) {
+    if (!out.empty()) out += " or ";
+    out += p->variadic ? fmt::format("{} or more", p->nparams) : fmt::format("{}", p->nparams);
+  }
+  return out;
+}
+
+}  // namespace
+
+VM::VM(Ctx& ctx, const CompiledProgram& program)
+    : ctx_(ctx), program_(program), max_frames_(ctx.limits.max_call_depth) {
+  globals_.assign(program.globals.size(), unbound());
+  var_values_.assign(program.globals.size(), Value());
+  stack_ = acquire_stack();
+  stack_end_ = stack_ + kStackValues;
+  frames_.reserve(max_frames_ + 2);
+  ctx_.invoker = this;
+}
+
+VM::~VM() {
+  release_stack(stack_);
+  if (ctx_.invoker == this) ctx_.invoker = nullptr;
+}
+
+Value* VM::stack_top() const {
+  if (frames_.empty()) return stack_;
+  const Frame& f = frames_.back();
+  return f.base + f.proto->nregs;
+}
+
+void VM::unbound_global(uint32_t id) {
+  const std::string& name = program_.globals[id];
+  throw_error(ErrorKind::UnboundVar, fmt::format("{} is used before it is defined", name),
+              fmt::format("run (def {} ...) before the code that reads it", name));
+}
+
+void VM::loop_limit(SourceLoc loc) {
+  throw LispError(
+      ErrorKind::LoopLimitExceeded,
+      fmt::format("loop/recur exceeded the iteration limit of {}", ctx_.limits.loop_limit),
+      "make sure the loop moves toward its exit; for large collections use map, filter or "
+      "reduce instead of loop/recur",
+      loc);
+}
+
+Value VM::make_closure(const FnProto* fn, const Frame& creator) {
+  size_t n = fn->captures.size();
+  auto* c = static_cast<ClosureObj*>(ctx_.arena.alloc(sizeof(ClosureObj) + n * sizeof(Value)));
+  new (c) ClosureObj();
+  c->type = Type::Closure;
+  c->fn = fn;
+  c->ncaptured = static_cast<uint32_t>(n);
+  Value* out = c->captured();
+  for (size_t i = 0; i < n; ++i) {
+    const Capture& cap = fn->captures[i];
+    out[i] = cap.from_upvalue ? creator.closure->captured()[cap.index] : creator.base[cap.index];
+  }
+  return Value::object(c);
+}
+
+void VM::push_frame(const ClosureObj* closure, Value* slot, uint32_t nargs) {
+  const auto* fp = static_cast<const FnProto*>(closure->fn);
+  const Proto* p = fp->arity_for(nargs);
+  if (!p) {
+    std::string name = fp->name.empty() ? "anonymous fn" : fmt::format("fn {}", fp->name);
+    throw_error(ErrorKind::ArityError,
+                fmt::format("{} called with {} argument{}, but takes {}", name, nargs,
+                            nargs == 1 ? "" : "s", arity_list(fp)),
+                fmt::format("parameters: [{}]", fp->params));
+  }
+  Value* base = slot + 1;
+  if (frames_.size() >= max_frames_ || base + p->nregs + 1 > stack_end_)
+    throw_error(ErrorKind::CallDepthExceeded,
+                fmt::format("call depth exceeded {} nested calls", max_frames_),
+                "deep recursion: use loop/recur or reduce, or recurse on smaller inputs");
+  if (p->variadic) {
+    uint32_t fixed = p->nparams;
+    base[fixed] =
+        nargs > fixed ? Value::object(vec_from(ctx_.arena, base + fixed, nargs - fixed)) : Value();
+  }
+  frames_.push_back(Frame{p, closure, p->code.data(), base, 0});
+}
+
+Value VM::call_other(Value callee, Value* args, uint32_t nargs) {
+  switch (callee.type()) {
+    case Type::Builtin:
+      return call_builtin(ctx_, callee.builtin_id(), args, nargs);
+    case Type::NativeFn: {
+      const auto* n = callee.as<const NativeFnObj>();
+      return n->impl(ctx_, n, args, nargs);
+    }
+    case Type::Keyword:
+      if (nargs == 1) return lookup(ctx_, args[0], callee);
+      if (nargs == 2) return lookup(ctx_, args[0], callee, args[1]);
+      throw_error(ErrorKind::ArityError,
+                  fmt::format("keyword :{} called with {} arguments", callee.kw()->name(), nargs),
+                  "use (:k m) or (:k m default)");
+    case Type::Map:
+      if (nargs == 1 || nargs == 2)
+        return lookup(ctx_, callee, args[0], nargs == 2 ? args[1] : Value());
+      throw_error(ErrorKind::ArityError, fmt::format("map called with {} arguments", nargs),
+                  "use (m key) or (m key default)");
+    case Type::Set:
+      if (nargs == 1) {
+        const Value* v = set_find(callee.set(), args[0]);
+        return v ? *v : Value();
+      }
+      throw_error(ErrorKind::ArityError, fmt::format("set called with {} arguments", nargs),
+                  "use (s x)");
+    default:
+      not_callable(callee);
+  }
+}
+
+Value VM::invoke(Value fn, const Value* args, uint32_t nargs) {
+  check_native_stack("calling a function from a builtin");
+  if (fn.type() != Type::Closure) return call_other(fn, const_cast<Value*>(args), nargs);
+  Value* slot = stack_top();
+  if (slot + 1 + nargs >= stack_end_)
+    throw_error(ErrorKind::CallDepthExceeded, "call depth exceeded: the register stack is full",
+                "deep recursion: use loop/recur or reduce");
+  slot[0] = fn;
+  std::memmove(static_cast<void*>(slot + 1), args, nargs * sizeof(Value));
+  size_t depth = frames_.size();
+  push_frame(fn.as<const ClosureObj>(), slot, nargs);
+  ctx_.tick();
+  return execute(depth);
+}
+
+Value VM::run() {
+  frames_.clear();
+  auto* main = static_cast<ClosureObj*>(ctx_.arena.alloc(sizeof(ClosureObj)));
+  new (main) ClosureObj();
+  main->type = Type::Closure;
+  main->fn = program_.main;
+  Value* slot = stack_;
+  slot[0] = Value::object(main);
+  push_frame(main, slot, 0);
+  try {
+    return execute(0);
+  } catch (ReturnSignal& r) {
+    return r.value;
+  }
+}
+
+Value VM::execute(size_t stop_depth) {
+  Frame* f = &frames_.back();
+  const Instr* pc = f->pc;
+  Value* R = f->base;
+  const Value* K = f->proto->constants.data();
+  Instr in;
+
+#define LOAD_FRAME()                \
+  do {                              \
+    f = &frames_.back();            \
+    pc = f->pc;                     \
+    R = f->base;                    \
+    K = f->proto->constants.data(); \
+  } while (0)
+
+#if PTC_COMPUTED_GOTO
+  static const void* const kLabels[] = {
+#define PTC_X(name, operands, meaning) &&ptc_op_##name,
+      PTC_OPCODES(PTC_X)
+#undef PTC_X
+  };
+#define VM_CASE(name) \
+  case Op::name:      \
+    ptc_op_##name:
+#define NEXT                                \
+  do {                                      \
+    in = *pc++;                             \
+    goto* kLabels[static_cast<int>(in.op)]; \
+  } while (0)
+#else
+#define VM_CASE(name) case Op::name:
+#define NEXT continue
+#endif
+
+  try {
+    for (;;) {
+      in = *pc++;
+#if PTC_COMPUTED_GOTO
+      goto* kLabels[static_cast<int>(in.op)];
+#endif
+      switch (in.op) {
+        VM_CASE(MOVE) {
+          R[in.a] = R[in.b()];
+          NEXT;
+        }
+        VM_CASE(LOADK) {
+          R[in.a] = K[in.bx()];
+          NEXT;
+        }
+        VM_CASE(LOADNIL) {
+          R[in.a] = Value();
+          NEXT;
+        }
+        VM_CASE(LOADBOOL) {
+          R[in.a] = Value::boolean(in.b() != 0);
+          NEXT;
+        }
+        VM_CASE(LOADINT) {
+          R[in.a] = Value::integer(in.sbx());
+          NEXT;
+        }
+        VM_CASE(GETUPVAL) {
+          R[in.a] = f->closure->captured()[in.b()];
+          NEXT;
+        }
+        VM_CASE(GETSELF) {
+          R[in.a] = Value::object(f->closure);
+          NEXT;
+        }
+        VM_CASE(GETGLOBAL) {
+          Value v = globals_[in.bx()];
+          if (is_unbound(v)) unbound_global(in.bx());
+          R[in.a] = v;
+          NEXT;
+        }
+        VM_CASE(GETGLOBALF) {
+          Value v = globals_[in.b()];
+          R[in.a] = is_unbound(v) ? Value::builtin(in.c()) : v;
+          NEXT;
+        }
+        VM_CASE(DEFGLOBAL) {
+          globals_[in.bx()] = R[in.a];
+          [[fallthrough]];
+        }
+        VM_CASE(VARREF) {
+          Value& var = var_values_[in.bx()];
+          if (var.is_nil()) {
+            auto* v = ctx_.arena.make<VarObj>();
+            v->type = Type::Var;
+            v->name = ctx_.interner.symbol(program_.globals[in.bx()]);
+            var = Value::object(v);
+          }
+          R[in.a] = var;
+          NEXT;
+        }
+        VM_CASE(ISBOUND) {
+          R[in.a] = Value::boolean(!is_unbound(globals_[in.bx()]));
+          NEXT;
+        }
+        VM_CASE(GETDATA) {
+          R[in.a] = lookup(ctx_, data, K[in.bx()]);
+          NEXT;
+        }
+        VM_CASE(TURNHIST) {
+          size_t back = in.b();
+          R[in.a] = back >= 1 && back <= turn_history.size() ? turn_history[back - 1] : Value();
+          NEXT;
+        }
+        VM_CASE(JMP) {
+          pc += in.sbx();
+          NEXT;
+        }
+        VM_CASE(JMPIF) {
+          if (R[in.a].truthy()) pc += in.sbx();
+          NEXT;
+        }
+        VM_CASE(JMPIFNOT) {
+          if (!R[in.a].truthy()) pc += in.sbx();
+          NEXT;
+        }
+        VM_CASE(LOOP) {
+          int64_t count;
+          if (in.a == kFrameCounter) {
+            count = ++f->recur_count;
+          } else {
+            count = R[in.a].as_int() + 1;
+            R[in.a] = Value::integer(count);
+          }
+          if (count > ctx_.limits.loop_limit)
+            loop_limit(f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data())));
+          ctx_.tick();
+          pc += in.sbx();
+          NEXT;
+        }
+        VM_CASE(JMPBACK) {
+          ctx_.tick();
+          pc += in.sbx();
+          NEXT;
+        }
+        VM_CASE(CALL) {
+          Value* slot = R + in.a;
+          Value callee = *slot;
+          f->pc = pc;
+          if (callee.type() == Type::Closure) {
+            push_frame(callee.as<const ClosureObj>(), slot, in.b());
+            ctx_.tick();
+            LOAD_FRAME();
+            NEXT;
+          }
+          *slot = call_other(callee, slot + 1, in.b());
+          NEXT;
+        }
+        VM_CASE(CALLB) {
+          f->pc = pc;
+          R[in.a] = builtin_def(in.c()).fn(ctx_, R + in.a, in.b());
+          NEXT;
+        }
+        VM_CASE(CLOSURE) {
+          R[in.a] = make_closure(f->proto->closures[in.bx()], *f);
+          NEXT;
+        }
+        VM_CASE(RETURN) {
+          Value v = R[in.a];
+          Value* slot = f->base - 1;
+          frames_.pop_back();
+          *slot = v;
+          if (frames_.size() == stop_depth) return v;
+          LOAD_FRAME();
+          NEXT;
+        }
+        VM_CASE(VECTOR) {
+          R[in.a] = Value::object(vec_from(ctx_.arena, R + in.b(), in.c()));
+          NEXT;
+        }
+        VM_CASE(MAP) {
+          HashBuilder b(ctx_.arena, Type::Map);
+          for (uint32_t i = 0; i + 1 < in.c(); i += 2)
+            b.put(R[in.b() + i], R[in.b() + i + 1]);
+          R[in.a] = Value::object(b.finish());
+          NEXT;
+        }
+        VM_CASE(SET) {
+          HashBuilder b(ctx_.arena, Type::Set);
+          for (uint32_t i = 0; i < in.c(); ++i)
+            b.put(R[in.b() + i]);
+          R[in.a] = Value::object(b.finish());
+          NEXT;
+        }
+        VM_CASE(CASE) {
+          const Value* clause = map_find(K[in.bx()].map(), R[in.a]);
+          // The jump table after CASE: the default first, then one per clause.
+          if (clause) pc += clause->as_int() + 1;
+          NEXT;
+        }
+        VM_CASE(TOOL) {
+          f->pc = pc;
+          std::string_view name = K[in.bx()].str()->view();
+          if (!tool_caller)
+            throw_error(ErrorKind::UnknownTool,
+                        fmt::format("unknown tool tool/{}: no tools are available", name),
+                        "this run has no tools registered");
+          R[in.a] = tool_caller(ctx_, name, R[in.a]);
+          NEXT;
+        }
+        VM_CASE(RETSIG) {
+          throw ReturnSignal{R[in.a]};
+        }
+        VM_CASE(FAILSIG) {
+          Value v = R[in.a];
+          Error e;
+          e.kind = ErrorKind::Fail;
+          e.message = v.is_string() ? std::string(v.str()->view()) : print_to_string(v);
+          e.fail_value = print_to_string(v);
+          e.loc = f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data()));
+          throw LispError(std::move(e));
+        }
+        VM_CASE(ADD) {
+          Value b = R[in.b()], c = R[in.c()];
+          int64_t r;
+          if (b.is_int() && c.is_int() && !__builtin_add_overflow(b.as_int(), c.as_int(), &r))
+            R[in.a] = Value::integer(r);
+          else
+            R[in.a] = num_add(ctx_.arena, b, c);
+          NEXT;
+        }
+        VM_CASE(SUB) {
+          Value b = R[in.b()], c = R[in.c()];
+          int64_t r;
+          if (b.is_int() && c.is_int() && !__builtin_sub_overflow(b.as_int(), c.as_int(), &r))
+            R[in.a] = Value::integer(r);
+          else
+            R[in.a] = num_sub(ctx_.arena, b, c);
+          NEXT;
+        }
+        VM_CASE(MUL) {
+          Value b = R[in.b()], c = R[in.c()];
+          int64_t r;
+          if (b.is_int() && c.is_int() && !__builtin_mul_overflow(b.as_int(), c.as_int(), &r))
+            R[in.a] = Value::integer(r);
+          else
+            R[in.a] = num_mul(ctx_.arena, b, c);
+          NEXT;
+        }
+#define PTC_COMPARE_OP(NAME, OP)                                                \
+  VM_CASE(NAME) {                                                               \
+    Value b = R[in.b()], c = R[in.c()];                                         \
+    if (b.is_int() && c.is_int())                                               \
+      R[in.a] = Value::boolean(b.as_int() OP c.as_int());                       \
+    else                                                                        \
+      R[in.a] = Value::boolean(!is_nan(b) && !is_nan(c) && compare(b, c) OP 0); \
+    NEXT;                                                                       \
+  }
+        PTC_COMPARE_OP(LT, <)
+        PTC_COMPARE_OP(LE, <=)
+        PTC_COMPARE_OP(GT, >)
+        PTC_COMPARE_OP(GE, >=)
+#undef PTC_COMPARE_OP
+        VM_CASE(EQ) {
+          Value b = R[in.b()], c = R[in.c()];
+          R[in.a] =
+              Value::boolean(b.is_int() && c.is_int() ? b.as_int() == c.as_int() : equals(b, c));
+          NEXT;
+        }
+        VM_CASE(INC) {
+          Value b = R[in.b()];
+          R[in.a] = b.is_int() && b.as_int() != INT64_MAX
+                        ? Value::integer(b.as_int() + 1)
+                        : num_add(ctx_.arena, b, Value::integer(1));
+          NEXT;
+        }
+        VM_CASE(DEC) {
+          Value b = R[in.b()];
+          R[in.a] = b.is_int() && b.as_int() != INT64_MIN
+                        ? Value::integer(b.as_int() - 1)
+                        : num_sub(ctx_.arena, b, Value::integer(1));
+          NEXT;
+        }
+        VM_CASE(KWGET) {
+          R[in.a] = lookup(ctx_, R[in.b()], K[in.c()]);
+          NEXT;
+        }
+      }
+    }
+  } catch (LispError& e) {
+    if (!e.error().loc.known())
+      e.error().loc = f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data()));
+    throw;
+  }
+#undef VM_CASE
+#undef NEXT
+#undef LOAD_FRAME
+}
+
+}  // namespace ptc

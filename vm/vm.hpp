@@ -1,0 +1,77 @@
+// The register VM. Frames live on a VM stack (no heap allocation per call);
+// registers of a frame are a window of one Value array, and a call's
+// arguments become the first registers of the callee. Builtins that call
+// functions (map, filter, reduce) re-enter the dispatch loop through invoke();
+// that native recursion is bounded by the native stack guard.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "compiler/proto.hpp"
+#include "runtime/ctx.hpp"
+
+namespace ptc {
+
+// Thrown by (return v) to end the program early with a value.
+struct ReturnSignal {
+  Value value;
+};
+
+// Calls a host tool: name after tool/, and the argument map. Returns the result.
+using ToolCaller = std::function<Value(Ctx& ctx, std::string_view tool, Value args)>;
+
+class VM final : public Invoker {
+ public:
+  VM(Ctx& ctx, const CompiledProgram& program);
+  ~VM() override;
+  VM(const VM&) = delete;
+  VM& operator=(const VM&) = delete;
+
+  // Runs the top-level program. (return v) gives v; errors throw LispError.
+  Value run();
+
+  Value invoke(Value fn, const Value* args, uint32_t nargs) override;
+
+  // Inputs of a run.
+  Value data = Value();             // context map for data/x
+  std::vector<Value> turn_history;  // *1 is turn_history[0]
+  ToolCaller tool_caller;           // unset: tool calls are an error
+
+  // Globals: value per program global id; unbound ones hold kUnbound.
+  static Value unbound() { return Value::builtin(0xFFFFFFFEu); }
+  static bool is_unbound(Value v) { return v.identical(unbound()); }
+  std::vector<Value>& globals() { return globals_; }
+
+ private:
+  struct Frame {
+    const Proto* proto;
+    const ClosureObj* closure;
+    const Instr* pc;
+    Value* base;
+    uint32_t recur_count;
+  };
+
+  Value execute(size_t stop_depth);
+  // Pushes a frame for a closure called with its callee slot at `slot`.
+  void push_frame(const ClosureObj* closure, Value* slot, uint32_t nargs);
+  // Calls anything that is not a closure (builtins, keywords, maps, sets, natives).
+  Value call_other(Value callee, Value* args, uint32_t nargs);
+  Value* stack_top() const;
+  Value make_closure(const FnProto* fn, const Frame& creator);
+  [[noreturn]] void unbound_global(uint32_t id);
+  [[noreturn]] void loop_limit(SourceLoc loc);
+
+  Ctx& ctx_;
+  const CompiledProgram& program_;
+  std::vector<Value> globals_;
+  std::vector<Value> var_values_;  // cached #'name values per global
+  Value* stack_ = nullptr;
+  Value* stack_end_ = nullptr;
+  std::vector<Frame> frames_;
+  size_t max_frames_;
+};
+
+}  // namespace ptc
