@@ -55,7 +55,7 @@ void Analyzer::bind_pattern(const Form* p, Node* init, std::vector<Binding>& out
           continue;
         }
         bind_pattern(item,
-                     builtin_call("__dnth", item->loc,
+                     builtin_call("__dnth", loc,
                                   {local_ref(tmp, loc), const_node(loc, Value::integer(index))}),
                      out);
         ++index;
