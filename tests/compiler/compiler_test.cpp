@@ -1,0 +1,86 @@
+// Compiler: the instruction table and the shape of the bytecode it emits.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "compiler/opcodes.hpp"
+#include "compiler/proto.hpp"
+#include "vm/run.hpp"
+
+namespace ptc {
+namespace {
+
+std::string disasm(const std::string& src) { return disassemble_source(src); }
+
+TEST(Opcodes, TableIsCompleteAndUnique) {
+  std::set<std::string> names;
+  for (int i = 0; i < kOpCount; ++i) {
+    const OpInfo& info = op_info(static_cast<Op>(i));
+    ASSERT_NE(info.name, nullptr);
+    EXPECT_TRUE(names.insert(info.name).second) << info.name;
+    EXPECT_GT(std::strlen(info.meaning), 5u) << info.name;
+  }
+  EXPECT_EQ(names.size(), static_cast<size_t>(kOpCount));
+}
+
+TEST(Opcodes, InstructionOperandPacking) {
+  Instr i = Instr::abc(Op::CALLB, 7, 300, 65535);
+  EXPECT_EQ(i.a, 7);
+  EXPECT_EQ(i.b(), 300);
+  EXPECT_EQ(i.c(), 65535);
+  Instr j = Instr::asbx(Op::JMP, 0, -12345);
+  EXPECT_EQ(j.sbx(), -12345);
+}
+
+TEST(Compiler, RecurBecomesACountedBackwardJump) {
+  std::string d = disasm("(loop [i 0] (if (< i 3) (recur (inc i)) i))");
+  EXPECT_NE(d.find("LOOP"), std::string::npos) << d;
+  EXPECT_NE(d.find("LT"), std::string::npos) << d;
+  EXPECT_NE(d.find("INC"), std::string::npos) << d;
+  EXPECT_EQ(d.find("CALL "), std::string::npos) << d;
+}
+
+TEST(Compiler, GeneratedLoopsUseUncountedJumps) {
+  std::string d = disasm("(for [x [1 2]] x)");
+  EXPECT_NE(d.find("JMPBACK"), std::string::npos) << d;
+  EXPECT_EQ(d.find("LOOP "), std::string::npos) << d;
+}
+
+TEST(Compiler, KeywordCallIsADirectLookup) {
+  std::string d = disasm("(fn [m] (:total m))");
+  EXPECT_NE(d.find("KWGET"), std::string::npos) << d;
+}
+
+TEST(Compiler, ClosuresListTheirCaptures) {
+  std::string d = disasm("(let [a 1 b 2] (fn [] (+ a b)))");
+  EXPECT_NE(d.find("capture 0: register"), std::string::npos) << d;
+  EXPECT_NE(d.find("capture 1: register"), std::string::npos) << d;
+  EXPECT_NE(d.find("GETUPVAL"), std::string::npos) << d;
+  std::string nested = disasm("(let [a 1] (fn [] (fn [] a)))");
+  EXPECT_NE(nested.find("capture 0: upvalue 0"), std::string::npos) << nested;
+}
+
+TEST(Compiler, EveryInstructionHasASourcePosition) {
+  std::string d = disasm("(defn f [x]\n  (* x 2))\n(f 3)");
+  EXPECT_NE(d.find(" 2:3"), std::string::npos) << d;  // the multiplication on line 2
+  EXPECT_EQ(d.find(" 0:0"), std::string::npos) << d;
+}
+
+TEST(Compiler, CaseUsesAJumpTable) {
+  std::string d = disasm("(case 2 1 :a 2 :b :c)");
+  EXPECT_NE(d.find("CASE"), std::string::npos) << d;
+}
+
+TEST(Compiler, ManyArgumentsAndLongPrograms) {
+  std::string src = "(vector";
+  for (int i = 0; i < 3000; ++i) src += " (inc " + std::to_string(i) + ")";
+  src += ")";
+  RunResult r = run("(count " + src + ")");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  EXPECT_EQ(r.printed, "3000");
+}
+
+}  // namespace
+}  // namespace ptc
