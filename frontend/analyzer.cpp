@@ -12,6 +12,7 @@
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/printer.hpp"
+#include "runtime/regex.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
 #include "runtime/vector.hpp"

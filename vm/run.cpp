@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <new>
 
@@ -75,6 +76,7 @@ RunResult run(std::string_view source, const RunOptions& options) {
   auto start = std::chrono::steady_clock::now();
   RunResult result;
   Limits limits = options.limits;
+  limits.loop_limit = std::min(limits.loop_limit, Limits::kLoopLimitHardCap);
   limits.max_heap_bytes = compile_budget(source.size());
   try {
     check_size(source, options.limits);

@@ -21,7 +21,7 @@ struct Table {
   Table() {
     for (auto family : {builtins::arithmetic(), builtins::comparison(), builtins::predicates(),
                         builtins::collections(), builtins::sequences(), builtins::strings(),
-                        builtins::internal()}) {
+                        builtins::regex(), builtins::internal()}) {
       for (const BuiltinDef& d : family) {
         by_name.emplace(d.name, static_cast<uint32_t>(defs.size()));
         defs.push_back(d);

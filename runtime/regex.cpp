@@ -1,0 +1,59 @@
+#include "runtime/regex.hpp"
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "runtime/ctx.hpp"
+#include "runtime/error.hpp"
+#include "runtime/objects.hpp"
+#include "runtime/strings.hpp"
+
+namespace ptc {
+
+namespace {
+
+// A hint for the Java regex features RE2 does not have.
+std::string unsupported_hint(std::string_view p) {
+  if (p.find("(?=") != std::string_view::npos || p.find("(?!") != std::string_view::npos ||
+      p.find("(?<=") != std::string_view::npos || p.find("(?<!") != std::string_view::npos)
+    return "lookahead and lookbehind are not supported (the regex engine is linear-time RE2); "
+           "match more broadly and filter the results instead";
+  for (size_t i = 0; i + 1 < p.size(); ++i)
+    if (p[i] == '\\' && p[i + 1] >= '1' && p[i + 1] <= '9')
+      return "backreferences like \\1 are not supported (RE2 is linear-time)";
+  if (p.find("*+") != std::string_view::npos || p.find("++") != std::string_view::npos ||
+      p.find("?+") != std::string_view::npos)
+    return "possessive quantifiers are not supported; use a plain quantifier";
+  return "check the pattern syntax; RE2 follows Perl/Java syntax without backtracking-only features";
+}
+
+void delete_re2(void* p) { delete static_cast<re2::RE2*>(p); }
+
+}  // namespace
+
+Value make_regex(Ctx& ctx, std::string_view pattern) {
+  if (pattern.size() > kMaxPatternBytes)
+    throw_error(ErrorKind::TypeError,
+                fmt::format("regex pattern is {} bytes, more than the limit of {}", pattern.size(),
+                            kMaxPatternBytes),
+                "use a shorter pattern, or split the matching into steps");
+  re2::RE2::Options opts;
+  opts.set_log_errors(false);
+  opts.set_encoding(re2::RE2::Options::EncodingUTF8);
+  opts.set_max_mem(1 << 20);  // compiled program size; keeps hostile patterns small
+  auto* re = new re2::RE2(re2::StringPiece(pattern.data(), pattern.size()), opts);
+  if (!re->ok()) {
+    std::string why = re->error();
+    delete re;
+    throw_error(ErrorKind::TypeError, fmt::format("invalid regex #\"{}\": {}", pattern, why),
+                unsupported_hint(pattern));
+  }
+  ctx.arena.add_finalizer(delete_re2, re);
+  auto* obj = ctx.arena.make<RegexObj>();
+  obj->type = Type::Regex;
+  obj->re = re;
+  obj->source = new_string(ctx.arena, pattern);
+  return Value::object(obj);
+}
+
+}  // namespace ptc
