@@ -55,12 +55,20 @@ struct IntConstant {
   std::string_view name;
   int64_t value;
 };
-const IntConstant kIntConstants[] = {
+constexpr IntConstant kIntConstants[] = {
     {"Long/MAX_VALUE", std::numeric_limits<int64_t>::max()},
     {"Long/MIN_VALUE", std::numeric_limits<int64_t>::min()},
     {"Integer/MAX_VALUE", std::numeric_limits<int32_t>::max()},
     {"Integer/MIN_VALUE", std::numeric_limits<int32_t>::min()},
 };
+
+std::optional<Value> named_constant(std::string_view name) {
+  for (const auto& c : kConstants)
+    if (c.name == name) return Value::floating(c.value);
+  for (const auto& c : kIntConstants)
+    if (c.name == name) return Value::integer(c.value);
+  return std::nullopt;
+}
 
 template <class Range>
 bool contains(const Range& r, std::string_view s) {
@@ -123,25 +131,25 @@ Resolution resolve_symbol(std::string_view name,
   Resolution r;
   r.name = name;
   size_t slash = name.find('/');
-  if (slash == std::string_view::npos || name == "/" || slash == 0 || slash + 1 == name.size()) {
-    if (defined.count(name)) {
-      r.kind = Resolution::Global;
-      r.builtin = visible_builtin(name);
-      return r;
-    }
-    if (auto id = visible_builtin(name)) {
-      r.kind = Resolution::Builtin;
-      r.builtin = id;
-      return r;
-    }
-    for (const auto& c : kConstants)
-      if (c.name == name) {
-        r.kind = Resolution::Constant;
-        r.constant = Value::floating(c.value);
-        return r;
-      }
-    return r;  // Error
+  bool qualified =
+      !(slash == std::string_view::npos || name == "/" || slash == 0 || slash + 1 == name.size());
+  if (!qualified && defined.count(name)) {
+    r.kind = Resolution::Global;
+    r.builtin = visible_builtin(name);
+    return r;
   }
+  if (auto id =
+          visible_builtin(name)) {  // map, or namespaced ones: budget/remaining, Integer/parseInt
+    r.kind = Resolution::Builtin;
+    r.builtin = id;
+    return r;
+  }
+  if (auto c = named_constant(name)) {  // NaN, Double/POSITIVE_INFINITY, Long/MAX_VALUE
+    r.kind = Resolution::Constant;
+    r.constant = *c;
+    return r;
+  }
+  if (!qualified) return r;  // Error
   std::string_view ns = name.substr(0, slash), member = name.substr(slash + 1);
   if (ns == "data") {
     r.kind = Resolution::Data;
@@ -153,23 +161,6 @@ Resolution resolve_symbol(std::string_view name,
     r.name = member;
     return r;
   }
-  if (auto id = visible_builtin(name)) {  // e.g. budget/remaining, Integer/parseInt
-    r.kind = Resolution::Builtin;
-    r.builtin = id;
-    return r;
-  }
-  for (const auto& c : kConstants)
-    if (c.name == name) {
-      r.kind = Resolution::Constant;
-      r.constant = Value::floating(c.value);
-      return r;
-    }
-  for (const auto& c : kIntConstants)
-    if (c.name == name) {
-      r.kind = Resolution::Constant;
-      r.constant = Value::integer(c.value);
-      return r;
-    }
   if (contains(kClojureNamespaces, ns) || contains(kJavaNamespaces, ns)) {
     if (auto id = visible_builtin(member)) {
       r.kind = Resolution::Builtin;
