@@ -131,7 +131,7 @@ class Value {
 
  private:
   Type type_;
-  uint8_t pad_[7] = {};
+  uint8_t pad_[7];  // never read: identical() and hashing look at type_ and u_ only
   union {
     int64_t i;
     double d;

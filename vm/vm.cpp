@@ -226,6 +226,7 @@ Value VM::execute(size_t stop_depth) {
   const Value* K = f->proto->constants.data();
   Instr in;
 
+#define SAVE_PC() (f->pc = pc)
 #define LOAD_FRAME()                \
   do {                              \
     f = &frames_.back();            \
@@ -289,6 +290,7 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(GETGLOBAL) {
+          SAVE_PC();
           Value v = globals_[in.bx()];
           if (is_unbound(v)) unbound_global(in.bx());
           R[in.a] = v;
@@ -300,10 +302,12 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(DEFGLOBAL) {
+          SAVE_PC();
           globals_[in.bx()] = R[in.a];
           [[fallthrough]];
         }
         VM_CASE(VARREF) {
+          SAVE_PC();
           Value& var = var_values_[in.bx()];
           if (var.is_nil()) {
             auto* v = ctx_.arena.make<VarObj>();
@@ -319,6 +323,7 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(GETDATA) {
+          SAVE_PC();
           R[in.a] = lookup(ctx_, data, K[in.bx()]);
           NEXT;
         }
@@ -340,6 +345,7 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(LOOP) {
+          SAVE_PC();
           int64_t count;
           if (in.a == kFrameCounter) {
             count = ++f->recur_count;
@@ -354,6 +360,7 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(JMPBACK) {
+          SAVE_PC();
           ctx_.tick();
           pc += in.sbx();
           NEXT;
@@ -361,7 +368,7 @@ Value VM::execute(size_t stop_depth) {
         VM_CASE(CALL) {
           Value* slot = R + in.a;
           Value callee = *slot;
-          f->pc = pc;
+          SAVE_PC();
           if (callee.type() == Type::Closure) {
             push_frame(callee.as<const ClosureObj>(), slot, in.b());
             ctx_.tick();
@@ -372,11 +379,12 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(CALLB) {
-          f->pc = pc;
+          SAVE_PC();
           R[in.a] = builtin_def(in.c()).fn(ctx_, R + in.a, in.b());
           NEXT;
         }
         VM_CASE(CLOSURE) {
+          SAVE_PC();
           R[in.a] = make_closure(f->proto->closures[in.bx()], *f);
           NEXT;
         }
@@ -390,10 +398,12 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(VECTOR) {
+          SAVE_PC();
           R[in.a] = Value::object(vec_from(ctx_.arena, R + in.b(), in.c()));
           NEXT;
         }
         VM_CASE(MAP) {
+          SAVE_PC();
           HashBuilder b(ctx_.arena, Type::Map);
           for (uint32_t i = 0; i + 1 < in.c(); i += 2)
             b.put(R[in.b() + i], R[in.b() + i + 1]);
@@ -401,6 +411,7 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(SET) {
+          SAVE_PC();
           HashBuilder b(ctx_.arena, Type::Set);
           for (uint32_t i = 0; i < in.c(); ++i)
             b.put(R[in.b() + i]);
@@ -408,13 +419,14 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(CASE) {
+          SAVE_PC();
           const Value* clause = map_find(K[in.bx()].map(), R[in.a]);
           // The jump table after CASE: the default first, then one per clause.
           if (clause) pc += clause->as_int() + 1;
           NEXT;
         }
         VM_CASE(TOOL) {
-          f->pc = pc;
+          SAVE_PC();
           std::string_view name = K[in.bx()].str()->view();
           if (!tool_caller)
             throw_error(ErrorKind::UnknownTool,
@@ -424,9 +436,11 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(RETSIG) {
+          SAVE_PC();
           throw ReturnSignal{R[in.a]};
         }
         VM_CASE(FAILSIG) {
+          SAVE_PC();
           Value v = R[in.a];
           Error e;
           e.kind = ErrorKind::Fail;
@@ -441,7 +455,7 @@ Value VM::execute(size_t stop_depth) {
           if (b.is_int() && c.is_int() && !__builtin_add_overflow(b.as_int(), c.as_int(), &r))
             R[in.a] = Value::integer(r);
           else
-            R[in.a] = num_add(ctx_.arena, b, c);
+            R[in.a] = (SAVE_PC(), num_add(ctx_.arena, b, c));
           NEXT;
         }
         VM_CASE(SUB) {
@@ -450,7 +464,7 @@ Value VM::execute(size_t stop_depth) {
           if (b.is_int() && c.is_int() && !__builtin_sub_overflow(b.as_int(), c.as_int(), &r))
             R[in.a] = Value::integer(r);
           else
-            R[in.a] = num_sub(ctx_.arena, b, c);
+            R[in.a] = (SAVE_PC(), num_sub(ctx_.arena, b, c));
           NEXT;
         }
         VM_CASE(MUL) {
@@ -459,7 +473,7 @@ Value VM::execute(size_t stop_depth) {
           if (b.is_int() && c.is_int() && !__builtin_mul_overflow(b.as_int(), c.as_int(), &r))
             R[in.a] = Value::integer(r);
           else
-            R[in.a] = num_mul(ctx_.arena, b, c);
+            R[in.a] = (SAVE_PC(), num_mul(ctx_.arena, b, c));
           NEXT;
         }
 #define PTC_COMPARE_OP(NAME, OP)                                                \
@@ -486,30 +500,36 @@ Value VM::execute(size_t stop_depth) {
           Value b = R[in.b()];
           R[in.a] = b.is_int() && b.as_int() != INT64_MAX
                         ? Value::integer(b.as_int() + 1)
-                        : num_add(ctx_.arena, b, Value::integer(1));
+                        : (SAVE_PC(), num_add(ctx_.arena, b, Value::integer(1)));
           NEXT;
         }
         VM_CASE(DEC) {
           Value b = R[in.b()];
           R[in.a] = b.is_int() && b.as_int() != INT64_MIN
                         ? Value::integer(b.as_int() - 1)
-                        : num_sub(ctx_.arena, b, Value::integer(1));
+                        : (SAVE_PC(), num_sub(ctx_.arena, b, Value::integer(1)));
           NEXT;
         }
         VM_CASE(KWGET) {
+          SAVE_PC();
           R[in.a] = lookup(ctx_, R[in.b()], K[in.c()]);
           NEXT;
         }
       }
     }
   } catch (LispError& e) {
-    if (!e.error().loc.known())
-      e.error().loc = f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data()));
+    // Instructions that can fail store their pc in the frame first (SAVE_PC),
+    // so the handler needs no live copy of pc and the loop keeps it in a register.
+    if (!e.error().loc.known() && !frames_.empty()) {
+      const Frame& top = frames_.back();
+      e.error().loc = top.proto->loc_at(static_cast<size_t>(top.pc - 1 - top.proto->code.data()));
+    }
     throw;
   }
 #undef VM_CASE
 #undef NEXT
 #undef LOAD_FRAME
+#undef SAVE_PC
 }
 
 }  // namespace ptc
