@@ -366,7 +366,12 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
   if (f->count == 0) return const_node(f->loc, Value::object(empty_vector()));
   const Form* head = f->items[0];
   auto args = f->children().subspan(1);
-  if (head->kind == FormKind::Symbol && !lookup_local(head->text)) {
+  // Clojure's true special forms cannot be shadowed by a local; the others
+  // (when, let, fn, ...) can.
+  bool special = head->kind == FormKind::Symbol &&
+                 (head->text == "if" || head->text == "do" || head->text == "def" ||
+                  head->text == "quote" || head->text == "recur");
+  if (head->kind == FormKind::Symbol && (special || !lookup_local(head->text))) {
     std::string_view h = head->text;
     if (h == "if" || h == kIfHead) return analyze_if(f, tail);
     if (h == "let" || h == kLetHead) return analyze_let(f, tail);

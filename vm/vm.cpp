@@ -404,18 +404,22 @@ Value VM::execute(size_t stop_depth) {
         }
         VM_CASE(MAP) {
           SAVE_PC();
-          HashBuilder b(ctx_.arena, Type::Map);
-          for (uint32_t i = 0; i + 1 < in.c(); i += 2)
-            b.put(R[in.b() + i], R[in.b() + i + 1]);
-          R[in.a] = Value::object(b.finish());
+          {  // scoped: NEXT is a computed goto, which would skip the builder's destructor
+            HashBuilder b(ctx_.arena, Type::Map);
+            for (uint32_t i = 0; i + 1 < in.c(); i += 2)
+              b.put(R[in.b() + i], R[in.b() + i + 1]);
+            R[in.a] = Value::object(b.finish());
+          }
           NEXT;
         }
         VM_CASE(SET) {
           SAVE_PC();
-          HashBuilder b(ctx_.arena, Type::Set);
-          for (uint32_t i = 0; i < in.c(); ++i)
-            b.put(R[in.b() + i]);
-          R[in.a] = Value::object(b.finish());
+          {
+            HashBuilder b(ctx_.arena, Type::Set);
+            for (uint32_t i = 0; i < in.c(); ++i)
+              b.put(R[in.b() + i]);
+            R[in.a] = Value::object(b.finish());
+          }
           NEXT;
         }
         VM_CASE(CASE) {

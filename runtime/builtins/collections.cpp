@@ -5,6 +5,7 @@
 #include "runtime/access.hpp"
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
+#include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/seq.hpp"
 #include "runtime/strings.hpp"
@@ -202,7 +203,11 @@ Value contains(Ctx&, const Value* a, uint32_t) {
     case Type::Set:
       return Value::boolean(set_contains(c.set(), k));
     case Type::Vector:
-      return Value::boolean(k.is_int() && k.as_int() >= 0 && k.as_int() < c.vec()->count);
+      // PTC-Lisp tests membership on vectors (spec §8.1: "works on lists too"),
+      // where Clojure would test the index.
+      for (VecIter it(c.vec()); !it.done(); it.next())
+        if (equals(it.value(), k)) return Value::boolean(true);
+      return Value::boolean(false);
     case Type::String:
       return Value::boolean(k.is_int() && k.as_int() >= 0 &&
                             static_cast<size_t>(k.as_int()) < grapheme_count(c.str()));

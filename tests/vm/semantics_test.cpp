@@ -217,6 +217,8 @@ TEST(Semantics, FunctionsAndClosures) {
       {"(fn [x y] x)", "#fn[x y]"},
       {"inc", "#<builtin>"},
       {"(let [fn 5] fn)", "5"},
+      {"(let [if inc] (if true 1 2))", "1"},
+      {"(let [when (fn [a b] [a b])] (when 1 2))", "[1 2]"},
       {"(let [let 3] (+ let 1))", "4"},
   });
 }
@@ -352,6 +354,10 @@ TEST(Semantics, CoreBuiltins) {
       {"(assoc [1 2] 2 3)", "[1 2 3]"},
       {"(assoc nil :a 1)", "{:a 1}"},
       {"(dissoc {:a 1 :b 2 :c 3} :a :b)", "{:c 3}"},
+      {"(contains? [\"a\" \"b\" \"c\"] \"b\")", "true"},
+      {"(contains? [\"a\" \"b\" \"c\"] 1)", "false"},
+      {"(contains? {:a 1} :a)", "true"},
+      {"(let [x 1] {:a x :b #{x}})", "{:a 1 :b #{1}}"},
       {"(vector 1 2)", "[1 2]"},
       {"(list 1 2)", "[1 2]"},
       {"(hash-map :a 1 :b 2)", "{:a 1 :b 2}"},
