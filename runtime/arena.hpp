@@ -27,7 +27,12 @@ class Arena {
 
   // 16-byte aligned, uninitialised storage.
   void* alloc(size_t bytes) {
-    bytes = (bytes + 15) & ~size_t{15};
+    // A request within 15 bytes of SIZE_MAX would round to a tiny size: refuse
+    // it as over the cap instead of handing out a block that is too small.
+    size_t rounded;
+    if (__builtin_add_overflow(bytes, size_t{15}, &rounded)) [[unlikely]]
+      throw_over_cap(bytes);
+    bytes = rounded & ~size_t{15};
     if (bytes > remaining()) [[unlikely]]
       throw_over_cap(bytes);
     used_ += bytes;
@@ -52,7 +57,10 @@ class Arena {
 
   template <class T>
   T* alloc_array(size_t n) {
-    return static_cast<T*>(alloc(sizeof(T) * (n ? n : 1)));
+    size_t bytes;
+    if (__builtin_mul_overflow(sizeof(T), n ? n : 1, &bytes)) [[unlikely]]
+      throw_over_cap(SIZE_MAX);
+    return static_cast<T*>(alloc(bytes));
   }
 
   // Throws MemoryLimit now if `bytes` more would not fit; lets a builtin refuse

@@ -1,5 +1,6 @@
 #include "runtime/bignum.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "runtime/arena.hpp"
@@ -43,8 +44,38 @@ Value integer_from_decimal(Arena& arena, std::string_view text) {
   return integer_from_mpz(arena, z.get());
 }
 
+// BigObj's limbs start 12 bytes into the object (objects.hpp), which is not
+// 8-byte aligned: read them bytewise rather than through a uint64_t load.
+namespace {
+uint64_t limb_at(const BigObj* b, size_t i) {
+  uint64_t x;
+  std::memcpy(&x, reinterpret_cast<const char*>(b + 1) + i * sizeof x, sizeof x);
+  return x;
+}
+}  // namespace
+
+// Rounds to the nearest double, ties to even, like the int64 -> double
+// conversion (mpz_get_d truncates, which made (+ big 0.0) differ from Clojure).
 double bigint_to_double(const BigObj* b) {
-  return mpz_get_d(MpzView(Value::object(b)).get());
+  auto n = static_cast<size_t>(b->size < 0 ? -static_cast<int64_t>(b->size) : b->size);
+  if (n == 0) return 0.0;
+  auto l = [b](size_t i) { return limb_at(b, i); };
+  size_t bits = (n - 1) * 64 + (64 - static_cast<size_t>(__builtin_clzll(l(n - 1))));
+  double d;
+  if (bits <= 64) {
+    d = static_cast<double>(l(0));
+  } else {
+    // The top 64 bits, with every lower bit folded into bit 0 (a sticky bit):
+    // bit 0 lies below the rounding position, so one conversion rounds right.
+    size_t shift = bits - 64, limb = shift / 64;
+    auto off = static_cast<unsigned>(shift % 64);
+    uint64_t top = off ? (l(limb) >> off) | (l(limb + 1) << (64 - off)) : l(limb);
+    bool sticky = off && (l(limb) & ((uint64_t{1} << off) - 1)) != 0;
+    for (size_t i = 0; i < limb && !sticky; ++i)
+      sticky = l(i) != 0;
+    d = std::ldexp(static_cast<double>(top | (sticky ? 1u : 0u)), static_cast<int>(shift));
+  }
+  return b->size < 0 ? -d : d;
 }
 
 std::string bigint_to_string(const BigObj* b) {

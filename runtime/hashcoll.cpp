@@ -200,24 +200,32 @@ int64_t find_flex(const HashObj* h, Value key) {
   std::string underscored(name);
   for (char& c : underscored)
     if (c == '-') c = '_';
-  // Neither type matches the normalised name exactly; any same-named key will do.
+  // Neither type matches the original name: retry with the normalised name,
+  // preferring a key of the accessor's own type (a keyword accessor finds
+  // :turn_summaries before "turn_summaries", a string accessor the reverse).
   uint32_t stride = h->stride();
-  auto named = [&](Value stored) { return same_name(stored, underscored); };
+  int64_t other = -1;
+  auto named = [&](uint32_t slot, Value stored) {
+    if (!same_name(stored, underscored)) return false;
+    if (stored.type() == key.type()) return true;
+    if (other < 0) other = slot;
+    return false;
+  };
   if (h->small()) {
     const Value* d = h->inline_data();
     for (uint32_t i = 0; i < h->count; ++i)
-      if (named(d[i * stride])) return i;
-    return -1;
+      if (named(i, d[i * stride])) return i;
+    return other;
   }
   int64_t found = -1;
   hamt_for_each_candidate(h->index, hash_bytes(underscored), [&](uint32_t slot) {
-    if (named(h->entries->nth(slot * stride))) {
+    if (named(slot, h->entries->nth(slot * stride))) {
       found = slot;
       return true;
     }
     return false;
   });
-  return found;
+  return found >= 0 ? found : other;
 }
 
 }  // namespace

@@ -142,11 +142,9 @@ Value division(Arena& arena, DivKind kind, Value a, Value b, const char* op) {
   double x = to_double(a), y = to_double(b);
   if (y == 0.0) divide_by_zero(op);
   if (!std::isfinite(x) || std::isnan(y)) return Value::floating(NAN);
-  if (std::isinf(y)) {
-    if (kind == DivKind::Quot) return Value::floating(0.0);
-    if (kind == DivKind::Rem) return Value::floating(x);
-    return Value::floating((x == 0 || (x < 0) == (y < 0)) ? x : y);
-  }
+  // An infinite divisor: the quotient truncates to zero; rem and mod are
+  // x - 0 * Inf, NaN, as in Clojure and the reference implementation.
+  if (std::isinf(y)) return Value::floating(kind == DivKind::Quot ? 0.0 : NAN);
   double q = std::trunc(x / y);
   switch (kind) {
     case DivKind::Quot:

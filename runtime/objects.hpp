@@ -42,9 +42,11 @@ struct KeywordObj : Obj {
 // of GMP limbs, negative for negative numbers (GMP's mpz convention).
 struct BigObj : Obj {
   int32_t size = 0;
+  uint32_t pad = 0;  // keeps the limbs after the header 8-byte aligned
   const uint64_t* limbs() const { return reinterpret_cast<const uint64_t*>(this + 1); }
   uint64_t* limbs() { return reinterpret_cast<uint64_t*>(this + 1); }
 };
+static_assert(sizeof(BigObj) % alignof(uint64_t) == 0, "limbs must be aligned");
 
 // What the runtime needs to know about a compiled function; the compiler's
 // function prototype starts with this header.

@@ -27,6 +27,12 @@ void format_java_double(std::string& out, double d) {
   }
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  // Java shows at least two significant digits, and when the shortest form has
+  // one, the second is the correctly rounded one, not a padding zero: the
+  // smallest subnormal prints as 4.9E-324 (shortest: 5e-324). For normal
+  // doubles this gives d.0 as before.
+  if (std::string_view(buf, static_cast<size_t>(res.ptr - buf)).find('.') == std::string_view::npos)
+    res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific, 1);
   std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));  // e.g. -1.2345e-05
   bool neg = sci[0] == '-';
   if (neg) sci.remove_prefix(1);
@@ -34,6 +40,8 @@ void format_java_double(std::string& out, double d) {
   std::string digits;
   for (char c : sci.substr(0, e))
     if (c != '.') digits.push_back(c);
+  while (digits.size() > 1 && digits.back() == '0')
+    digits.pop_back();
   int exp = std::atoi(std::string(sci.substr(e + 1)).c_str());
   if (neg) out.push_back('-');
   double ad = std::fabs(d);
@@ -100,35 +108,7 @@ struct Printer {
         return;
       }
     }
-    out.push_back('"');
-    for (char c : s) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        default:
-          out.push_back(c);
-      }
-    }
-    out.push_back('"');
+    append_quoted(out, s);
   }
 
   // Elements of a sequential or set, with the limit applied.

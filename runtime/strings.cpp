@@ -2,6 +2,7 @@
 
 #include <utf8proc.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "runtime/arena.hpp"
@@ -57,18 +58,23 @@ bool is_valid_utf8(std::string_view s, size_t* bad_offset) {
   return true;
 }
 
+// The ascii flags and the grapheme count are caches in a shared object; like
+// the hash cache (equality.cpp) they are accessed atomically, so that parallel
+// workers reading one string do not race (a racing recompute is harmless).
 bool is_ascii(const StrObj* s) {
-  if (!(s->flags & StrObj::kAsciiKnown)) {
+  std::atomic_ref<uint8_t> flags(const_cast<StrObj*>(s)->flags);
+  uint8_t f = flags.load(std::memory_order_relaxed);
+  if (!(f & StrObj::kAsciiKnown)) {
     bool ascii = true;
     for (char c : s->view())
       if (static_cast<unsigned char>(c) >= 0x80) {
         ascii = false;
         break;
       }
-    auto* m = const_cast<StrObj*>(s);
-    m->flags |= StrObj::kAsciiKnown | (ascii ? StrObj::kAscii : 0);
+    auto known = static_cast<uint8_t>(StrObj::kAsciiKnown | (ascii ? StrObj::kAscii : 0));
+    f = flags.fetch_or(known, std::memory_order_relaxed) | known;
   }
-  return s->flags & StrObj::kAscii;
+  return f & StrObj::kAscii;
 }
 
 size_t grapheme_length(std::string_view s, size_t pos) {
@@ -101,10 +107,13 @@ size_t grapheme_count(std::string_view s) {
 }
 
 size_t grapheme_count(const StrObj* s) {
-  if (s->graphemes < 0) {
-    s->graphemes = static_cast<int32_t>(is_ascii(s) ? s->len : grapheme_count(s->view()));
+  std::atomic_ref<int32_t> cache(s->graphemes);
+  int32_t n = cache.load(std::memory_order_relaxed);
+  if (n < 0) {
+    n = static_cast<int32_t>(is_ascii(s) ? s->len : grapheme_count(s->view()));
+    cache.store(n, std::memory_order_relaxed);
   }
-  return static_cast<size_t>(s->graphemes);
+  return static_cast<size_t>(n);
 }
 
 size_t grapheme_offset(std::string_view s, size_t index) {
@@ -142,6 +151,12 @@ void append_quoted(std::string& out, std::string_view s) {
         break;
       case '\r':
         out += "\\r";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
         break;
       default:
         out.push_back(c);

@@ -124,6 +124,11 @@ const VecObj* empty_vector() {
 }
 
 const VecObj* vec_from(Arena& arena, const Value* items, size_t n) {
+  if (n == 0) return empty_vector();
+  if (n <= kVecWidth) {
+    auto count = static_cast<uint32_t>(n);
+    return new_vec(arena, count, kVecBits, nullptr, new_leaf_copy(arena, items, count, count));
+  }
   VecBuilder b(arena);
   for (size_t i = 0; i < n; ++i)
     b.push(items[i]);
@@ -185,6 +190,7 @@ const VecObj* vec_pop(Arena& arena, const VecObj* v) {
 }
 
 const VecObj* vec_slice(Arena& arena, const VecObj* v, uint32_t from, uint32_t to) {
+  if (to > v->count) to = v->count;  // never read past the end
   if (from >= to) return empty_vector();
   if (from == 0 && to == v->count) return v;
   VecBuilder b(arena);
@@ -194,16 +200,24 @@ const VecObj* vec_slice(Arena& arena, const VecObj* v, uint32_t from, uint32_t t
 }
 
 void VecBuilder::new_leaf() {
-  if (leaf_) {
-    if (nfull_ == full_cap_) {
-      full_cap_ = full_cap_ ? full_cap_ * 2 : 8;
-      Value** grown = arena_.alloc_array<Value*>(full_cap_);
-      if (nfull_) std::memcpy(static_cast<void*>(grown), full_, nfull_ * sizeof(Value*));
-      full_ = grown;
-    }
-    full_[nfull_++] = leaf_;
+  constexpr uint32_t kFirstLeafCap = 4;
+  if (nfull_ == 0 && leaf_cap_ < kVecWidth) {
+    // Still in the first leaf: grow it.
+    uint32_t cap = leaf_cap_ ? leaf_cap_ * 2 : kFirstLeafCap;
+    leaf_ = new_leaf_copy(arena_, leaf_, fill_, cap);
+    leaf_cap_ = cap;
+    return;
   }
+  // The current leaf is full: keep it for the trie and start another.
+  if (nfull_ == full_cap_) {
+    full_cap_ = full_cap_ ? full_cap_ * 2 : 8;
+    Value** grown = arena_.alloc_array<Value*>(full_cap_);
+    if (nfull_) std::memcpy(static_cast<void*>(grown), full_, nfull_ * sizeof(Value*));
+    full_ = grown;
+  }
+  full_[nfull_++] = leaf_;
   leaf_ = arena_.alloc_array<Value>(kVecWidth);
+  leaf_cap_ = kVecWidth;
   fill_ = 0;
 }
 

@@ -49,6 +49,7 @@ const VecObj* vec_from(Arena& arena, const Value* items, size_t n);
 const VecObj* vec_conj(Arena& arena, const VecObj* v, Value x);
 const VecObj* vec_assoc(Arena& arena, const VecObj* v, uint32_t i, Value x);  // i < count
 const VecObj* vec_pop(Arena& arena, const VecObj* v);                         // count > 0
+// Items [from, to); `to` is clamped to the count, from >= to gives [].
 const VecObj* vec_slice(Arena& arena, const VecObj* v, uint32_t from, uint32_t to);
 
 inline Value vec_value(const VecObj* v) {
@@ -86,7 +87,7 @@ class VecBuilder {
  public:
   explicit VecBuilder(Arena& arena) : arena_(arena) {}
   void push(Value x) {
-    if (fill_ == kVecWidth || !leaf_) new_leaf();
+    if (fill_ == leaf_cap_) new_leaf();
     leaf_[fill_++] = x;
     ++count_;
   }
@@ -102,6 +103,9 @@ class VecBuilder {
   uint32_t nfull_ = 0, full_cap_ = 0;
   Value* leaf_ = nullptr;
   uint32_t fill_ = 0;
+  // The first leaf starts small and doubles up to kVecWidth, so that short
+  // vectors do not pay for a whole 32-slot leaf against the memory cap.
+  uint32_t leaf_cap_ = 0;
   size_t count_ = 0;
 };
 
