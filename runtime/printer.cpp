@@ -273,6 +273,10 @@ void str_append(std::string& out, Value v) {
     out += v.str()->view();
     return;
   }
+  if (v.is(Type::Symbol)) {  // (str 'x) is "x", as in Clojure
+    out += v.kw()->name();
+    return;
+  }
   PrintOptions opts;
   opts.readable = v.is_vector() || v.is_map() || v.is_set();  // (str [\"a\"]) keeps quotes
   print_value(out, v, opts);

@@ -381,6 +381,7 @@ TEST(Semantics, CoreBuiltins) {
       {"(str)", "\"\""},
       {"(str 42 true nil :user \"x\")", "\"42true:userx\""},
       {"(str {:a 1})", "\"{:a 1}\""},
+      {"(str 'sym)", "\"sym\""},
       {"(str 1.5 1.0E10)", "\"1.51.0E10\""},
       {"(keyword \"foo\")", ":foo"},
       {"(keyword nil)", "nil"},
