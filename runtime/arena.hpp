@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,9 +45,14 @@ class Arena {
     return alloc_slow(bytes);
   }
 
+  // Objects with a non-trivial destructor (IR nodes holding std::vector)
+  // get it run when the arena is destroyed.
   template <class T, class... Args>
   T* make(Args&&... args) {
-    return new (alloc(sizeof(T))) T(std::forward<Args>(args)...);
+    T* p = new (alloc(sizeof(T))) T(std::forward<Args>(args)...);
+    if constexpr (!std::is_trivially_destructible_v<T>)
+      add_finalizer([](void* q) { static_cast<T*>(q)->~T(); }, p);
+    return p;
   }
 
   // Storage for a T followed by `extra` trailing bytes (flexible array objects).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/analyzer.hpp"
+#include "support/build_info.hpp"
 #include "frontend/reader.hpp"
 #include "runtime/builtins/registry.hpp"
 #include "runtime/ctx.hpp"
@@ -171,7 +172,7 @@ TEST_F(AnalyzerTest, ErrorsCarryLocationAndHint) {
 
 TEST_F(AnalyzerTest, ThreadingIntoALongChainStaysBounded) {
   std::string src = "(-> 0";
-  for (int i = 0; i < 2000; ++i) src += " inc";
+  for (int i = 0; i < 2000 / testing::kDepthScale; ++i) src += " inc";
   src += ")";
   auto p = analyze(src);
   EXPECT_NE(p.main, nullptr);

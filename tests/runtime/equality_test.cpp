@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/build_info.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -597,15 +599,16 @@ TEST_F(DeepNesting, MapsAndSets) {
 }
 
 TEST_F(DeepNesting, ModeratelyNestedDataStillWorks) {
-  Value a = nest_vectors(2000, I(1));
-  Value b = nest_vectors(2000, I(1));
-  Value c = nest_vectors(2000, I(2));
+  const int depth = 2000 / ptc::testing::kDepthScale;
+  Value a = nest_vectors(depth, I(1));
+  Value b = nest_vectors(depth, I(1));
+  Value c = nest_vectors(depth, I(2));
   EXPECT_TRUE(equals(a, b));
   EXPECT_FALSE(equals(a, c));
   EXPECT_EQ(hash_value(a), hash_value(b));
   EXPECT_LT(compare(a, c), 0);
   std::string p = print_to_string(a);
-  EXPECT_EQ(p, std::string(2000, '[') + "1" + std::string(2000, ']'));
+  EXPECT_EQ(p, std::string(depth, '[') + "1" + std::string(depth, ']'));
 }
 
 }  // namespace
