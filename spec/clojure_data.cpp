@@ -1,5 +1,7 @@
 #include "spec/clojure_data.hpp"
 
+#include "runtime/strings.hpp"
+
 #include <gmp.h>
 
 #include <charconv>
@@ -556,29 +558,7 @@ void print(std::string& out, const Datum& d) {
           out += d.text;
         return;
       }
-      out.push_back('"');
-      for (char c : d.text) {
-        switch (c) {
-          case '"':
-            out += "\\\"";
-            break;
-          case '\\':
-            out += "\\\\";
-            break;
-          case '\n':
-            out += "\\n";
-            break;
-          case '\t':
-            out += "\\t";
-            break;
-          case '\r':
-            out += "\\r";
-            break;
-          default:
-            out.push_back(c);
-        }
-      }
-      out.push_back('"');
+      ptc::append_quoted(out, d.text);
       return;
     case Kind::Keyword:
       out.push_back(':');

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/runtime_fixture.hpp"
+
 #include "support/build_info.hpp"
 
 #include <algorithm>
@@ -25,39 +27,14 @@
 namespace ptc {
 namespace {
 
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using testing::F;
+using testing::I;
+using testing::kInf;
+using testing::kMax;
+using testing::kMin;
 
-Value I(int64_t i) {
-  return Value::integer(i);
-}
-Value F(double d) {
-  return Value::floating(d);
-}
-
-class Equality : public ::testing::Test {
+class Equality : public testing::RuntimeFixture {
  protected:
-  Equality() : ctx(lim) {}
-  Value big(const std::string& decimal) { return integer_from_decimal(ctx.arena, decimal); }
-  Value vec(std::initializer_list<Value> xs) {
-    return vec_value(vec_from(ctx.arena, xs.begin(), xs.size()));
-  }
-  Value map(std::initializer_list<std::pair<Value, Value>> kvs) {
-    const MapObj* m = empty_map();
-    for (auto& [k, v] : kvs)
-      m = map_assoc(ctx.arena, m, k, v);
-    return Value::object(m);
-  }
-  Value set(std::initializer_list<Value> xs) {
-    const SetObj* s = empty_set();
-    for (Value x : xs)
-      s = set_conj(ctx.arena, s, x);
-    return Value::object(s);
-  }
-  Value kw(const char* name) { return ctx.keyword(name); }
-  Value str(const char* s) { return ctx.string(s); }
-
   // equals must be symmetric, and equal values must hash alike.
   void expect_equal(Value a, Value b) {
     EXPECT_TRUE(equals(a, b)) << print_to_string(a) << " vs " << print_to_string(b);
@@ -68,9 +45,6 @@ class Equality : public ::testing::Test {
     EXPECT_FALSE(equals(a, b)) << print_to_string(a) << " vs " << print_to_string(b);
     EXPECT_FALSE(equals(b, a)) << print_to_string(b) << " vs " << print_to_string(a);
   }
-
-  Limits lim;
-  Ctx ctx;
 };
 
 TEST_F(Equality, Scalars) {

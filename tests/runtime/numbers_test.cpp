@@ -3,6 +3,8 @@
 #include <gmp.h>
 #include <gtest/gtest.h>
 
+#include "support/runtime_fixture.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -21,21 +23,14 @@
 namespace ptc {
 namespace {
 
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using testing::F;
+using testing::I;
+using testing::kInf;
+using testing::kMax;
+using testing::kMin;
 
-Value I(int64_t i) {
-  return Value::integer(i);
-}
-Value F(double d) {
-  return Value::floating(d);
-}
-
-class Numbers : public ::testing::Test {
+class Numbers : public testing::RuntimeFixture {
  protected:
-  Numbers() : ctx(lim) {}
-  Value big(const std::string& decimal) { return integer_from_decimal(ctx.arena, decimal); }
   // 2^e (+ add), as a bignum or int.
   Value pow2(unsigned e, int64_t add = 0) {
     Mpz z;
@@ -65,9 +60,6 @@ class Numbers : public ::testing::Test {
     ADD_FAILURE() << "expected an error";
     return {};
   }
-
-  Limits lim;
-  Ctx ctx;
 };
 
 TEST_F(Numbers, IntFastPath) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/runtime_fixture.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -18,12 +20,11 @@
 namespace ptc {
 namespace {
 
-Value I(int64_t i) {
-  return Value::integer(i);
-}
-Value F(double d) {
-  return Value::floating(d);
-}
+using testing::F;
+using testing::I;
+using testing::kInf;
+using testing::kMax;
+using testing::kMin;
 
 std::string clj(double d) {
   std::string out;
@@ -36,26 +37,8 @@ std::string disp(double d) {
   return out;
 }
 
-class Printer : public ::testing::Test {
+class Printer : public testing::RuntimeFixture {
  protected:
-  Printer() : ctx(lim) {}
-  Value vec(std::initializer_list<Value> xs) {
-    return vec_value(vec_from(ctx.arena, xs.begin(), xs.size()));
-  }
-  Value map(std::initializer_list<std::pair<Value, Value>> kvs) {
-    const MapObj* m = empty_map();
-    for (auto& [k, v] : kvs)
-      m = map_assoc(ctx.arena, m, k, v);
-    return Value::object(m);
-  }
-  Value set(std::initializer_list<Value> xs) {
-    const SetObj* s = empty_set();
-    for (Value x : xs)
-      s = set_conj(ctx.arena, s, x);
-    return Value::object(s);
-  }
-  Value kw(const char* name) { return ctx.keyword(name); }
-  Value str(std::string_view s) { return ctx.string(s); }
   static std::string pr(Value v) { return print_to_string(v); }
   static std::string raw(Value v) {
     PrintOptions o;
@@ -67,9 +50,6 @@ class Printer : public ::testing::Test {
     str_append(out, v);
     return out;
   }
-
-  Limits lim;
-  Ctx ctx;
 };
 
 TEST(FloatFormat, JavaDoubleToString) {
