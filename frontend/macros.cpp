@@ -57,6 +57,14 @@ Node* Analyzer::analyze_macro(const Form* f, std::string_view h, bool tail, bool
     return node<ValueNode>(h == "return" ? NodeKind::Return : NodeKind::Fail, f->loc, v);
   }
   if (h == "comment") return nil_node(f->loc);
+  if (h == "task") {
+    // (task "id" expr): journaled caching needs a journal from the host; without
+    // one the expression simply runs (spec §5.18). The id must be a string.
+    expect_count(f, 3, 3, "(task \"id\" expr)");
+    Node* id = analyze(args[0], false);
+    Node* checked = builtin_call("__task_id", args[0]->loc, {id});
+    return do_node(f->loc, {checked, analyze(args[1], tail)});
+  }
   *handled = false;
   return nullptr;
 }

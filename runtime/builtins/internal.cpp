@@ -65,6 +65,27 @@ Value seqv(Ctx& ctx, const Value* a, uint32_t) {
   return Value::object(seq_to_vector(ctx, a[0], a[1].is_string() ? a[1].str()->view() : "for"));
 }
 
+// (__task_id id): a task id must be a string (spec §5.18).
+Value task_id(Ctx&, const Value* a, uint32_t) {
+  if (!a[0].is_string())
+    type_error("task", "a string id", a[0], 1, "e.g. (task \"fetch-users\" expr)");
+  return a[0];
+}
+
+// (step-done id summary): records a plan step's summary; returns the summary.
+// Summaries reach the host with the agent-loop API; here they are checked only.
+Value step_done(Ctx&, const Value* a, uint32_t) {
+  if (!a[0].is_string() && !a[0].is_keyword()) type_error("step-done", "a string id", a[0], 1);
+  if (!a[1].is_string()) type_error("step-done", "a summary string", a[1], 2);
+  return a[1];
+}
+
+// (task-reset id): forgets a journaled task result; without a journal a no-op.
+Value task_reset(Ctx&, const Value* a, uint32_t) {
+  if (!a[0].is_string()) type_error("task-reset", "a string id", a[0], 1);
+  return Value();
+}
+
 // (budget/remaining): the run's budget map; empty outside an agent loop.
 Value budget_remaining(Ctx&, const Value*, uint32_t) {
   return Value::object(empty_map());
@@ -124,6 +145,9 @@ const BuiltinDef kDefs[] = {
     PTC_BUILTIN("__tv_finish", 1, 1, tv_finish, ""),
     PTC_BUILTIN("__seqv", 2, 2, seqv, ""),
     PTC_BUILTIN("budget/remaining", 0, 0, budget_remaining, "(budget/remaining)"),
+    PTC_BUILTIN("__task_id", 1, 1, task_id, ""),
+    PTC_BUILTIN("step-done", 2, 2, step_done, "(step-done \"id\" \"summary\")"),
+    PTC_BUILTIN("task-reset", 1, 1, task_reset, "(task-reset \"id\")"),
     PTC_BUILTIN("__dnth", 2, 2, dnth, ""),
     PTC_BUILTIN("__drest", 2, 2, drest, ""),
     PTC_BUILTIN("__dmap", 1, 1, dmap, ""),

@@ -14,7 +14,8 @@ struct Case {
 };
 
 void check_all(std::initializer_list<Case> cases) {
-  for (const Case& c : cases) EXPECT_EQ(eval(c.program), c.expected) << "program: " << c.program;
+  for (const Case& c : cases)
+    EXPECT_EQ(eval(c.program), c.expected) << "program: " << c.program;
 }
 
 TEST(Semantics, Literals) {
@@ -418,6 +419,17 @@ TEST(Semantics, PrintsAreCapturedAndTruncated) {
   ASSERT_EQ(r.prints.size(), 2u);
   EXPECT_EQ(r.prints[0], "hello...");
   EXPECT_EQ(r.prints[1], "1 nil");
+}
+
+TEST(Semantics, TasksWithoutAJournalJustRun) {
+  check_all({
+      {"(task \"fetch\" (+ 1 2))", "3"},
+      {"(let [x (task \"t\" [1 2])] (count x))", "2"},
+      {"(step-done \"gather\" \"Found 3\")", "\"Found 3\""},
+      {"(task-reset \"fetch\")", "nil"},
+      {"(loop [i 0] (if (< i 2) (task \"t\" (recur (inc i))) i))", "2"},
+  });
+  EXPECT_EQ(ptc::testing::eval_error("(task :id 1)").kind, ptc::ErrorKind::TypeError);
 }
 
 TEST(Semantics, CommentAndDiscard) {
