@@ -218,12 +218,14 @@ Node* Analyzer::analyze(const Form* f, bool tail) {
              "#'name needs a (def name ...) or (defn name ...)");
       return node<VarRefNode>(f->loc, global_id(f->text));
     }
-    case FormKind::Regex: {
-      auto id = find_builtin("re-pattern");
-      if (!id) fail(ErrorKind::InvalidForm, f, "regex literals are not available in this build");
-      return node<BuiltinCallNode>(
-          f->loc, *id, span_of(std::vector<Node*>{const_node(f->loc, ctx_.string(f->text))}));
-    }
+    case FormKind::Regex:
+      // Compiled once, here: an invalid literal is reported before the program runs.
+      try {
+        return const_node(f->loc, make_regex(ctx_, f->text));
+      } catch (LispError& e) {
+        e.error().loc = f->loc;
+        throw;
+      }
     default: {
       std::optional<Value> v = constant_of(f);
       return const_node(f->loc, v ? *v : Value());

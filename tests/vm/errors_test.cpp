@@ -66,6 +66,7 @@ TEST(Errors, AnalysisErrors) {
       {"(defn f [x] {:pre [(pos? x)]} x)", ErrorKind::InvalidForm, 1, 13, ":pre/:post"},
       {"(if-let [a 1 b 2] a)", ErrorKind::InvalidForm, 1, 9, "exactly one binding"},
       {"(condp = 1 :>> inc)", ErrorKind::InvalidForm, 1, 12, ":>>"},
+      {"(if false #\"(?=a)\" 1)", ErrorKind::TypeError, 1, 11, "invalid regex"},
   });
 }
 
