@@ -50,7 +50,9 @@ ptc::RunOptions options_for(const Program& p) {
 }
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 void full_run(benchmark::State& state, const Program& p) {
   ptc::RunOptions o = options_for(p);

@@ -24,10 +24,13 @@ std::string unsupported_hint(std::string_view p) {
   if (p.find("*+") != std::string_view::npos || p.find("++") != std::string_view::npos ||
       p.find("?+") != std::string_view::npos)
     return "possessive quantifiers are not supported; use a plain quantifier";
-  return "check the pattern syntax; RE2 follows Perl/Java syntax without backtracking-only features";
+  return "check the pattern syntax; RE2 follows Perl/Java syntax without backtracking-only "
+         "features";
 }
 
-void delete_re2(void* p) { delete static_cast<re2::RE2*>(p); }
+void delete_re2(void* p) {
+  delete static_cast<re2::RE2*>(p);
+}
 
 }  // namespace
 

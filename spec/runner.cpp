@@ -117,13 +117,15 @@ ptc::HostValue context_value(const ptc::HostValue& j) {
     }
     case H::Kind::Vector: {
       std::vector<H> items;
-      for (const auto& i : j.items()) items.push_back(context_value(i));
+      for (const auto& i : j.items())
+        items.push_back(context_value(i));
       return H::vector(std::move(items));
     }
     case H::Kind::Map: {
       std::vector<std::pair<H, H>> entries;
       const auto& kv = j.items();
-      for (size_t i = 0; i + 1 < kv.size(); i += 2) entries.emplace_back(kv[i], context_value(kv[i + 1]));
+      for (size_t i = 0; i + 1 < kv.size(); i += 2)
+        entries.emplace_back(kv[i], context_value(kv[i + 1]));
       return H::map(std::move(entries));
     }
     default:
@@ -155,8 +157,10 @@ void load_row(size_t file, const ptc::HostValue& row, std::vector<Case>& cases,
   c.id = str_field(row, "id");
   c.program = str_field(row, "program");
   const ptc::HostValue* unordered = row.get("unordered");
-  c.unordered = unordered && unordered->kind() == ptc::HostValue::Kind::Bool && unordered->as_bool();
-  if (const ptc::HostValue* ctx = row.get("context"); ctx && ctx->kind() == ptc::HostValue::Kind::Map)
+  c.unordered =
+      unordered && unordered->kind() == ptc::HostValue::Kind::Bool && unordered->as_bool();
+  if (const ptc::HostValue* ctx = row.get("context");
+      ctx && ctx->kind() == ptc::HostValue::Kind::Map)
     c.context = context_value(*ctx);
 
   std::string field;
@@ -177,7 +181,8 @@ void load_row(size_t file, const ptc::HostValue& row, std::vector<Case>& cases,
   } else if (name == "clojure_equivalence") {
     if (const ptc::HostValue* err = row.get("clojure_error"); err && !err->is_nil()) {
       c.expect_error = true;
-      c.expected_text = "error: " + (err->kind() == ptc::HostValue::Kind::String ? err->text() : std::string());
+      c.expected_text =
+          "error: " + (err->kind() == ptc::HostValue::Kind::String ? err->text() : std::string());
       cases.push_back(std::move(c));
       return;
     }

@@ -1,8 +1,8 @@
 // Regex builtins on RE2 (spec §8.10). Matching functions arrive with the core
 // library; this file holds construction and the type predicate.
+#include "runtime/regex.hpp"
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
-#include "runtime/regex.hpp"
 
 namespace ptc::builtins {
 
@@ -13,7 +13,9 @@ Value re_pattern(Ctx& ctx, const Value* a, uint32_t) {
   return make_regex(ctx, expect_string("re-pattern", a[0], 1)->view());
 }
 
-Value regex_p(Ctx&, const Value* a, uint32_t) { return Value::boolean(a[0].is(Type::Regex)); }
+Value regex_p(Ctx&, const Value* a, uint32_t) {
+  return Value::boolean(a[0].is(Type::Regex));
+}
 
 const BuiltinDef kDefs[] = {
     PTC_BUILTIN("re-pattern", 1, 1, re_pattern, "(re-pattern s)"),
@@ -22,6 +24,8 @@ const BuiltinDef kDefs[] = {
 
 }  // namespace
 
-std::span<const BuiltinDef> regex() { return kDefs; }
+std::span<const BuiltinDef> regex() {
+  return kDefs;
+}
 
 }  // namespace ptc::builtins

@@ -12,7 +12,9 @@
 namespace ptc {
 namespace {
 
-std::string disasm(const std::string& src) { return disassemble_source(src); }
+std::string disasm(const std::string& src) {
+  return disassemble_source(src);
+}
 
 TEST(Opcodes, TableIsCompleteAndUnique) {
   std::set<std::string> names;
@@ -75,7 +77,8 @@ TEST(Compiler, CaseUsesAJumpTable) {
 
 TEST(Compiler, ManyArgumentsAndLongPrograms) {
   std::string src = "(vector";
-  for (int i = 0; i < 3000; ++i) src += " (inc " + std::to_string(i) + ")";
+  for (int i = 0; i < 3000; ++i)
+    src += " (inc " + std::to_string(i) + ")";
   src += ")";
   RunResult r = run("(count " + src + ")");
   ASSERT_TRUE(r.ok) << r.error.describe();

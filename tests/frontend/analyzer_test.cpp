@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "frontend/analyzer.hpp"
-#include "support/build_info.hpp"
 #include "frontend/reader.hpp"
 #include "runtime/builtins/registry.hpp"
 #include "runtime/ctx.hpp"
+#include "support/build_info.hpp"
 
 namespace ptc {
 namespace {
@@ -106,18 +106,21 @@ TEST_F(AnalyzerTest, ForLoopsAreNotCounted) {
     switch (n->kind) {
       case NodeKind::Let: {
         auto* l = static_cast<LetNode*>(n);
-        for (auto& b : l->bindings) stack.push_back(b.init);
+        for (auto& b : l->bindings)
+          stack.push_back(b.init);
         stack.push_back(l->body);
         break;
       }
       case NodeKind::Do:
-        for (Node* c : static_cast<DoNode*>(n)->body) stack.push_back(c);
+        for (Node* c : static_cast<DoNode*>(n)->body)
+          stack.push_back(c);
         break;
       case NodeKind::Loop:
         ++loops;
         EXPECT_FALSE(static_cast<LoopNode*>(n)->counted);
         break;
-      default: break;
+      default:
+        break;
     }
   }
   EXPECT_EQ(loops, 1);
@@ -172,12 +175,14 @@ TEST_F(AnalyzerTest, ErrorsCarryLocationAndHint) {
 
 TEST_F(AnalyzerTest, ThreadingIntoALongChainStaysBounded) {
   std::string src = "(-> 0";
-  for (int i = 0; i < 2000 / testing::kDepthScale; ++i) src += " inc";
+  for (int i = 0; i < 2000 / testing::kDepthScale; ++i)
+    src += " inc";
   src += ")";
   auto p = analyze(src);
   EXPECT_NE(p.main, nullptr);
   std::string deep = "(-> 0";
-  for (int i = 0; i < 100000; ++i) deep += " inc";
+  for (int i = 0; i < 100000; ++i)
+    deep += " inc";
   deep += ")";
   Error e = error_of(deep);
   EXPECT_TRUE(e.kind == ErrorKind::InvalidForm || e.kind == ErrorKind::CallDepthExceeded ||

@@ -22,7 +22,8 @@ void check_errors(std::initializer_list<ErrCase> cases) {
     EXPECT_EQ(e.kind, c.kind) << c.program << " -> " << e.describe();
     EXPECT_EQ(e.loc.line, c.line) << c.program << " -> " << e.describe();
     EXPECT_EQ(e.loc.col, c.col) << c.program << " -> " << e.describe();
-    EXPECT_NE(e.message.find(c.message_part), std::string::npos) << c.program << " -> " << e.describe();
+    EXPECT_NE(e.message.find(c.message_part), std::string::npos)
+        << c.program << " -> " << e.describe();
   }
 }
 
@@ -108,8 +109,7 @@ TEST(Errors, ErrorInsideCallbackPointsAtTheCallback) {
 
 TEST(Errors, DescribeFormat) {
   ptc::Error e = eval_error("(+ 1 :a)");
-  EXPECT_EQ(e.describe(),
-            "type_error at 1:1: +: expected a number (argument 2), got keyword :a");
+  EXPECT_EQ(e.describe(), "type_error at 1:1: +: expected a number (argument 2), got keyword :a");
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ TEST(BadInput, UnbalancedBrackets) {
 TEST(BadInput, HundredThousandLevelsOfNesting) {
   for (const char* open : {"(", "[", "{", "#{"}) {
     std::string src;
-    for (int i = 0; i < 100000; ++i) src += open;
+    for (int i = 0; i < 100000; ++i)
+      src += open;
     ptc::Error e = eval_error(src);
     EXPECT_EQ(e.kind, ErrorKind::ParseError) << open;
     EXPECT_NE(e.message.find("nesting"), std::string::npos) << e.message;
@@ -56,7 +57,8 @@ TEST(BadInput, HundredThousandLevelsOfNesting) {
 
 TEST(BadInput, DeepNestingWithinTheLimitRuns) {
   std::string src;
-  for (int i = 0; i < 500; ++i) src += "(inc ";
+  for (int i = 0; i < 500; ++i)
+    src += "(inc ";
   src += "0";
   src += std::string(500, ')');
   EXPECT_EQ(eval(src), "500");
@@ -68,12 +70,14 @@ TEST(BadInput, DeepNestingWithinTheLimitRuns) {
 TEST(BadInput, OneMegabyteProgram) {
   // Just over the default 1,000,000-byte limit: refused up front.
   std::string big;
-  while (big.size() < 1048576) big += "(+ 1 2) ";
+  while (big.size() < 1048576)
+    big += "(+ 1 2) ";
   ptc::Error e = eval_error(big);
   EXPECT_EQ(e.kind, ErrorKind::ProgramTooLarge);
   // Under the limit, a large program runs.
   std::string ok;
-  while (ok.size() < 900000) ok += "(+ 1 2) ";
+  while (ok.size() < 900000)
+    ok += "(+ 1 2) ";
   auto t0 = std::chrono::steady_clock::now();
   EXPECT_EQ(eval(ok), "3");
   EXPECT_LT(elapsed_ms(t0), 5000);
@@ -130,7 +134,8 @@ TEST(Limits, LoopLimitIsConfigurable) {
 
 TEST(Limits, LoopLimitCountsPerLoop) {
   // 30 outer iterations x 900 inner: each loop stays under 1000 jumps.
-  EXPECT_EQ(eval("(loop [i 0 n 0] (if (< i 30) (recur (inc i) (+ n (loop [j 0] (if (< j 900) (recur (inc j)) "
+  EXPECT_EQ(eval("(loop [i 0 n 0] (if (< i 30) (recur (inc i) (+ n (loop [j 0] (if (< j 900) "
+                 "(recur (inc j)) "
                  "j)))) n))"),
             "27000");
 }
@@ -141,7 +146,8 @@ TEST(Limits, TimeoutStopsLongWork) {
   opts.limits.loop_limit = 10000;
   auto t0 = std::chrono::steady_clock::now();
   ptc::Error e = eval_error(
-      "(loop [i 0] (if (< i 10000) (do (loop [j 0] (if (< j 10000) (recur (inc j)))) (recur (inc i)))))",
+      "(loop [i 0] (if (< i 10000) (do (loop [j 0] (if (< j 10000) (recur (inc j)))) (recur (inc "
+      "i)))))",
       opts);
   EXPECT_EQ(e.kind, ErrorKind::Timeout);
   EXPECT_LT(elapsed_ms(t0), 2000);
@@ -160,7 +166,8 @@ TEST(Limits, MemoryLimit) {
   opts.limits.max_heap_bytes = 1 << 20;
   ptc::Error e = eval_error("(count (range 1000000))", opts);
   EXPECT_EQ(e.kind, ErrorKind::MemoryLimit);
-  e = eval_error("(loop [v [] i 0] (if (< i 1000) (recur (conj v (range 1000)) (inc i)) (count v)))", opts);
+  e = eval_error(
+      "(loop [v [] i 0] (if (< i 1000) (recur (conj v (range 1000)) (inc i)) (count v)))", opts);
   EXPECT_EQ(e.kind, ErrorKind::MemoryLimit);
   // Huge bignum growth is refused before computing.
   e = eval_error("(loop [x 3 i 0] (if (< i 40) (recur (* x x) (inc i)) x))", opts);
@@ -183,14 +190,16 @@ TEST(Limits, SymbolLimit) {
   ptc::RunOptions opts;
   opts.limits.max_symbols = 50;
   std::string src = "[";
-  for (int i = 0; i < 100; ++i) src += ":k" + std::to_string(i) + " ";
+  for (int i = 0; i < 100; ++i)
+    src += ":k" + std::to_string(i) + " ";
   src += "]";
   EXPECT_EQ(eval_error(src, opts).kind, ErrorKind::SymbolLimit);
 }
 
 TEST(Limits, HostSurvivesManyFailingRuns) {
   for (int i = 0; i < 200; ++i) {
-    ptc::RunResult r = ptc::run(i % 2 ? "(defn f [x] (+ 1 (f x))) (f 1)" : "(loop [i 0] (recur (inc i)))");
+    ptc::RunResult r =
+        ptc::run(i % 2 ? "(defn f [x] (+ 1 (f x))) (f 1)" : "(loop [i 0] (recur (inc i)))");
     ASSERT_FALSE(r.ok);
   }
   EXPECT_EQ(eval("(+ 1 2)"), "3");
