@@ -48,7 +48,7 @@ AnalyzedProgram Analyzer::run(std::span<const Form* const> forms) {
     defined_names_.insert(std::string_view(copy, g.size()));
   }
   for (const Form* f : forms)
-    collect_def_names(f, defined_names_, *this);
+    collect_def_names(f, defined_names_);
 
   FnNode* main = node<FnNode>(forms.empty() ? SourceLoc{1, 1} : forms.front()->loc);
   main->name = "";
@@ -192,6 +192,24 @@ uint32_t Analyzer::global_id(std::string_view name) {
 
 bool Analyzer::is_defined_global(std::string_view name) const {
   return defined_names_.count(name) > 0;
+}
+
+// Names bound by def/defn/defonce anywhere in the program: they resolve as
+// user globals (shadowing builtins) even before their def runs.
+void collect_def_names(const Form* root, std::unordered_set<std::string_view>& out) {
+  std::vector<const Form*> stack{root};
+  while (!stack.empty()) {
+    const Form* f = stack.back();
+    stack.pop_back();
+    if (f->kind == FormKind::List && f->count >= 2 && f->items[0]->kind == FormKind::Symbol &&
+        f->items[1]->kind == FormKind::Symbol) {
+      std::string_view h = f->items[0]->text;
+      if (h == "def" || h == "defn" || h == "defn-" || h == "defonce")
+        out.insert(f->items[1]->text);
+    }
+    for (const Form* c : f->children())
+      stack.push_back(c);
+  }
 }
 
 // ---------------------------------------------------------------- dispatch

@@ -132,6 +132,6 @@ class Analyzer {
 };
 
 // Collects the names every def/defn/defonce in the program binds.
-void collect_def_names(const Form* f, std::unordered_set<std::string_view>& out, Analyzer& a);
+void collect_def_names(const Form* f, std::unordered_set<std::string_view>& out);
 
 }  // namespace ptc::analysis

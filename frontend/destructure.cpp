@@ -141,21 +141,4 @@ void Analyzer::bind_pattern(const Form* p, Node* init, std::vector<Binding>& out
   }
 }
 
-void collect_def_names(const Form* root, std::unordered_set<std::string_view>& out, Analyzer& a) {
-  std::vector<const Form*> stack{root};
-  while (!stack.empty()) {
-    const Form* f = stack.back();
-    stack.pop_back();
-    if (f->kind == FormKind::List && f->count >= 2 && f->items[0]->kind == FormKind::Symbol &&
-        f->items[1]->kind == FormKind::Symbol) {
-      std::string_view h = f->items[0]->text;
-      if (h == "def" || h == "defn" || h == "defn-" || h == "defonce")
-        out.insert(f->items[1]->text);
-    }
-    for (const Form* c : f->children())
-      stack.push_back(c);
-  }
-  (void)a;
-}
-
 }  // namespace ptc::analysis
