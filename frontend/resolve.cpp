@@ -19,23 +19,58 @@ constexpr std::string_view kSpecialForms[] = {
     "->>",      "as->",    "cond->",    "cond->>",    "some->", "some->>", "for",   "doseq",
     "dotimes",  "return",  "fail",      "comment",    "quote"};
 
-// Namespaces whose members are the builtins of the same bare name.
-constexpr std::string_view kClojureNamespaces[] = {
-    "clojure.core", "core", "clojure.string", "str",  "string",
-    "clojure.set",  "set",  "clojure.walk",   "walk", "regex"};
-constexpr std::string_view kJavaNamespaces[] = {"Math",
-                                                "System",
-                                                "Boolean",
-                                                "Double",
-                                                "Float",
-                                                "Integer",
-                                                "Long",
-                                                "LocalDate",
-                                                "java.time.LocalDate",
-                                                "Instant",
-                                                "java.time.Instant",
-                                                "Duration",
-                                                "java.time.Duration"};
+// Clojure-style namespaces whose members are builtins of the same bare name,
+// bounded by category: clojure.string/join works, clojure.string/map does not.
+struct NamespaceAlias {
+  std::string_view ns;
+  std::optional<Category> category;  // nullopt: every builtin (clojure.core)
+};
+const NamespaceAlias kNamespaceAliases[] = {
+    {"clojure.core", std::nullopt},
+    {"core", std::nullopt},
+    {"clojure.string", Category::String},
+    {"str", Category::String},
+    {"string", Category::String},
+    {"clojure.set", Category::Set},
+    {"set", Category::Set},
+    {"clojure.walk", Category::Walk},
+    {"walk", Category::Walk},
+    {"regex", Category::Regex},
+    {"Math", Category::Math},
+};
+// Java classes: only members registered under their full name
+// (Integer/parseInt, java.time.LocalDate/parse) exist.
+constexpr std::string_view kJavaNamespaces[] = {"System",    "Boolean",
+                                                "Double",    "Float",
+                                                "Integer",   "Long",
+                                                "LocalDate", "java.time.LocalDate",
+                                                "Instant",   "java.time.Instant",
+                                                "Duration",  "java.time.Duration",
+                                                "json",      "budget"};
+
+const NamespaceAlias* namespace_alias(std::string_view ns) {
+  for (const auto& a : kNamespaceAliases)
+    if (a.ns == ns) return &a;
+  return nullptr;
+}
+
+// Builtins a namespace alias reaches, for the "not available" message.
+std::string namespace_members(const NamespaceAlias& a) {
+  std::string list;
+  size_t n = 0;
+  for (const auto& def : all_builtins()) {
+    if (def.category == Category::Internal || def.name.find('/') != std::string_view::npos)
+      continue;
+    if (a.category && def.category != *a.category) continue;
+    if (n++ == 24) {
+      list += ", ...";
+      break;
+    }
+    if (!list.empty()) list += ", ";
+    list += def.name;
+  }
+  return list;
+}
 
 struct NamedConstant {
   std::string_view name;
@@ -161,8 +196,9 @@ Resolution resolve_symbol(std::string_view name,
     r.name = member;
     return r;
   }
-  if (contains(kClojureNamespaces, ns) || contains(kJavaNamespaces, ns)) {
-    if (auto id = visible_builtin(member)) {
+  if (const NamespaceAlias* alias = namespace_alias(ns)) {
+    if (auto id = visible_builtin(member);
+        id && (!alias->category || builtin_def(*id).category == *alias->category)) {
       r.kind = Resolution::Builtin;
       r.builtin = id;
     }
@@ -188,11 +224,13 @@ UnknownSymbol describe_unknown_symbol(std::string_view name,
   }
   size_t slash = name.find('/');
   if (slash != std::string_view::npos && slash > 0 && name != "/") {
-    std::string_view ns = name.substr(0, slash), member = name.substr(slash + 1);
-    if (contains(kClojureNamespaces, ns) || contains(kJavaNamespaces, ns)) {
+    std::string_view ns = name.substr(0, slash);
+    if (const NamespaceAlias* alias = namespace_alias(ns)) {
       u.message = fmt::format("{} is not available in PTC-Lisp", name);
-      u.hint =
-          fmt::format("{}/{} has no PTC-Lisp equivalent; see the function reference", ns, member);
+      u.hint = fmt::format("{} functions: {}", ns, namespace_members(*alias));
+    } else if (contains(kJavaNamespaces, ns)) {
+      u.message = fmt::format("{} is not available in PTC-Lisp", name);
+      u.hint = "only a few Java members are emulated; see the function reference (interop)";
     } else {
       u.message = fmt::format("unknown namespace {} in {}", ns, name);
       u.hint =

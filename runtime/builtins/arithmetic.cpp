@@ -85,25 +85,26 @@ Value extremum(Ctx&, const Value* a, uint32_t n) {
   return best;
 }
 
+// clang-format off
 const BuiltinDef kDefs[] = {
-    PTC_BUILTIN("+", 0, kVariadic, add, "(+ x y ...)"),
-    PTC_BUILTIN("+'", 0, kVariadic, add, "(+' x y ...)"),
-    PTC_BUILTIN("-", 1, kVariadic, sub, "(- x y ...)"),
-    PTC_BUILTIN("-'", 1, kVariadic, sub, "(-' x y ...)"),
-    PTC_BUILTIN("*", 0, kVariadic, mul, "(* x y ...)"),
-    PTC_BUILTIN("*'", 0, kVariadic, mul, "(*' x y ...)"),
-    PTC_BUILTIN("/", 1, kVariadic, div, "(/ x y ...)"),
-    PTC_BUILTIN("inc", 1, 1, inc, "(inc x)"),
-    PTC_BUILTIN("inc'", 1, 1, inc, "(inc' x)"),
-    PTC_BUILTIN("dec", 1, 1, dec, "(dec x)"),
-    PTC_BUILTIN("dec'", 1, 1, dec, "(dec' x)"),
-    PTC_BUILTIN("quot", 2, 2, quot, "(quot x y)"),
-    PTC_BUILTIN("rem", 2, 2, rem, "(rem x y)"),
-    PTC_BUILTIN("mod", 2, 2, mod, "(mod x y)"),
-    PTC_BUILTIN("abs", 1, 1, abs, "(abs x)"),
-    PTC_BUILTIN("max", 1, kVariadic, extremum<1>, "(max x y ...)"),
-    PTC_BUILTIN("min", 1, kVariadic, extremum<-1>, "(min x y ...)"),
-};
+    PTC_BUILTIN(Core, "+", 0, kVariadic, add, "(+ x y ...)", "Sum of the numbers; (+) is 0."),
+    PTC_BUILTIN(Core, "+'", 0, kVariadic, add, "(+' x y ...)", "Same as +."),
+    PTC_BUILTIN(Core, "-", 1, kVariadic, sub, "(- x y ...)", "Subtracts the rest from the first; (- x) negates."),
+    PTC_BUILTIN(Core, "-'", 1, kVariadic, sub, "(-' x y ...)", "Same as -."),
+    PTC_BUILTIN(Core, "*", 0, kVariadic, mul, "(* x y ...)", "Product of the numbers; (*) is 1."),
+    PTC_BUILTIN(Core, "*'", 0, kVariadic, mul, "(*' x y ...)", "Same as *."),
+    PTC_BUILTIN(Core, "/", 1, kVariadic, div, "(/ x y ...)", "Divides the first by the rest; always a float. Integer division by zero is an error."),
+    PTC_BUILTIN(Core, "inc", 1, 1, inc, "(inc x)", "x + 1."),
+    PTC_BUILTIN(Core, "inc'", 1, 1, inc, "(inc' x)", "Same as inc."),
+    PTC_BUILTIN(Core, "dec", 1, 1, dec, "(dec x)", "x - 1."),
+    PTC_BUILTIN(Core, "dec'", 1, 1, dec, "(dec' x)", "Same as dec."),
+    PTC_BUILTIN(Math, "quot", 2, 2, quot, "(quot x y)", "Integer quotient, truncated toward zero."),
+    PTC_BUILTIN(Core, "rem", 2, 2, rem, "(rem x y)", "Remainder with the sign of the dividend."),
+    PTC_BUILTIN(Core, "mod", 2, 2, mod, "(mod x y)", "Modulus with the sign of the divisor."),
+    PTC_BUILTIN(Math, "abs", 1, 1, abs, "(abs x)", "Absolute value."),
+    PTC_BUILTIN(Math, "max", 1, kVariadic, extremum<1>, "(max x y ...)", "The largest number."),
+    PTC_BUILTIN(Math, "min", 1, kVariadic, extremum<-1>, "(min x y ...)", "The smallest number."),
+};  // clang-format on
 
 }  // namespace
 

@@ -55,16 +55,17 @@ Value compare_(Ctx&, const Value* a, uint32_t) {
   return Value::integer(compare(a[0], a[1]));
 }
 
+// clang-format off
 const BuiltinDef kDefs[] = {
-    PTC_BUILTIN("=", 1, kVariadic, eq, "(= x y ...)"),
-    PTC_BUILTIN("==", 1, kVariadic, eq, "(== x y ...)"),
-    PTC_BUILTIN("not=", 1, kVariadic, not_eq_, "(not= x y ...)"),
-    PTC_BUILTIN("<", 1, kVariadic, lt, "(< x y ...)"),
-    PTC_BUILTIN(">", 1, kVariadic, gt, "(> x y ...)"),
-    PTC_BUILTIN("<=", 1, kVariadic, le, "(<= x y ...)"),
-    PTC_BUILTIN(">=", 1, kVariadic, ge, "(>= x y ...)"),
-    PTC_BUILTIN("compare", 2, 2, compare_, "(compare x y)"),
-};
+    PTC_BUILTIN(Core, "=", 1, kVariadic, eq, "(= x y ...)", "True when all arguments are equal (1 and 1.0 are equal)."),
+    PTC_BUILTIN(Core, "==", 1, kVariadic, eq, "(== x y ...)", "Same as =."),
+    PTC_BUILTIN(Core, "not=", 1, kVariadic, not_eq_, "(not= x y ...)", "True when not all arguments are equal."),
+    PTC_BUILTIN(Core, "<", 1, kVariadic, lt, "(< x y ...)", "True when the arguments increase strictly; never true with NaN."),
+    PTC_BUILTIN(Core, ">", 1, kVariadic, gt, "(> x y ...)", "True when the arguments decrease strictly."),
+    PTC_BUILTIN(Core, "<=", 1, kVariadic, le, "(<= x y ...)", "True when the arguments never decrease."),
+    PTC_BUILTIN(Core, ">=", 1, kVariadic, ge, "(>= x y ...)", "True when the arguments never increase."),
+    PTC_BUILTIN(Core, "compare", 2, 2, compare_, "(compare x y)", "-1, 0 or 1 comparing x with y."),
+};  // clang-format on
 
 }  // namespace
 

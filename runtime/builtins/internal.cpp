@@ -139,19 +139,20 @@ Value dmap(Ctx& ctx, const Value* a, uint32_t) {
   destructure_error("a map", x);
 }
 
+// clang-format off
 const BuiltinDef kDefs[] = {
-    PTC_BUILTIN("__tv_new", 0, 0, tv_new, ""),
-    PTC_BUILTIN("__tv_push", 2, 2, tv_push, ""),
-    PTC_BUILTIN("__tv_finish", 1, 1, tv_finish, ""),
-    PTC_BUILTIN("__seqv", 2, 2, seqv, ""),
-    PTC_BUILTIN("budget/remaining", 0, 0, budget_remaining, "(budget/remaining)"),
-    PTC_BUILTIN("__task_id", 1, 1, task_id, ""),
-    PTC_BUILTIN("step-done", 2, 2, step_done, "(step-done \"id\" \"summary\")"),
-    PTC_BUILTIN("task-reset", 1, 1, task_reset, "(task-reset \"id\")"),
-    PTC_BUILTIN("__dnth", 2, 2, dnth, ""),
-    PTC_BUILTIN("__drest", 2, 2, drest, ""),
-    PTC_BUILTIN("__dmap", 1, 1, dmap, ""),
-};
+    PTC_BUILTIN(Internal, "__tv_new", 0, 0, tv_new, "", ""),
+    PTC_BUILTIN(Internal, "__tv_push", 2, 2, tv_push, "", ""),
+    PTC_BUILTIN(Internal, "__tv_finish", 1, 1, tv_finish, "", ""),
+    PTC_BUILTIN(Internal, "__seqv", 2, 2, seqv, "", ""),
+    PTC_BUILTIN(Core, "budget/remaining", 0, 0, budget_remaining, "(budget/remaining)", "The remaining budget of the agent loop; {} outside one."),
+    PTC_BUILTIN(Internal, "__task_id", 1, 1, task_id, "", ""),
+    PTC_BUILTIN(Core, "step-done", 2, 2, step_done, "(step-done \"id\" \"summary\")", "Records a plan step summary; returns it."),
+    PTC_BUILTIN(Core, "task-reset", 1, 1, task_reset, "(task-reset \"id\")", "Forgets a journaled task result."),
+    PTC_BUILTIN(Internal, "__dnth", 2, 2, dnth, "", ""),
+    PTC_BUILTIN(Internal, "__drest", 2, 2, drest, "", ""),
+    PTC_BUILTIN(Internal, "__dmap", 1, 1, dmap, "", ""),
+};  // clang-format on
 
 }  // namespace
 

@@ -17,10 +17,11 @@ Value regex_p(Ctx&, const Value* a, uint32_t) {
   return Value::boolean(a[0].is(Type::Regex));
 }
 
+// clang-format off
 const BuiltinDef kDefs[] = {
-    PTC_BUILTIN("re-pattern", 1, 1, re_pattern, "(re-pattern s)"),
-    PTC_BUILTIN("regex?", 1, 1, regex_p, "(regex? x)"),
-};
+    PTC_BUILTIN(Regex, "re-pattern", 1, 1, re_pattern, "(re-pattern s)", "Compiles a regex."),
+    PTC_BUILTIN(Regex, "regex?", 1, 1, regex_p, "(regex? x)", "True for regexes."),
+};  // clang-format on
 
 }  // namespace
 

@@ -17,12 +17,30 @@ class Ctx;
 using BuiltinFn = Value (*)(Ctx& ctx, const Value* args, uint32_t nargs);
 constexpr int16_t kVariadic = -1;
 
+// Which namespaces a builtin belongs to: `clojure.string/x` and `str/x` only
+// reach String builtins, `clojure.set/x` Set ones, `Math/x` Math ones,
+// `clojure.walk/x` Walk, `regex/x` Regex; `clojure.core/x` reaches all.
+enum class Category : uint8_t {
+  Core,
+  String,
+  Set,
+  Walk,
+  Regex,
+  Math,
+  Json,
+  Interop,
+  Discovery,
+  Internal
+};
+
 struct BuiltinDef {
+  Category category;
   std::string_view name;  // as written in programs, e.g. "map", "+", "starts-with?"
   int16_t min_args;
   int16_t max_args;  // kVariadic: no upper bound
   BuiltinFn fn;
   std::string_view signature;  // for arity errors and docs, e.g. "(map f coll)"
+  std::string_view doc;        // one line for (doc name), written for this project
 };
 
 std::span<const BuiltinDef> all_builtins();

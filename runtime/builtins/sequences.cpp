@@ -125,15 +125,16 @@ Value range(Ctx& ctx, const Value* a, uint32_t n) {
   return Value::object(out.finish());
 }
 
+// clang-format off
 const BuiltinDef kDefs[] = {
-    PTC_BUILTIN("map", 2, kVariadic, map, "(map f coll) or (map f c1 c2 ...)"),
-    PTC_BUILTIN("mapv", 2, kVariadic, mapv, "(mapv f coll) or (mapv f c1 c2 ...)"),
-    PTC_BUILTIN("filter", 2, 2, filter, "(filter pred coll)"),
-    PTC_BUILTIN("filterv", 2, 2, filterv, "(filterv pred coll)"),
-    PTC_BUILTIN("remove", 2, 2, remove, "(remove pred coll)"),
-    PTC_BUILTIN("reduce", 2, 3, reduce, "(reduce f coll) or (reduce f init coll)"),
-    PTC_BUILTIN("range", 1, 3, range, "(range end), (range start end) or (range start end step)"),
-};
+    PTC_BUILTIN(Core, "map", 2, kVariadic, map, "(map f coll) or (map f c1 c2 ...)", "Applies f to each item (or to items of several collections in step)."),
+    PTC_BUILTIN(Core, "mapv", 2, kVariadic, mapv, "(mapv f coll) or (mapv f c1 c2 ...)", "Same as map."),
+    PTC_BUILTIN(Core, "filter", 2, 2, filter, "(filter pred coll)", "The items for which pred is truthy."),
+    PTC_BUILTIN(Core, "filterv", 2, 2, filterv, "(filterv pred coll)", "Same as filter."),
+    PTC_BUILTIN(Core, "remove", 2, 2, remove, "(remove pred coll)", "The items for which pred is falsy."),
+    PTC_BUILTIN(Core, "reduce", 2, 3, reduce, "(reduce f coll) or (reduce f init coll)", "Folds the items with f, from init or the first item."),
+    PTC_BUILTIN(Core, "range", 1, 3, range, "(range end), (range start end) or (range start end step)", "Numbers from start (0) up to end, by step (1)."),
+};  // clang-format on
 
 }  // namespace
 

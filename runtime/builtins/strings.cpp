@@ -68,13 +68,14 @@ Value name(Ctx& ctx, const Value* a, uint32_t) {
   type_error("name", "a keyword or string", x, 1);
 }
 
+// clang-format off
 const BuiltinDef kDefs[] = {
-    PTC_BUILTIN("str", 0, kVariadic, str, "(str & xs)"),
-    PTC_BUILTIN("pr-str", 0, kVariadic, pr_str, "(pr-str & xs)"),
-    PTC_BUILTIN("println", 0, kVariadic, println, "(println & xs)"),
-    PTC_BUILTIN("keyword", 1, 1, keyword, "(keyword name)"),
-    PTC_BUILTIN("name", 1, 1, name, "(name x)"),
-};
+    PTC_BUILTIN(String, "str", 0, kVariadic, str, "(str & xs)", "Concatenates the text of the arguments; nil is empty."),
+    PTC_BUILTIN(String, "pr-str", 0, kVariadic, pr_str, "(pr-str & xs)", "Readable text of the arguments, space separated."),
+    PTC_BUILTIN(Core, "println", 0, kVariadic, println, "(println & xs)", "Records the arguments as one line of output; returns nil."),
+    PTC_BUILTIN(Core, "keyword", 1, 1, keyword, "(keyword name)", "The keyword with that name."),
+    PTC_BUILTIN(String, "name", 1, 1, name, "(name x)", "The name of a keyword, or a string unchanged."),
+};  // clang-format on
 
 }  // namespace
 

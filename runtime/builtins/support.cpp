@@ -1,5 +1,7 @@
 #include "runtime/builtins/support.hpp"
 
+#include "runtime/access.hpp"
+
 #include <fmt/format.h>
 
 #include "runtime/objects.hpp"
@@ -28,6 +30,25 @@ const StrObj* expect_string(std::string_view fname, Value v, int pos) {
   return v.str();
 }
 
+Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name, const Value* captured,
+                     uint32_t ncaptured) {
+  auto* f =
+      static_cast<NativeFnObj*>(ctx.arena.alloc(sizeof(NativeFnObj) + ncaptured * sizeof(Value)));
+  new (f) NativeFnObj();
+  f->type = Type::NativeFn;
+  f->impl = impl;
+  f->name = name;
+  f->ncaptured = ncaptured;
+  for (uint32_t i = 0; i < ncaptured; ++i)
+    f->captured()[i] = captured[i];
+  return Value::object(f);
+}
+
+Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name,
+                     std::initializer_list<Value> captured) {
+  return make_native_fn(ctx, impl, name, captured.begin(), static_cast<uint32_t>(captured.size()));
+}
+
 bool is_callable(Value v) {
   switch (v.type()) {
     case Type::Closure:
@@ -40,6 +61,13 @@ bool is_callable(Value v) {
     default:
       return false;
   }
+}
+
+Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int pos) {
+  if (key_fn.is_keyword() || key_fn.is_string()) return lookup(ctx, item, key_fn);
+  if (!is_callable(key_fn))
+    type_error(fname, "a key function or a keyword/string key", key_fn, pos);
+  return ctx.call(key_fn, item);
 }
 
 void expect_callable(std::string_view fname, Value v, int pos) {

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
 
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
+#include "runtime/objects.hpp"
 #include "runtime/value.hpp"
 
 namespace ptc::builtins {
@@ -21,10 +23,23 @@ void expect_callable(std::string_view fname, Value v, int pos);
 
 bool is_callable(Value v);
 
-// A builtin definition table entry.
-#define PTC_BUILTIN(name, min, max, fn, sig) \
-  BuiltinDef {                               \
-    name, min, max, fn, sig                  \
+// Applies a key function to an item, as sort-by, group-by, sum-by and the
+// other key-taking helpers do: a keyword or a string key reads that field
+// (flexibly, spec §7.5), anything callable is called. `fname` and `pos` name
+// the function and argument position for the error when key_fn is neither.
+Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int pos);
+
+// A builtin definition table entry. `cat` is a Category member (Core, String, ...).
+#define PTC_BUILTIN(cat, name, min, max, fn, sig, doc) \
+  BuiltinDef {                                         \
+    Category::cat, name, min, max, fn, sig, doc        \
   }
+
+// A function value made by a builtin (partial, comp, complement, ...): `impl`
+// runs when it is called, with `captured` available as self->captured().
+Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name,
+                     std::initializer_list<Value> captured);
+Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name, const Value* captured,
+                     uint32_t ncaptured);
 
 }  // namespace ptc::builtins
