@@ -413,6 +413,19 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
     if (handled) return n;
     if (h.starts_with("tool/") && h.size() > 5) return analyze_tool_call(f, h.substr(5));
   }
+  // The discovery forms take a name, not a value: (doc map) means the symbol
+  // map, as clojure.repl/doc does.
+  if (head->kind == FormKind::Symbol && !args.empty() && args[0]->kind == FormKind::Symbol &&
+      !lookup_local(head->text) &&
+      (head->text == "doc" || head->text == "meta" || head->text == "dir" ||
+       head->text == "ns-publics" || head->text == "ns-name" || head->text == "source")) {
+    Form* quoted = make_form(FormKind::Quote, args[0]->loc);
+    quoted->text = args[0]->text;
+    std::vector<const Form*> items(f->items, f->items + f->count);
+    items[1] = quoted;
+    const Form* rewritten = make_list(f->loc, items);
+    return analyze_call(rewritten, analyze(head, false), rewritten->children().subspan(1));
+  }
   if (head->kind == FormKind::Keyword) {
     if (args.empty() || args.size() > 2)
       fail(ErrorKind::ArityError, f,

@@ -123,22 +123,47 @@ struct Unsupported {
   std::string_view names;  // space separated
   std::string_view hint;
 };
+// Clojure names PTC-Lisp leaves out on purpose, with what to write instead.
 const Unsupported kUnsupported[] = {
-    {"try catch throw finally ex-info ex-message",
+    {"try catch throw finally ex-info ex-data ex-message ex-cause assert",
      "PTC-Lisp has no exceptions; stop with (fail \"reason\") or check values before using them"},
-    {"atom swap! reset! deref ref dosync agent send volatile! vreset! set!",
+    {"atom swap! reset! swap-vals! reset-vals! deref ref alter commute ensure dosync agent send "
+     "send-off "
+     "volatile! vreset! vswap! set! add-watch remove-watch compare-and-set! alter-var-root "
+     "transient persistent! conj! assoc! dissoc! disj! pop!",
      "PTC-Lisp has no mutable state; thread values through let, loop/recur or reduce, or store "
      "with def"},
-    {"lazy-seq lazy-cat iterate cycle repeatedly",
-     "PTC-Lisp is eager and has no infinite sequences; use (range n), loop/recur or reduce"},
-    {"eval read-string load-string macroexpand defmacro", "PTC-Lisp has no eval or macros"},
-    {"slurp spit file-seq",
-     "PTC-Lisp has no file access; data comes from data/... and tool/... calls"},
-    {"ns require import use in-ns refer",
+    {"lazy-seq lazy-cat iterate cycle repeatedly delay force realized?",
+     "PTC-Lisp is eager and has no infinite sequences; use (range n), (repeat n x), loop/recur or "
+     "reduce"},
+    {"eval read-string load-string load-file macroexpand macroexpand-1 defmacro gensym",
+     "PTC-Lisp has no eval or macros"},
+    {"slurp spit file-seq line-seq read-line with-open flush",
+     "PTC-Lisp has no file or console access; data comes from data/... and tool/... calls"},
+    {"printf", "use (println (format \"...\" args...))"},
+    {"ns require import use in-ns refer create-ns find-ns resolve ns-resolve intern",
      "no namespace setup is needed: call clojure.string/join, str/join or join directly"},
-    {"future pmap-async promise deliver thread", "use pmap or pcalls for parallel work"},
-    {"defmulti defmethod defprotocol defrecord deftype reify extend-type",
-     "PTC-Lisp has no multimethods, protocols or records; use maps and functions"},
+    {"declare",
+     "define functions before the code that calls them runs; defn order within a program is "
+     "enough"},
+    {"letfn", "bind local functions with (let [f (fn f [x] ...)] ...) or define them with defn"},
+    {"future future-call promise deliver pvalues locking thread",
+     "use pmap or pcalls for parallel work"},
+    {"defmulti defmethod defprotocol defrecord deftype definterface defstruct reify proxy "
+     "extend-type "
+     "extend-protocol gen-class",
+     "PTC-Lisp has no multimethods, protocols or records; use maps and functions (case/cond to "
+     "dispatch)"},
+    {"transduce sequence eduction completing cat",
+     "PTC-Lisp has no transducers; compose map/filter/reduce or use ->>"},
+    {"new class instance? bean make-array into-array to-array aget aset alength",
+     "PTC-Lisp has no general Java interop; only the documented String, Math and date methods "
+     "exist"},
+    {"reductions", "collect intermediate results with reduce into a vector, or loop/recur"},
+    {"bigint biginteger bigdec", "integers are already arbitrary precision; use plain numbers"},
+    {"char", "characters are one-character strings; use (str c) or subs"},
+    {"rand rand-int rand-nth shuffle random-uuid", "PTC-Lisp is deterministic: no random numbers"},
+    {"time", "PTC-Lisp has no timing macro; use (System/currentTimeMillis) before and after"},
 };
 
 size_t edit_distance(std::string_view a, std::string_view b) {

@@ -1,12 +1,361 @@
-// REPL discovery over the builtin table: doc, meta, dir, apropos, ns-publics, all-ns, ns-name,
-// source.
+// REPL discovery over the builtin table and the special forms (spec §9.7,
+// DIV-51): `doc` and `source` print and return nil; `meta`, `dir`, `apropos`,
+// `ns-publics`, `all-ns` and `ns-name` return data. The analyzer quotes a
+// bare symbol argument of doc/meta/dir/ns-publics/ns-name/source, so
+// (doc map) looks up "map" instead of evaluating it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
+#include "runtime/hashcoll.hpp"
+#include "runtime/objects.hpp"
+#include "runtime/vector.hpp"
 
 namespace ptc::builtins {
 
+namespace {
+
+struct SpecialFormDoc {
+  std::string_view name, signature, doc;
+};
+
+// clang-format off
+constexpr SpecialFormDoc kSpecialForms[] = {
+    {"def", "(def name value)", "Binds name in the user namespace; returns the var #'name."},
+    {"defn", "(defn name [params] body...)", "Defines a named function; several arities may be given as ([params] body) lists."},
+    {"defonce", "(defonce name value)", "Like def, but only when name is not yet bound."},
+    {"fn", "(fn name? [params] body...)", "An anonymous function; parameters may destructure."},
+    {"let", "(let [name value ...] body...)", "Local bindings, evaluated left to right; names may destructure."},
+    {"loop", "(loop [name init ...] body...)", "A recursion point for recur; jumps count against the loop limit."},
+    {"recur", "(recur args...)", "Jumps back to the nearest loop or fn with new values; tail position only."},
+    {"if", "(if test then else?)", "then when test is truthy (not nil or false), otherwise else."},
+    {"if-not", "(if-not test then else?)", "if with the branches swapped."},
+    {"when", "(when test body...)", "The body when test is truthy, otherwise nil."},
+    {"when-not", "(when-not test body...)", "The body when test is falsy, otherwise nil."},
+    {"cond", "(cond test expr ...)", "The expr of the first truthy test; :else as a catch-all."},
+    {"case", "(case expr const result ... default?)", "Dispatch on constant values; grouped constants in a list."},
+    {"condp", "(condp pred expr test result ... default?)", "The result of the first test for which (pred test expr) is truthy."},
+    {"if-let", "(if-let [pattern expr] then else?)", "Binds expr and takes then when it is truthy."},
+    {"when-let", "(when-let [pattern expr] body...)", "Binds expr and runs the body when it is truthy."},
+    {"if-some", "(if-some [pattern expr] then else?)", "Like if-let, but only nil counts as missing."},
+    {"when-some", "(when-some [pattern expr] body...)", "Like when-let, but only nil counts as missing."},
+    {"when-first", "(when-first [name coll] body...)", "Binds the first item and runs the body when coll is not empty."},
+    {"do", "(do expr...)", "Evaluates the expressions in order; the last value is the result."},
+    {"and", "(and x ...)", "The first falsy value, or the last value; stops early."},
+    {"or", "(or x ...)", "The first truthy value, or the last value; stops early."},
+    {"->", "(-> x form...)", "Threads x as the first argument through the forms."},
+    {"->>", "(->> x form...)", "Threads x as the last argument through the forms."},
+    {"as->", "(as-> x name form...)", "Threads x through the forms bound to name."},
+    {"cond->", "(cond-> x test form ...)", "Threads x (first argument) through the forms whose test is truthy."},
+    {"cond->>", "(cond->> x test form ...)", "Threads x (last argument) through the forms whose test is truthy."},
+    {"some->", "(some-> x form...)", "Threads x (first argument) while the value is not nil."},
+    {"some->>", "(some->> x form...)", "Threads x (last argument) while the value is not nil."},
+    {"for", "(for [x coll :when t :let [..] :while t ...] body)", "A vector of body values over the bindings (nested loops)."},
+    {"doseq", "(doseq [x coll ...] body...)", "Runs the body for each binding, for side effects; returns nil."},
+    {"dotimes", "(dotimes [i n] body...)", "Runs the body n times with i from 0; returns nil."},
+    {"return", "(return value)", "Ends the program successfully with value."},
+    {"fail", "(fail value)", "Ends the program with an error carrying value."},
+    {"comment", "(comment ...)", "Ignores its body; evaluates to nil."},
+    {"quote", "(quote symbol)", "The symbol itself, unevaluated; 'x for short."},
+    {"task", "(task \"id\" expr)", "Runs expr as a journaled task (cached by id when the host provides a journal)."},
+};
+// clang-format on
+
+struct Entry {
+  std::string name;  // as written: map, clojure.string name join -> "join", Math/log
+  std::string ns;    // clojure.core, clojure.string, ...
+  std::string kind;  // "function" or "special-form"
+  std::string_view signature;
+  std::string_view doc;
+  std::string ref() const {
+    if (name.find('/') != std::string::npos || name.starts_with('.')) return name;
+    return ns + "/" + name;
+  }
+};
+
+std::string namespace_of(const BuiltinDef& d) {
+  switch (d.category) {
+    case Category::String:
+      return "clojure.string";
+    case Category::Set:
+      return "clojure.set";
+    case Category::Walk:
+      return "clojure.walk";
+    case Category::Json:
+      return "json";
+    case Category::Interop: {
+      if (d.name.starts_with('.')) return "java.lang.String";
+      size_t slash = d.name.find('/');
+      return slash == std::string_view::npos ? "java" : std::string(d.name.substr(0, slash));
+    }
+    default:
+      return "clojure.core";
+  }
+}
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> all = [] {
+    std::vector<Entry> out;
+    for (const SpecialFormDoc& s : kSpecialForms)
+      out.push_back({std::string(s.name), "clojure.core", "special-form", s.signature, s.doc});
+    for (const BuiltinDef& d : all_builtins()) {
+      if (d.category == Category::Internal) continue;
+      out.push_back({std::string(d.name), namespace_of(d), "function", d.signature, d.doc});
+    }
+    return out;
+  }();
+  return all;
+}
+
+// The name a ref argument denotes: a quoted symbol or a string.
+std::string ref_text(Value v, std::string_view fname) {
+  if (v.is(Type::Symbol)) return std::string(v.kw()->name());
+  if (v.is_string()) return std::string(v.str()->view());
+  if (v.is_keyword()) return std::string(v.kw()->name());
+  type_error(fname, "a symbol or a string naming a function or namespace", v, 1,
+             "write the name itself: (doc map) or (doc \"map\")");
+}
+
+struct NamespaceName {
+  std::string_view alias, canonical;
+};
+constexpr NamespaceName kNamespaces[] = {
+    {"clojure.core", "clojure.core"},
+    {"core", "clojure.core"},
+    {"clojure.string", "clojure.string"},
+    {"str", "clojure.string"},
+    {"string", "clojure.string"},
+    {"clojure.set", "clojure.set"},
+    {"set", "clojure.set"},
+    {"clojure.walk", "clojure.walk"},
+    {"walk", "clojure.walk"},
+    {"json", "json"},
+    {"regex", "clojure.core"},
+};
+
+const std::string_view* canonical_namespace(std::string_view name) {
+  for (const auto& n : kNamespaces)
+    if (n.alias == name) return &n.canonical;
+  return nullptr;
+}
+
+// Finds an entry by plain name ("map"), qualified ref ("clojure.string/join")
+// or full interop name ("LocalDate/parse").
+const Entry* find_entry(std::string_view ref) {
+  for (const Entry& e : entries())
+    if (e.name == ref) return &e;
+  size_t slash = ref.rfind('/');
+  if (slash != std::string_view::npos && slash > 0) {
+    std::string_view ns = ref.substr(0, slash), name = ref.substr(slash + 1);
+    const std::string_view* canon = canonical_namespace(ns);
+    for (const Entry& e : entries())
+      if (e.name == name && (!canon || e.ns == *canon || *canon == "clojure.core")) return &e;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> tokens(std::string_view text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      cur.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    } else if (!cur.empty()) {
+      out.push_back(cur);
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string line_of(const Entry& e, bool with_ref) {
+  std::string line = with_ref ? "local: " + e.ref() : e.name;
+  if (!e.doc.empty()) line += " - " + std::string(e.doc);
+  return line;
+}
+
+Value strings_vector(Ctx& ctx, const std::vector<std::string>& lines) {
+  VecBuilder b(ctx.arena);
+  for (const std::string& l : lines)
+    b.push(ctx.string(l));
+  return Value::object(b.finish());
+}
+
+int64_t option(Ctx& ctx, const Value* a, uint32_t n, std::string_view fname, std::string_view key,
+               int64_t dflt, int64_t lo, int64_t hi) {
+  if (n < 2 || a[1].is_nil()) return dflt;
+  if (!a[1].is_map()) type_error(fname, "an options map", a[1], 2, "e.g. {:limit 10}");
+  const Value* v = map_find_flex(a[1].map(), ctx.keyword(key));
+  if (!v || v->is_nil()) return dflt;
+  int64_t x = expect_int(fname, *v, 2);
+  if (x < lo || x > hi)
+    throw_error(ErrorKind::TypeError,
+                fmt::format("{}: :{} must be between {} and {}, got {}", fname, key, lo, hi, x));
+  return x;
+}
+
+Value doc(Ctx& ctx, const Value* a, uint32_t) {
+  std::string ref = ref_text(a[0], "doc");
+  const Entry* e = find_entry(ref);
+  if (!e) {
+    ctx.add_print(fmt::format("no documentation for {}", ref));
+    return Value();
+  }
+  std::string text = e->ref();
+  if (!e->doc.empty()) text += "\n" + std::string(e->doc);
+  text += "\nKind: " + e->kind;
+  if (!e->signature.empty()) text += "\nSignature: " + std::string(e->signature);
+  // Documentation goes through the print channel (DIV-51); keep it whole.
+  ctx.prints.push_back(std::move(text));
+  return Value();
+}
+
+Value meta_map(Ctx& ctx, const Entry& e) {
+  HashBuilder b(ctx.arena, Type::Map);
+  b.put(ctx.keyword("kind"), ctx.string(e.kind));
+  b.put(ctx.keyword("source"), ctx.string("local"));
+  b.put(ctx.keyword("namespace"), ctx.string(e.ns));
+  b.put(ctx.keyword("name"), ctx.string(e.name));
+  b.put(ctx.keyword("ref"), ctx.string(e.ref()));
+  b.put(ctx.keyword("description"), ctx.string(e.doc));
+  Value sig = ctx.string(e.signature);
+  b.put(ctx.keyword("signatures"),
+        Value::object(vec_from(ctx.arena, &sig, e.signature.empty() ? 0 : 1)));
+  return Value::object(b.finish());
+}
+
+Value meta(Ctx& ctx, const Value* a, uint32_t) {
+  const Entry* e = find_entry(ref_text(a[0], "meta"));
+  return e ? meta_map(ctx, *e) : Value();
+}
+
+std::vector<const Entry*> namespace_members(std::string_view ns) {
+  std::vector<const Entry*> out;
+  const std::string_view* canon = canonical_namespace(ns);
+  for (const Entry& e : entries()) {
+    bool in = canon ? e.ns == *canon
+                    : (e.name.starts_with(std::string(ns) + "/") ||
+                       (ns == "String" && e.name.starts_with('.')) ||
+                       (ns == "java.lang.String" && e.name.starts_with('.')));
+    if (in) out.push_back(&e);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Entry* x, const Entry* y) { return x->name < y->name; });
+  return out;
+}
+
+Value dir(Ctx& ctx, const Value* a, uint32_t n) {
+  std::string ns = ref_text(a[0], "dir");
+  int64_t limit = option(ctx, a, n, "dir", "limit", 50, 1, 200);
+  int64_t offset = option(ctx, a, n, "dir", "offset", 0, 0, INT32_MAX);
+  std::vector<const Entry*> members = namespace_members(ns);
+  if (members.empty())
+    throw_error(ErrorKind::RuntimeError, fmt::format("dir: unknown namespace {}", ns),
+                "try (all-ns) for the namespaces, or (apropos \"word\") to search");
+  std::vector<std::string> lines;
+  for (size_t i = static_cast<size_t>(offset);
+       i < members.size() && lines.size() < static_cast<size_t>(limit); ++i)
+    lines.push_back(line_of(*members[i], false));
+  return strings_vector(ctx, lines);
+}
+
+Value apropos(Ctx& ctx, const Value* a, uint32_t n) {
+  if (!a[0].is_string() && !a[0].is(Type::Symbol))
+    type_error("apropos", "a search string", a[0], 1);
+  std::string query = ref_text(a[0], "apropos");
+  int64_t limit = option(ctx, a, n, "apropos", "limit", 8, 1, 50);
+  std::vector<std::string> q = tokens(query);
+  struct Scored {
+    int score;
+    const Entry* e;
+  };
+  std::vector<Scored> hits;
+  for (const Entry& e : entries()) {
+    int score = 0;
+    std::vector<std::string> name_tokens = tokens(e.name), doc_tokens = tokens(e.doc);
+    for (const std::string& t : q) {
+      for (const std::string& nt : name_tokens)
+        if (nt == t)
+          score += 10;
+        else if (nt.find(t) != std::string::npos)
+          score += 4;
+      for (const std::string& dt : doc_tokens)
+        if (dt == t) score += 2;
+    }
+    if (e.name == query) score += 50;
+    if (score > 0) hits.push_back({score, &e});
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const Scored& x, const Scored& y) {
+    return x.score != y.score ? x.score > y.score : x.e->name < y.e->name;
+  });
+  std::vector<std::string> lines;
+  for (const Scored& h : hits) {
+    if (lines.size() == static_cast<size_t>(limit)) break;
+    lines.push_back(line_of(*h.e, true));
+  }
+  return strings_vector(ctx, lines);
+}
+
+Value ns_publics(Ctx& ctx, const Value* a, uint32_t) {
+  std::string ns = ref_text(a[0], "ns-publics");
+  if (!canonical_namespace(ns))
+    throw_error(ErrorKind::RuntimeError, fmt::format("ns-publics: unknown namespace {}", ns),
+                "known namespaces: clojure.core, clojure.string, clojure.set, clojure.walk, json");
+  HashBuilder b(ctx.arena, Type::Map);
+  for (const Entry* e : namespace_members(ns)) {
+    HashBuilder m(ctx.arena, Type::Map);
+    m.put(ctx.keyword("kind"), ctx.string(e->kind));
+    m.put(ctx.keyword("signature"), ctx.string(e->signature));
+    m.put(ctx.keyword("description"), ctx.string(e->doc));
+    b.put(ctx.string(e->name), Value::object(m.finish()));
+  }
+  return Value::object(b.finish());
+}
+
+Value all_ns(Ctx& ctx, const Value*, uint32_t) {
+  return strings_vector(ctx,
+                        {"clojure.core", "clojure.set", "clojure.string", "clojure.walk", "json"});
+}
+
+Value ns_name(Ctx& ctx, const Value* a, uint32_t) {
+  std::string ns = ref_text(a[0], "ns-name");
+  const std::string_view* canon = canonical_namespace(ns);
+  if (!canon)
+    throw_error(ErrorKind::RuntimeError, fmt::format("ns-name: unknown namespace {}", ns),
+                "try (all-ns) for the list of namespaces");
+  return ctx.string(*canon);
+}
+
+Value source(Ctx& ctx, const Value* a, uint32_t) {
+  ref_text(a[0], "source");
+  // Only an attached prelude has source; builtins have none (spec §9.7).
+  ctx.add_print("no source available");
+  return Value();
+}
+
+// clang-format off
+const BuiltinDef kDefs[] = {
+    PTC_BUILTIN(Discovery, "doc", 1, 1, doc, "(doc name)", "Prints the documentation of a function or special form; returns nil."),
+    PTC_BUILTIN(Discovery, "meta", 1, 1, meta, "(meta name)", "Metadata map of a function or special form, or nil."),
+    PTC_BUILTIN(Discovery, "dir", 1, 2, dir, "(dir namespace) or (dir namespace {:limit n :offset k})", "Lines naming the members of a namespace."),
+    PTC_BUILTIN(Discovery, "apropos", 1, 2, apropos, "(apropos \"query\") or (apropos \"query\" {:limit n})", "Lines for the functions that match the query best."),
+    PTC_BUILTIN(Discovery, "ns-publics", 1, 1, ns_publics, "(ns-publics namespace)", "Map from member name to its kind, signature and description."),
+    PTC_BUILTIN(Discovery, "all-ns", 0, 0, all_ns, "(all-ns)", "The names of the namespaces programs can use."),
+    PTC_BUILTIN(Discovery, "ns-name", 1, 1, ns_name, "(ns-name namespace)", "The canonical name of a namespace alias."),
+    PTC_BUILTIN(Discovery, "source", 1, 1, source, "(source name)", "Prints the source of a prelude export; builtins have none."),
+};
+// clang-format on
+
+}  // namespace
+
 std::span<const BuiltinDef> discovery() {
-  return {};
+  return kDefs;
 }
 
 }  // namespace ptc::builtins

@@ -58,6 +58,8 @@ std::span<const BuiltinDef> json_fns();
 std::span<const BuiltinDef> datetime();
 // discovery.cpp: doc meta dir apropos ...
 std::span<const BuiltinDef> discovery();
+// compat.cpp: doall dorun
+std::span<const BuiltinDef> compat();
 // internal.cpp: helpers the analyzer's expansions call
 std::span<const BuiltinDef> internal();
 

@@ -19,15 +19,16 @@ struct Table {
   std::unordered_map<std::string_view, uint32_t> by_name;
 
   Table() {
-    for (auto family : {builtins::arithmetic(),     builtins::math(),        builtins::bitwise(),
-                        builtins::comparison(),     builtins::predicates(),  builtins::io(),
-                        builtins::describe(),       builtins::collections(), builtins::sequences(),
-                        builtins::seq_ops(),        builtins::sorting(),     builtins::aggregates(),
-                        builtins::functional(),     builtins::walk(),        builtins::parallel(),
-                        builtins::maps(),           builtins::sets(),        builtins::strings(),
-                        builtins::string_methods(), builtins::parsing(),     builtins::format(),
-                        builtins::regex(),          builtins::json_fns(),    builtins::datetime(),
-                        builtins::discovery(),      builtins::internal()}) {
+    for (auto family :
+         {builtins::arithmetic(),     builtins::math(),        builtins::bitwise(),
+          builtins::comparison(),     builtins::predicates(),  builtins::io(),
+          builtins::describe(),       builtins::collections(), builtins::sequences(),
+          builtins::seq_ops(),        builtins::sorting(),     builtins::aggregates(),
+          builtins::functional(),     builtins::walk(),        builtins::parallel(),
+          builtins::maps(),           builtins::sets(),        builtins::strings(),
+          builtins::string_methods(), builtins::parsing(),     builtins::format(),
+          builtins::regex(),          builtins::json_fns(),    builtins::datetime(),
+          builtins::discovery(),      builtins::compat(),      builtins::internal()}) {
       for (const BuiltinDef& d : family) {
         by_name.emplace(d.name, static_cast<uint32_t>(defs.size()));
         defs.push_back(d);
