@@ -10,7 +10,46 @@
 namespace ptc {
 
 namespace {
+#ifndef PTC_ARENA_USE_MALLOC
+constexpr size_t kFirstChunk = 4096;
 constexpr size_t kMaxChunk = size_t{1} << 20;
+constexpr size_t kHeader = 16;  // Block header, keeps payloads 16-byte aligned
+constexpr int kClasses = 9;     // chunk sizes 4 KB .. 1 MB
+constexpr size_t kPoolBytes = size_t{2} << 20;
+
+int size_class(size_t chunk) {
+  int c = 0;
+  for (size_t s = kFirstChunk; s < chunk; s <<= 1)
+    ++c;
+  return c;
+}
+
+// Chunks kept for the next run on this thread, by size class.
+struct ChunkPool {
+  void* free[kClasses][4] = {};
+  int count[kClasses] = {};
+  size_t bytes = 0;
+  ~ChunkPool() {
+    for (int c = 0; c < kClasses; ++c)
+      for (int i = 0; i < count[c]; ++i)
+        mi_free(free[c][i]);
+  }
+  void* take(size_t chunk) {
+    int c = size_class(chunk);
+    if (count[c] == 0) return nullptr;
+    bytes -= chunk;
+    return free[c][--count[c]];
+  }
+  bool give(void* p, size_t chunk) {
+    int c = size_class(chunk);
+    if (count[c] == 4 || bytes + chunk > kPoolBytes) return false;
+    free[c][count[c]++] = p;
+    bytes += chunk;
+    return true;
+  }
+};
+thread_local ChunkPool t_pool;
+#endif
 
 std::string human_bytes(size_t n) {
   if (n >= (size_t{1} << 20)) return fmt::format("{:.1f} MB", n / 1048576.0);
@@ -19,12 +58,7 @@ std::string human_bytes(size_t n) {
 }
 }  // namespace
 
-Arena::Arena(size_t cap_bytes) : cap_(cap_bytes) {
-#ifndef PTC_ARENA_USE_MALLOC
-  heap_ = mi_heap_new();
-  if (!heap_) throw std::bad_alloc();
-#endif
-}
+Arena::Arena(size_t cap_bytes) : cap_(cap_bytes) {}
 
 Arena::~Arena() {
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it)
@@ -33,7 +67,12 @@ Arena::~Arena() {
   for (void* p : blocks_)
     std::free(p);
 #else
-  mi_heap_destroy(heap_);
+  for (Block* b = blocks_head_; b;) {
+    Block* next = b->next;
+    bool chunk = b->size >= kFirstChunk && b->size <= kMaxChunk && (b->size & (b->size - 1)) == 0;
+    if (!(chunk && t_pool.give(b, b->size))) mi_free(b);
+    b = next;
+  }
 #endif
 }
 
@@ -62,16 +101,24 @@ void* Arena::alloc_slow(size_t bytes) {
 #else
   // Large objects get their own block; the current chunk keeps serving small ones.
   if (bytes > next_chunk_ / 4) {
-    void* p = mi_heap_malloc_aligned(heap_, bytes, 16);
-    if (!p) throw std::bad_alloc();
-    return p;
+    auto* b = static_cast<Block*>(mi_malloc_aligned(bytes + kHeader, 16));
+    if (!b) throw std::bad_alloc();
+    b->next = blocks_head_;
+    b->size = bytes + kHeader + 1;  // never a pooled chunk size
+    blocks_head_ = b;
+    return reinterpret_cast<char*>(b) + kHeader;
   }
   size_t chunk = next_chunk_;
   if (next_chunk_ < kMaxChunk) next_chunk_ *= 2;
-  char* mem = static_cast<char*>(mi_heap_malloc_aligned(heap_, chunk, 16));
-  if (!mem) throw std::bad_alloc();
+  auto* b = static_cast<Block*>(t_pool.take(chunk));
+  if (!b) b = static_cast<Block*>(mi_malloc_aligned(chunk, 16));
+  if (!b) throw std::bad_alloc();
+  b->next = blocks_head_;
+  b->size = chunk;
+  blocks_head_ = b;
+  char* mem = reinterpret_cast<char*>(b) + kHeader;
   cur_ = mem + bytes;
-  end_ = mem + chunk;
+  end_ = reinterpret_cast<char*>(b) + chunk;
   return mem;
 #endif
 }
