@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "runtime/builtins/registry.hpp"
@@ -75,6 +76,8 @@ class ArityCompiler {
   uint32_t compile_reg(Node* n);  // register holding n's value (a local's own, or a new temp)
   void compile_local(LocalNode* n, uint32_t dst);
   void compile_if(IfNode* n, uint32_t dst);
+  // The fused compare-and-skip opcode for a two-argument < <= > >= = test.
+  std::optional<Op> fused_test(Node* test) const;
   void compile_let(LetNode* n, uint32_t dst);
   void compile_loop(LoopNode* n, uint32_t dst);
   void compile_recur(RecurNode* n);
@@ -293,14 +296,37 @@ void ArityCompiler::compile(Node* n, uint32_t dst) {
   }
 }
 
+std::optional<Op> ArityCompiler::fused_test(Node* test) const {
+  if (test->kind != NodeKind::BuiltinCall) return std::nullopt;
+  auto* call = static_cast<BuiltinCallNode*>(test);
+  if (call->args.size() != 2) return std::nullopt;
+  std::string_view name = builtin_def(call->id).name;
+  if (name == "<") return Op::IFLT;
+  if (name == "<=") return Op::IFLE;
+  if (name == ">") return Op::IFGT;
+  if (name == ">=") return Op::IFGE;
+  if (name == "=") return Op::IFEQ;
+  return std::nullopt;
+}
+
 void ArityCompiler::compile_if(IfNode* n, uint32_t dst) {
   if (n->test->kind == NodeKind::Const) {
     compile(static_cast<ConstNode*>(n->test)->value.truthy() ? n->then : n->otherwise, dst);
     return;
   }
   uint32_t mark = next_;
-  uint32_t t = compile_reg(n->test);
-  size_t jfalse = emit_jump(Op::JMPIFNOT, t, n->loc);
+  size_t jfalse;
+  if (auto fused = fused_test(n->test)) {
+    // (if (< a b) ...): the comparison skips the jump to the else branch.
+    auto* call = static_cast<BuiltinCallNode*>(n->test);
+    uint32_t a = compile_reg(call->args[0]);
+    uint32_t b = compile_reg(call->args[1]);
+    emit(Instr::abc(*fused, a, b), n->test->loc);
+    jfalse = emit_jump(Op::JMP, 0, n->loc);
+  } else {
+    uint32_t t = compile_reg(n->test);
+    jfalse = emit_jump(Op::JMPIFNOT, t, n->loc);
+  }
   free_to(mark);
   compile(n->then, dst);
   size_t jend = emit_jump(Op::JMP, 0, n->loc);

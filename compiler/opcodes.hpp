@@ -52,7 +52,12 @@ namespace ptc {
   X(EQ, "A B C", "R[A] = (= R[B] R[C])")                                                       \
   X(INC, "A B", "R[A] = R[B] + 1")                                                             \
   X(DEC, "A B", "R[A] = R[B] - 1")                                                             \
-  X(KWGET, "A B C", "R[A] = (K[C] R[B]): keyword lookup in a map")
+  X(KWGET, "A B C", "R[A] = (K[C] R[B]): keyword lookup in a map")                             \
+  X(IFLT, "A B", "if R[A] < R[B]: skip the next instruction (a JMP to the else branch)")       \
+  X(IFLE, "A B", "if R[A] <= R[B]: skip the next instruction")                                 \
+  X(IFGT, "A B", "if R[A] > R[B]: skip the next instruction")                                  \
+  X(IFGE, "A B", "if R[A] >= R[B]: skip the next instruction")                                 \
+  X(IFEQ, "A B", "if (= R[A] R[B]): skip the next instruction")
 
 enum class Op : uint8_t {
 #define PTC_X(name, operands, meaning) name,

@@ -514,6 +514,25 @@ Value VM::execute(size_t stop_depth) {
                         : (SAVE_PC(), num_sub(ctx_.arena, b, Value::integer(1)));
           NEXT;
         }
+#define PTC_IF_OP(NAME, OP)                                                      \
+  VM_CASE(NAME) {                                                                \
+    Value a = R[in.a], b = R[in.b()];                                            \
+    bool yes = a.is_int() && b.is_int()                                          \
+                   ? a.as_int() OP b.as_int()                                    \
+                   : !is_nan(a) && !is_nan(b) && (SAVE_PC(), compare(a, b))OP 0; \
+    if (yes) ++pc;                                                               \
+    NEXT;                                                                        \
+  }
+        PTC_IF_OP(IFLT, <)
+        PTC_IF_OP(IFLE, <=)
+        PTC_IF_OP(IFGT, >)
+        PTC_IF_OP(IFGE, >=)
+#undef PTC_IF_OP
+        VM_CASE(IFEQ) {
+          Value a = R[in.a], b = R[in.b()];
+          if (a.is_int() && b.is_int() ? a.as_int() == b.as_int() : (SAVE_PC(), equals(a, b))) ++pc;
+          NEXT;
+        }
         VM_CASE(KWGET) {
           SAVE_PC();
           R[in.a] = lookup(ctx_, R[in.b()], K[in.c()]);
