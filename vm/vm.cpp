@@ -196,7 +196,7 @@ Value VM::invoke(Value fn, const Value* args, uint32_t nargs) {
     throw_error(ErrorKind::CallDepthExceeded, "call depth exceeded: the register stack is full",
                 "deep recursion: use loop/recur or reduce");
   slot[0] = fn;
-  std::memmove(static_cast<void*>(slot + 1), args, nargs * sizeof(Value));
+  if (nargs) std::memmove(static_cast<void*>(slot + 1), args, nargs * sizeof(Value));
   size_t depth = frames_.size();
   push_frame(fn.as<const ClosureObj>(), slot, nargs);
   ctx_.tick();
