@@ -504,14 +504,16 @@ Value VM::execute(size_t stop_depth) {
           Value b = R[in.b()];
           R[in.a] = b.is_int() && b.as_int() != INT64_MAX
                         ? Value::integer(b.as_int() + 1)
-                        : (SAVE_PC(), num_add(ctx_.arena, b, Value::integer(1)));
+                        : (SAVE_PC(), require_number("inc", b, 1),
+                           num_add(ctx_.arena, b, Value::integer(1)));
           NEXT;
         }
         VM_CASE(DEC) {
           Value b = R[in.b()];
           R[in.a] = b.is_int() && b.as_int() != INT64_MIN
                         ? Value::integer(b.as_int() - 1)
-                        : (SAVE_PC(), num_sub(ctx_.arena, b, Value::integer(1)));
+                        : (SAVE_PC(), require_number("dec", b, 1),
+                           num_sub(ctx_.arena, b, Value::integer(1)));
           NEXT;
         }
 #define PTC_IF_OP(NAME, OP)                                                      \

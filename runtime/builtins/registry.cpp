@@ -57,16 +57,20 @@ std::optional<uint32_t> find_builtin(std::string_view name) {
 
 void throw_builtin_arity(const BuiltinDef& def, uint32_t nargs) {
   std::string expected;
-  if (def.max_args == kVariadic)
+  bool one = false;
+  if (def.max_args == kVariadic) {
     expected = fmt::format("at least {}", def.min_args);
-  else if (def.min_args == def.max_args)
+    one = def.min_args == 1;
+  } else if (def.min_args == def.max_args) {
     expected = fmt::format("{}", def.min_args);
-  else
+    one = def.min_args == 1;
+  } else {
     expected = fmt::format("{} to {}", def.min_args, def.max_args);
-  throw_error(ErrorKind::ArityError,
-              fmt::format("{} expects {} argument{}, got {}", def.name, expected,
-                          expected == "1" ? "" : "s", nargs),
-              def.signature.empty() ? std::string() : fmt::format("usage: {}", def.signature));
+  }
+  throw_error(
+      ErrorKind::ArityError,
+      fmt::format("{} expects {} argument{}, got {}", def.name, expected, one ? "" : "s", nargs),
+      def.signature.empty() ? std::string() : fmt::format("usage: {}", def.signature));
 }
 
 Value call_builtin(Ctx& ctx, uint32_t id, const Value* args, uint32_t nargs) {
