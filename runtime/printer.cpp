@@ -277,6 +277,10 @@ void str_append(std::string& out, Value v) {
     out += v.kw()->name();
     return;
   }
+  if (v.is(Type::Regex)) {  // (str #"a+") is "a+" (GAP-S93)
+    out += v.as<RegexObj>()->source->view();
+    return;
+  }
   PrintOptions opts;
   opts.readable = v.is_vector() || v.is_map() || v.is_set();  // (str [\"a\"]) keeps quotes
   print_value(out, v, opts);
