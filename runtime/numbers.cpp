@@ -19,10 +19,11 @@ void require_number(std::string_view op, Value v, int arg_position) {
     hint = "a value is nil: guard missing fields with (or x 0) or filter with some?";
   else if (v.is_string())
     hint = "convert text first with parse-long or parse-double";
-  throw_error(
-      ErrorKind::TypeError,
-      fmt::format("{}: expected a number{}, got {} {}", op, where, type_name(v.type()), preview(v)),
-      hint);
+  throw_error(ErrorKind::TypeError,
+              v.is_nil() ? fmt::format("{}: expected a number{}, got nil", op, where)
+                         : fmt::format("{}: expected a number{}, got {} {}", op, where,
+                                       type_name(v.type()), preview(v)),
+              hint);
 }
 
 double to_double(Value v) {

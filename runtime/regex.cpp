@@ -44,7 +44,28 @@ Value make_regex(Ctx& ctx, std::string_view pattern) {
   opts.set_log_errors(false);
   opts.set_encoding(re2::RE2::Options::EncodingUTF8);
   opts.set_max_mem(1 << 20);  // compiled program size; keeps hostile patterns small
-  auto* re = new re2::RE2(re2::StringPiece(pattern.data(), pattern.size()), opts);
+  // Java writes named groups (?<name>...); RE2 wants (?P<name>...).
+  std::string translated;
+  translated.reserve(pattern.size());
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size()) {
+      if (pattern[i + 1] == 'C')
+        throw_error(ErrorKind::TypeError,
+                    fmt::format("invalid regex #\"{}\": \\C is not supported", pattern),
+                    "\\C matches single bytes and can split a UTF-8 character; use . instead");
+      translated += pattern.substr(i, 2);
+      ++i;
+      continue;
+    }
+    if (pattern.substr(i, 3) == "(?<" && i + 3 < pattern.size() && pattern[i + 3] != '=' &&
+        pattern[i + 3] != '!') {
+      translated += "(?P<";
+      i += 2;
+      continue;
+    }
+    translated.push_back(pattern[i]);
+  }
+  auto* re = new re2::RE2(re2::StringPiece(translated.data(), translated.size()), opts);
   if (!re->ok()) {
     std::string why = re->error();
     delete re;

@@ -1,6 +1,7 @@
 // Equality and ordering builtins (spec §8.5, §11.3). Ordered comparisons are
 // recoverable: they accept any values and use the total order of compare();
-// any comparison involving NaN is false.
+// any comparison involving NaN is false. = is numeric type-independent
+// (DIV-32) and == is the same function (DIV-10: any types, no error).
 #include <cmath>
 
 #include "runtime/builtins/families.hpp"
@@ -15,7 +16,8 @@ bool is_nan(Value v) {
   return v.is_float() && std::isnan(v.as_float());
 }
 
-Value eq(Ctx&, const Value* a, uint32_t n) {
+Value eq(Ctx& ctx, const Value* a, uint32_t n) {
+  ctx.tick(n);
   for (uint32_t i = 1; i < n; ++i)
     if (!equals(a[0], a[i])) return Value::boolean(false);
   return Value::boolean(true);
@@ -27,7 +29,8 @@ Value not_eq_(Ctx& ctx, const Value* a, uint32_t n) {
 
 // Ordered comparison of adjacent pairs; `ok` decides from compare()'s sign.
 template <class Ok>
-Value chain(const Value* a, uint32_t n, Ok ok) {
+Value chain(Ctx& ctx, const Value* a, uint32_t n, Ok ok) {
+  ctx.tick(n);
   for (uint32_t i = 0; i + 1 < n; ++i) {
     if (is_nan(a[i]) || is_nan(a[i + 1])) return Value::boolean(false);
     if (!ok(compare(a[i], a[i + 1]))) return Value::boolean(false);
@@ -35,23 +38,23 @@ Value chain(const Value* a, uint32_t n, Ok ok) {
   return Value::boolean(true);
 }
 
-Value lt(Ctx&, const Value* a, uint32_t n) {
-  return chain(a, n, [](int c) { return c < 0; });
+Value lt(Ctx& ctx, const Value* a, uint32_t n) {
+  return chain(ctx, a, n, [](int c) { return c < 0; });
 }
-Value gt(Ctx&, const Value* a, uint32_t n) {
-  return chain(a, n, [](int c) { return c > 0; });
+Value gt(Ctx& ctx, const Value* a, uint32_t n) {
+  return chain(ctx, a, n, [](int c) { return c > 0; });
 }
-Value le(Ctx&, const Value* a, uint32_t n) {
-  return chain(a, n, [](int c) { return c <= 0; });
+Value le(Ctx& ctx, const Value* a, uint32_t n) {
+  return chain(ctx, a, n, [](int c) { return c <= 0; });
 }
-Value ge(Ctx&, const Value* a, uint32_t n) {
-  return chain(a, n, [](int c) { return c >= 0; });
+Value ge(Ctx& ctx, const Value* a, uint32_t n) {
+  return chain(ctx, a, n, [](int c) { return c >= 0; });
 }
 
+// NaN is neither less nor greater than anything, so it compares as 0, as in
+// Clojure (DIV-33 was reclassified as a bug: the old type error is gone).
 Value compare_(Ctx&, const Value* a, uint32_t) {
-  if (is_nan(a[0]) || is_nan(a[1]))
-    type_error("compare", "comparable values (NaN is unordered)", is_nan(a[0]) ? a[0] : a[1],
-               is_nan(a[0]) ? 1 : 2);
+  if (is_nan(a[0]) || is_nan(a[1])) return Value::integer(0);
   return Value::integer(compare(a[0], a[1]));
 }
 
@@ -64,7 +67,7 @@ const BuiltinDef kDefs[] = {
     PTC_BUILTIN(Core, ">", 1, kVariadic, gt, "(> x y ...)", "True when the arguments decrease strictly."),
     PTC_BUILTIN(Core, "<=", 1, kVariadic, le, "(<= x y ...)", "True when the arguments never decrease."),
     PTC_BUILTIN(Core, ">=", 1, kVariadic, ge, "(>= x y ...)", "True when the arguments never increase."),
-    PTC_BUILTIN(Core, "compare", 2, 2, compare_, "(compare x y)", "-1, 0 or 1 comparing x with y."),
+    PTC_BUILTIN(Core, "compare", 2, 2, compare_, "(compare x y)", "-1, 0 or 1 as x sorts before, with or after y (numbers by value, then the total order)."),
 };  // clang-format on
 
 }  // namespace

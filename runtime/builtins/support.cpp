@@ -13,8 +13,9 @@ void type_error(std::string_view fname, std::string_view expected, Value got, in
                 std::string_view hint) {
   std::string where = pos > 0 ? fmt::format(" (argument {})", pos) : "";
   throw_error(ErrorKind::TypeError,
-              fmt::format("{}: expected {}{}, got {} {}", fname, expected, where,
-                          type_name(got.type()), preview(got)),
+              got.is_nil() ? fmt::format("{}: expected {}{}, got nil", fname, expected, where)
+                           : fmt::format("{}: expected {}{}, got {} {}", fname, expected, where,
+                                         type_name(got.type()), preview(got)),
               std::string(hint));
 }
 

@@ -81,6 +81,7 @@ TEST(Errors, DidYouMeanHints) {
 TEST(Errors, RuntimeErrors) {
   check_errors({
       {"(+ 1 nil)", ErrorKind::TypeError, 1, 1, "+: expected a number (argument 2), got nil"},
+      {"(name nil)", ErrorKind::TypeError, 1, 1, "got nil"},
       {"(let [x \"a\"]\n  (* 2 x))", ErrorKind::TypeError, 2, 3, "expected a number"},
       {"(/ 1 0)", ErrorKind::ArithmeticError, 1, 1, "division by zero"},
       {"(quot 1 0)", ErrorKind::ArithmeticError, 1, 1, "division by zero"},
@@ -95,7 +96,7 @@ TEST(Errors, RuntimeErrors) {
       {"(nth {:a 1} 0)", ErrorKind::TypeError, 1, 1, "nth: expected a vector or string"},
       {"(let [[a] 5] a)", ErrorKind::DestructureError, 1, 7, "cannot destructure integer 5"},
       {"(keyword \"a b\")", ErrorKind::TypeError, 1, 1, "invalid keyword name"},
-      {"(range 1 10 0)", ErrorKind::RuntimeError, 1, 1, "step of 0"},
+      {"(range 1 10 0)", ErrorKind::TypeError, 1, 1, "step"},
       {"(map (fn [x] (+ x :k)) [1])", ErrorKind::TypeError, 1, 14, "got keyword :k"},
   });
 }

@@ -180,7 +180,7 @@ TEST(Semantics, LetAndDestructuring) {
       {"(let [{[x y] :point} {:point [3 4]}] (* x y))", "12"},
       {"(let [[{:keys [a]} {:keys [b]}] [{:a 1} {:b 2}]] (+ a b))", "3"},
       {"(let [{:keys [:a]} {:a 7}] a)", "7"},
-      {"(let [[k v] (first {:a 1})] [k v])", "[:a 1]"},
+      {"(let [[k v] (first (seq {:a 1}))] [k v])", "[:a 1]"},
       {"((fn [& {:keys [a b]}] [a b]) :a 1 :b 2)", "[1 2]"},
   });
 }
