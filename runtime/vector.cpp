@@ -1,5 +1,6 @@
 #include "runtime/vector.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -12,19 +13,66 @@ namespace {
 VecObj make_empty() {
   VecObj v;
   v.type = Type::Vector;
+  v.aux = kVecBits;
   return v;
 }
 const VecObj kEmpty = make_empty();
 
-VecObj* new_vec(Arena& arena, uint32_t count, uint32_t shift, const VecNode* root,
-                const Value* tail) {
+VecObj* new_vec(Arena& arena, uint32_t count, uint32_t origin, uint32_t shift, const VecNode* root,
+                const Value* tail, bool claimable) {
   VecObj* v = arena.make<VecObj>();
   v->type = Type::Vector;
+  v->aux = static_cast<uint16_t>(shift);
+  v->flags = claimable ? VecObj::kClaimableTail : 0;
   v->count = count;
-  v->shift = shift;
+  v->origin = origin;
   v->root = root;
   v->tail = tail;
   return v;
+}
+
+// A claimable tail buffer: a 16-byte header (claimed slots, capacity) before
+// the slots. Slots stay 16-byte aligned.
+struct TailHeader {
+  uint32_t claimed;
+  uint32_t cap;
+  uint64_t pad;
+};
+static_assert(sizeof(TailHeader) == 16);
+
+TailHeader* header_of(const Value* slots) {
+  return reinterpret_cast<TailHeader*>(const_cast<Value*>(slots)) - 1;
+}
+
+Value* alloc_tail(Arena& arena, uint32_t cap, uint32_t claimed) {
+  auto* h = static_cast<TailHeader*>(arena.alloc(sizeof(TailHeader) + sizeof(Value) * cap));
+  h->claimed = claimed;
+  h->cap = cap;
+  h->pad = 0;
+  return reinterpret_cast<Value*>(h + 1);
+}
+
+// Claims slot `index` of a claimable tail for the caller: true when no other
+// version has claimed it (the caller's version ends exactly there).
+bool claim_slot(const Value* slots, uint32_t index) {
+  TailHeader* h = header_of(slots);
+  if (index >= h->cap) return false;
+  uint32_t expected = index;
+  return std::atomic_ref<uint32_t>(h->claimed).compare_exchange_strong(expected, index + 1);
+}
+
+uint32_t grown_cap(uint32_t needed) {
+  uint32_t cap = 4;
+  while (cap < needed)
+    cap *= 2;
+  return cap < kVecWidth ? cap : kVecWidth;
+}
+
+// A new claimable tail holding `n` values of src plus room to grow.
+Value* copy_tail(Arena& arena, const Value* src, uint32_t n, uint32_t needed) {
+  Value* t = alloc_tail(arena, grown_cap(needed), n);
+  if (n) std::memcpy(static_cast<void*>(t), src, sizeof(Value) * n);
+  return t;
 }
 
 VecNode* new_node(Arena& arena, const VecNode* copy_of) {
@@ -46,10 +94,11 @@ const VecNode* leaf_as_node(const Value* leaf) {
   return static_cast<const VecNode*>(static_cast<const void*>(leaf));
 }
 
+// The leaf (or tail) holding absolute index i.
 const Value* leaf_for(const VecObj* v, uint32_t i) {
   if (i >= v->tail_offset()) return v->tail;
   const VecNode* node = v->root;
-  for (uint32_t level = v->shift; level > 0; level -= kVecBits)
+  for (uint32_t level = v->shift(); level > 0; level -= kVecBits)
     node = static_cast<const VecNode*>(node->slots[(i >> level) & kVecMask]);
   return static_cast<const Value*>(static_cast<const void*>(node));
 }
@@ -110,13 +159,14 @@ const VecNode* pop_tail(Arena& arena, uint32_t count, uint32_t level, const VecN
 }  // namespace
 
 const Value* VecObj::chunk_at(uint32_t i, uint32_t* len) const {
+  uint32_t a = origin + i;
   uint32_t off = tail_offset();
-  if (i >= off) {
-    *len = count - i;
-    return tail + (i - off);
+  if (a >= off) {
+    *len = end() - a;
+    return tail + (a - off);
   }
-  *len = kVecWidth - (i & kVecMask);
-  return leaf_for(this, i) + (i & kVecMask);
+  *len = kVecWidth - (a & kVecMask);
+  return leaf_for(this, a) + (a & kVecMask);
 }
 
 const VecObj* empty_vector() {
@@ -127,7 +177,9 @@ const VecObj* vec_from(Arena& arena, const Value* items, size_t n) {
   if (n == 0) return empty_vector();
   if (n <= kVecWidth) {
     auto count = static_cast<uint32_t>(n);
-    return new_vec(arena, count, kVecBits, nullptr, new_leaf_copy(arena, items, count, count));
+    Value* tail = alloc_tail(arena, count, count);
+    std::memcpy(static_cast<void*>(tail), items, sizeof(Value) * count);
+    return new_vec(arena, count, 0, kVecBits, nullptr, tail, true);
   }
   VecBuilder b(arena);
   for (size_t i = 0; i < n; ++i)
@@ -138,61 +190,76 @@ const VecObj* vec_from(Arena& arena, const Value* items, size_t n) {
 const VecObj* vec_conj(Arena& arena, const VecObj* v, Value x) {
   uint32_t tl = v->tail_len();
   if (tl < kVecWidth) {
-    Value* tail = new_leaf_copy(arena, v->tail, tl, tl + 1);
+    if ((v->flags & VecObj::kClaimableTail) && claim_slot(v->tail, tl)) {
+      // This version owns the end of its tail buffer: append in place.
+      const_cast<Value*>(v->tail)[tl] = x;
+      return new_vec(arena, v->count + 1, v->origin, v->shift(), v->root, v->tail, true);
+    }
+    Value* tail = copy_tail(arena, v->tail, tl, tl + 1);
     tail[tl] = x;
-    return new_vec(arena, v->count + 1, v->shift, v->root, tail);
+    header_of(tail)->claimed = tl + 1;
+    return new_vec(arena, v->count + 1, v->origin, v->shift(), v->root, tail, true);
   }
-  // The tail is full: it becomes a leaf of the trie.
+  // The tail is full (32 values): it becomes a leaf of the trie.
+  uint32_t end = v->end();
   const VecNode* tail_node = leaf_as_node(v->tail);
   const VecNode* root;
-  uint32_t shift = v->shift;
-  if ((v->count >> kVecBits) > (1u << shift)) {
+  uint32_t shift = v->shift();
+  if ((end >> kVecBits) > (1u << shift)) {
     VecNode* r = new_node(arena, nullptr);
     r->slots[0] = v->root;
     r->slots[1] = new_path(arena, shift, tail_node);
     root = r;
     shift += kVecBits;
   } else {
-    root = push_tail(arena, v->count, shift, v->root, tail_node);
+    root = push_tail(arena, end, shift, v->root, tail_node);
   }
-  Value* tail = arena.alloc_array<Value>(1);
+  // A vector that filled a whole leaf is likely to keep growing: full-size tail.
+  Value* tail = alloc_tail(arena, kVecWidth, 1);
   tail[0] = x;
-  return new_vec(arena, v->count + 1, shift, root, tail);
+  return new_vec(arena, v->count + 1, v->origin, shift, root, tail, true);
 }
 
 const VecObj* vec_assoc(Arena& arena, const VecObj* v, uint32_t i, Value x) {
+  uint32_t a = v->origin + i;
   uint32_t off = v->tail_offset();
-  if (i >= off) {
-    Value* tail = new_leaf_copy(arena, v->tail, v->tail_len(), v->tail_len());
-    tail[i - off] = x;
-    return new_vec(arena, v->count, v->shift, v->root, tail);
+  if (a >= off) {
+    uint32_t tl = v->tail_len();
+    Value* tail = copy_tail(arena, v->tail, tl, tl);
+    tail[a - off] = x;
+    return new_vec(arena, v->count, v->origin, v->shift(), v->root, tail, true);
   }
-  return new_vec(arena, v->count, v->shift, assoc_in_tree(arena, v->shift, v->root, i, x), v->tail);
+  return new_vec(arena, v->count, v->origin, v->shift(),
+                 assoc_in_tree(arena, v->shift(), v->root, a, x), v->tail,
+                 v->flags & VecObj::kClaimableTail);
 }
 
 const VecObj* vec_pop(Arena& arena, const VecObj* v) {
   if (v->count == 1) return empty_vector();
   uint32_t tl = v->tail_len();
-  if (tl > 1) {
-    Value* tail = new_leaf_copy(arena, v->tail, tl - 1, tl - 1);
-    return new_vec(arena, v->count - 1, v->shift, v->root, tail);
-  }
-  const Value* new_tail = leaf_for(v, v->count - 2);
-  uint32_t new_count = v->count - 1;
-  if (new_count <= kVecWidth) return new_vec(arena, new_count, kVecBits, nullptr, new_tail);
-  const VecNode* root = pop_tail(arena, v->count, v->shift, v->root);
-  uint32_t shift = v->shift;
+  bool claimable = v->flags & VecObj::kClaimableTail;
+  if (tl > 1)  // share the tail: a later conj on this version sees the slot as claimed and copies
+    return new_vec(arena, v->count - 1, v->origin, v->shift(), v->root, v->tail, claimable);
+  uint32_t end = v->end();
+  const Value* new_tail = leaf_for(v, end - 2);
+  if (end - 1 <= kVecWidth)
+    return new_vec(arena, v->count - 1, v->origin, kVecBits, nullptr, new_tail, false);
+  const VecNode* root = pop_tail(arena, end, v->shift(), v->root);
+  uint32_t shift = v->shift();
   if (shift > kVecBits && root && !root->slots[1]) {
     root = static_cast<const VecNode*>(root->slots[0]);
     shift -= kVecBits;
   }
-  return new_vec(arena, new_count, shift, root, new_tail);
+  return new_vec(arena, v->count - 1, v->origin, shift, root, new_tail, false);
 }
 
 const VecObj* vec_slice(Arena& arena, const VecObj* v, uint32_t from, uint32_t to) {
   if (to > v->count) to = v->count;  // never read past the end
   if (from >= to) return empty_vector();
   if (from == 0 && to == v->count) return v;
+  if (to == v->count)  // a suffix: share everything
+    return new_vec(arena, v->count - from, v->origin + from, v->shift(), v->root, v->tail,
+                   v->flags & VecObj::kClaimableTail);
   VecBuilder b(arena);
   for (VecIter it(v, from); it.index() < to; it.next())
     b.push(it.value());
@@ -200,12 +267,10 @@ const VecObj* vec_slice(Arena& arena, const VecObj* v, uint32_t from, uint32_t t
 }
 
 void VecBuilder::new_leaf() {
-  constexpr uint32_t kFirstLeafCap = 4;
   if (nfull_ == 0 && leaf_cap_ < kVecWidth) {
     // Still in the first leaf: grow it.
-    uint32_t cap = leaf_cap_ ? leaf_cap_ * 2 : kFirstLeafCap;
-    leaf_ = new_leaf_copy(arena_, leaf_, fill_, cap);
-    leaf_cap_ = cap;
+    leaf_ = copy_tail(arena_, leaf_, fill_, fill_ + 1);
+    leaf_cap_ = header_of(leaf_)->cap;
     return;
   }
   // The current leaf is full: keep it for the trie and start another.
@@ -216,7 +281,7 @@ void VecBuilder::new_leaf() {
     full_ = grown;
   }
   full_[nfull_++] = leaf_;
-  leaf_ = arena_.alloc_array<Value>(kVecWidth);
+  leaf_ = alloc_tail(arena_, kVecWidth, 0);
   leaf_cap_ = kVecWidth;
   fill_ = 0;
 }
@@ -229,7 +294,8 @@ void VecBuilder::push_all(const VecObj* v) {
 const VecObj* VecBuilder::finish() {
   if (count_ == 0) return empty_vector();
   auto count = static_cast<uint32_t>(count_);
-  if (nfull_ == 0) return new_vec(arena_, count, kVecBits, nullptr, leaf_);
+  header_of(leaf_)->claimed = fill_;  // the last leaf is the tail; later conj appends in place
+  if (nfull_ == 0) return new_vec(arena_, count, 0, kVecBits, nullptr, leaf_, true);
   // Link the full leaves bottom-up; the partial (or last full) leaf is the tail.
   std::vector<const void*> level(full_, full_ + nfull_);
   uint32_t shift = 0;
@@ -245,7 +311,7 @@ const VecObj* VecBuilder::finish() {
     level.swap(parents);
     shift += kVecBits;
   }
-  return new_vec(arena_, count, shift, static_cast<const VecNode*>(level[0]), leaf_);
+  return new_vec(arena_, count, 0, shift, static_cast<const VecNode*>(level[0]), leaf_, true);
 }
 
 }  // namespace ptc

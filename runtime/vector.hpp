@@ -20,27 +20,40 @@ struct VecNode {
   const void* slots[kVecWidth];  // inner nodes: VecNode*; level-0 leaves: Value[32]
 };
 
+// A vector version. `origin` makes a version a suffix view of a larger trie
+// (rest, next, drop share the structure in O(1)); trie and tail indexes are
+// absolute, element i is at origin + i. The trie shift lives in Obj::aux.
+// When the tail is claimable (flags & kClaimableTail), its buffer records
+// how many slots some version has claimed: conj on the version that owns the
+// last claimed slot appends in place instead of copying the tail.
 struct VecObj : Obj {
-  uint32_t count = 0;
-  uint32_t shift = kVecBits;
-  const VecNode* root = nullptr;  // nullptr while everything fits in the tail
-  const Value* tail = nullptr;    // count - tail_offset() values
+  static constexpr uint8_t kClaimableTail = 1;
 
+  uint32_t count = 0;             // elements of this version
+  uint32_t origin = 0;            // absolute index of element 0
+  const VecNode* root = nullptr;  // nullptr while everything fits in the tail
+  const Value* tail = nullptr;    // tail_len() values, absolute indexes from tail_offset()
+
+  uint32_t shift() const { return aux; }
+  uint32_t end() const { return origin + count; }  // absolute end
   uint32_t tail_offset() const {
-    return count <= kVecWidth ? 0 : ((count - 1) >> kVecBits) << kVecBits;
+    uint32_t e = end();
+    return e <= kVecWidth ? 0 : ((e - 1) >> kVecBits) << kVecBits;
   }
-  uint32_t tail_len() const { return count - tail_offset(); }
+  uint32_t tail_len() const { return end() - tail_offset(); }
 
   // Unchecked: i < count.
   Value nth(uint32_t i) const {
-    if (i >= tail_offset()) return tail[i - tail_offset()];
+    uint32_t a = origin + i;
+    uint32_t off = tail_offset();
+    if (a >= off) return tail[a - off];
     const VecNode* node = root;
-    for (uint32_t level = shift; level > 0; level -= kVecBits)
-      node = static_cast<const VecNode*>(node->slots[(i >> level) & kVecMask]);
-    return static_cast<const Value*>(static_cast<const void*>(node))[i & kVecMask];
+    for (uint32_t level = shift(); level > 0; level -= kVecBits)
+      node = static_cast<const VecNode*>(node->slots[(a >> level) & kVecMask]);
+    return static_cast<const Value*>(static_cast<const void*>(node))[a & kVecMask];
   }
-  // Pointer to the contiguous run of values holding index i; *len is set to
-  // the number of values from i to the end of that run.
+  // Pointer to the contiguous run of values holding element i; *len is set
+  // to the number of values from i to the end of that run.
   const Value* chunk_at(uint32_t i, uint32_t* len) const;
 };
 
@@ -49,7 +62,8 @@ const VecObj* vec_from(Arena& arena, const Value* items, size_t n);
 const VecObj* vec_conj(Arena& arena, const VecObj* v, Value x);
 const VecObj* vec_assoc(Arena& arena, const VecObj* v, uint32_t i, Value x);  // i < count
 const VecObj* vec_pop(Arena& arena, const VecObj* v);                         // count > 0
-// Items [from, to); `to` is clamped to the count, from >= to gives [].
+// Items [from, to); `to` is clamped to the count, from >= to gives []. A
+// slice to the end is a view sharing v's structure (O(1)); others copy.
 const VecObj* vec_slice(Arena& arena, const VecObj* v, uint32_t from, uint32_t to);
 
 inline Value vec_value(const VecObj* v) {

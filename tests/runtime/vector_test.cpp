@@ -82,13 +82,14 @@ void check_shape(const VecObj* v) {
   ASSERT_GE(v->tail_len(), 1u);
   ASSERT_LE(v->tail_len(), kVecWidth);
   ASSERT_NE(v->tail, nullptr);
-  if (v->count <= kVecWidth) {
+  // Trie shape depends on the absolute end: a suffix view keeps its base's trie.
+  if (v->end() <= kVecWidth) {
     EXPECT_EQ(v->root, nullptr);
     return;
   }
-  EXPECT_EQ(v->shift, expected_shift(v->count)) << "count " << v->count;
+  EXPECT_EQ(v->shift(), expected_shift(v->end())) << "end " << v->end();
   uint64_t seen = 0;
-  check_node(v->root, v->shift, 0, v->tail_offset(), &seen);
+  check_node(v->root, v->shift(), 0, v->tail_offset(), &seen);
   EXPECT_EQ(seen, v->tail_offset());
 }
 
@@ -114,8 +115,8 @@ void check_ints(const VecObj* v, uint32_t n, int64_t base = 0) {
     const Value* c = v->chunk_at(i, &len);
     ASSERT_GE(len, 1u);
     ASSERT_LE(i + len, n);
-    if (i < v->tail_offset()) {
-      ASSERT_EQ((i + len) % kVecWidth, 0u) << "chunk crosses a leaf";
+    if (v->origin + i < v->tail_offset()) {
+      ASSERT_EQ((v->origin + i + len) % kVecWidth, 0u) << "chunk crosses a leaf";
     }
     for (uint32_t k = 0; k < len; ++k)
       ASSERT_EQ(c[k].as_int(), base + i + k);
@@ -157,7 +158,7 @@ TEST(Vector, BuilderAtEveryBoundaryMatchesConj) {
     check_shape(b);
     check_ints(b, n);
     EXPECT_EQ(b->count, c->count);
-    EXPECT_EQ(b->shift, c->shift);
+    EXPECT_EQ(b->shift(), c->shift());
     EXPECT_EQ(b->tail_len(), c->tail_len());
     // A builder result keeps growing correctly with conj.
     const VecObj* more = b;
@@ -182,19 +183,20 @@ TEST(Vector, VecFromCopiesItems) {
 }
 
 TEST(Vector, SmallVecFromDoesNotReserveAFullLeaf) {
-  // A two-element vector must not cost a 32-slot leaf against the memory cap.
+  // A two-element vector must not cost a 32-slot leaf against the memory cap
+  // (the 16 bytes on top are the claimable tail's header).
   Limits lim;
   Ctx ctx(lim);
   Value items[2] = {Value::integer(1), Value::integer(2)};
   size_t before = ctx.arena.used();
   const VecObj* v = vec_from(ctx.arena, items, 2);
-  EXPECT_LE(ctx.arena.used() - before, sizeof(VecObj) + 4 * sizeof(Value));
+  EXPECT_LE(ctx.arena.used() - before, sizeof(VecObj) + 4 * sizeof(Value) + 16);
   check_ints(v, 2, 1);
   VecBuilder b(ctx.arena);
   before = ctx.arena.used();
   b.push(Value::integer(7));
   const VecObj* w = b.finish();
-  EXPECT_LE(ctx.arena.used() - before, sizeof(VecObj) + 4 * sizeof(Value));
+  EXPECT_LE(ctx.arena.used() - before, sizeof(VecObj) + 4 * sizeof(Value) + 16);
   check_ints(w, 1, 7);
 }
 
@@ -236,7 +238,7 @@ TEST(Vector, AssocAtEveryIndexOfMultiLevelVector) {
   Ctx ctx(lim);
   constexpr uint32_t kN = 32 * 32 * 32 + 33;  // three trie levels plus a tail
   const VecObj* v = by_builder(ctx.arena, kN);
-  ASSERT_EQ(v->shift, 3 * kVecBits);
+  ASSERT_EQ(v->shift(), 3 * kVecBits);
   for (uint32_t i = 0; i < kN; ++i) {
     const VecObj* w = vec_assoc(ctx.arena, v, i, Value::integer(-1));
     ASSERT_EQ(w->count, kN);
@@ -342,6 +344,64 @@ TEST(Vector, Slices) {
   check_ints(v, 2000);
 }
 
+TEST(Vector, SuffixSlicesShareStructureAndStayPersistent) {
+  Limits lim;
+  Ctx ctx(lim);
+  const VecObj* v = by_builder(ctx.arena, 1000);
+  size_t before = ctx.arena.used();
+  const VecObj* rest = vec_slice(ctx.arena, v, 1, v->count);
+  EXPECT_LE(ctx.arena.used() - before, sizeof(VecObj)) << "a suffix is a view, not a copy";
+  check_ints(rest, 999, 1);
+  check_shape(rest);
+  // Walking a vector with rest costs O(1) per step.
+  const VecObj* cur = v;
+  before = ctx.arena.used();
+  for (int i = 0; i < 999; ++i)
+    cur = vec_slice(ctx.arena, cur, 1, cur->count);
+  EXPECT_LE(ctx.arena.used() - before, 999 * sizeof(VecObj));
+  check_ints(cur, 1, 999);
+  // Updating a view leaves the base untouched, and vice versa.
+  const VecObj* c = vec_conj(ctx.arena, rest, Value::integer(1000));
+  check_ints(c, 1000, 1);
+  check_ints(v, 1000, 0);
+  const VecObj* a = vec_assoc(ctx.arena, rest, 0, Value::integer(-1));
+  EXPECT_EQ(a->nth(0).as_int(), -1);
+  EXPECT_EQ(rest->nth(0).as_int(), 1);
+  const VecObj* p = vec_pop(ctx.arena, rest);
+  check_ints(p, 998, 1);
+  check_ints(rest, 999, 1);
+  // Views of views, down to the tail and past it.
+  const VecObj* deep = vec_slice(ctx.arena, vec_slice(ctx.arena, v, 500, 1000), 490, 500);
+  check_ints(deep, 10, 990);
+  check_shape(deep);
+}
+
+TEST(Vector, ConjOnTheNewestVersionAppendsInPlace) {
+  Limits lim;
+  Ctx ctx(lim);
+  const VecObj* v = empty_vector();
+  size_t before = ctx.arena.used();
+  for (int i = 0; i < 10000; ++i)
+    v = vec_conj(ctx.arena, v, Value::integer(i));
+  // About one header per conj, the leaves, and the trie path copies every 32
+  // conj; no tail copy each time (which cost ~300 bytes per conj).
+  EXPECT_LE(ctx.arena.used() - before, 10000 * (sizeof(VecObj) + 3 * sizeof(Value)));
+  check_ints(v, 10000, 0);
+  check_shape(v);
+  // Branching from an older version copies instead of overwriting.
+  const VecObj* base = by_builder(ctx.arena, 40);
+  const VecObj* b1 = vec_conj(ctx.arena, base, Value::integer(100));
+  const VecObj* b2 = vec_conj(ctx.arena, base, Value::integer(200));
+  EXPECT_EQ(b1->nth(40).as_int(), 100);
+  EXPECT_EQ(b2->nth(40).as_int(), 200);
+  check_ints(base, 40, 0);
+  // pop then conj must not clobber the popped-off element of the original.
+  const VecObj* popped = vec_pop(ctx.arena, b1);
+  const VecObj* again = vec_conj(ctx.arena, popped, Value::integer(300));
+  EXPECT_EQ(b1->nth(40).as_int(), 100);
+  EXPECT_EQ(again->nth(40).as_int(), 300);
+}
+
 TEST(Vector, IterFromOffsets) {
   Limits lim;
   Ctx ctx(lim);
@@ -407,7 +467,7 @@ TEST(Vector, HundredThousandElements) {
   Ctx ctx(lim);
   const VecObj* v = by_builder(ctx.arena, 100000);
   check_shape(v);
-  EXPECT_EQ(v->shift, 3 * kVecBits);
+  EXPECT_EQ(v->shift(), 3 * kVecBits);
   int64_t sum = 0;
   for (VecIter it(v); !it.done(); it.next())
     sum += it.value().as_int();
