@@ -388,6 +388,16 @@ Value conj(Ctx& ctx, const Value* a, uint32_t n) {
   }
   if (!coll.is_nil() && !coll.is_vector() && !coll.is_set())
     type_error("conj", "a collection", coll, 1);
+  if (coll.is_vector() && n <= 9) {  // the common (conj v x): append in place where possible
+    const VecObj* v = coll.vec();
+    for (uint32_t i = 1; i < n; ++i) v = vec_conj(ctx.arena, v, a[i]);
+    return vec_v(v);
+  }
+  if (coll.is_set() && n <= 9) {
+    const SetObj* st = coll.set();
+    for (uint32_t i = 1; i < n; ++i) st = set_conj(ctx.arena, st, a[i]);
+    return Value::object(st);
+  }
   return pour(ctx, coll, vec_v(vec_from(ctx.arena, a + 1, n - 1)), "conj", 1, 2);
 }
 
