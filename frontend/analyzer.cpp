@@ -465,9 +465,23 @@ Node* Analyzer::analyze_call(const Form* f, Node* callee, std::span<const Form* 
       e.error().loc = f->loc;
       throw;
     }
+    if (Node* fused = fuse_take_range(f->loc, id, arg_nodes)) return fused;
     return node<BuiltinCallNode>(f->loc, id, span_of(arg_nodes));
   }
   return node<CallNode>(f->loc, callee, span_of(arg_nodes));
+}
+
+// (take n (range ...)) makes only the n numbers it keeps, so a prefix of a
+// range that would be endless or huge on its own (a zero step, an infinite
+// bound) works as it does in Clojure.
+Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, const std::vector<Node*>& args) {
+  static const uint32_t take = builtin_id("take"), range = builtin_id("range");
+  if (take_id != take || args.size() != 2 || args[1]->kind != NodeKind::BuiltinCall) return nullptr;
+  auto* inner = static_cast<BuiltinCallNode*>(args[1]);
+  if (inner->id != range) return nullptr;
+  std::vector<Node*> fused{args[0]};
+  fused.insert(fused.end(), inner->args.begin(), inner->args.end());
+  return node<BuiltinCallNode>(loc, builtin_id("__take_range"), span_of(fused));
 }
 
 Node* Analyzer::analyze_tool_call(const Form* f, std::string_view tool) {

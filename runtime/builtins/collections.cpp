@@ -33,36 +33,8 @@ Value set_v(const SetObj* s) {
   return Value::object(s);
 }
 
-// Copying is cheap per item: one reduction per few items keeps the clock
-// checked during big copies without dominating small ones.
-void charge(Ctx& ctx, size_t items) {
-  ctx.tick(static_cast<int64_t>(items / 8) + 1);
-}
-
-// An index argument: an integer, or a finite float truncated toward zero as
-// Clojure's (int x) coercion does (GAP-S79). Bignums saturate (out of range).
 int64_t index_arg(std::string_view fname, Value v, int pos) {
-  if (v.is_int()) return v.as_int();
-  if (v.is_float() && !std::isnan(v.as_float())) {
-    double d = v.as_float();
-    if (d >= 9.2e18) return std::numeric_limits<int64_t>::max();
-    if (d <= -9.2e18) return std::numeric_limits<int64_t>::min();
-    return static_cast<int64_t>(d);
-  }
-  if (v.is(Type::BigInt))
-    return v.big()->size < 0 ? std::numeric_limits<int64_t>::min()
-                             : std::numeric_limits<int64_t>::max();
-  type_error(fname, "an integer index", v, pos);
-}
-
-// Positional access refuses maps and sets (DIV-29, spec §3.9).
-void require_ordered(std::string_view fname, Value coll, int pos) {
-  if (coll.is_map())
-    type_error(fname, "a vector, string or nil", coll, pos,
-               "maps have no positions; use (seq m), (keys m) or (vals m) for an ordered view");
-  if (coll.is_set())
-    type_error(fname, "a vector, string or nil", coll, pos,
-               "sets have no positions; use (vec s) or (sort s) for an ordered view");
+  return truncating_int_arg(fname, v, pos, "an integer index");
 }
 
 Value count(Ctx& ctx, const Value* a, uint32_t) {
@@ -81,7 +53,7 @@ Value vec(Ctx& ctx, const Value* a, uint32_t) {
 Value seq(Ctx& ctx, const Value* a, uint32_t) {
   if (seq_count(ctx, a[0], "seq", 1) == 0) return Value();
   const VecObj* v = seq_to_vector(ctx, a[0], "seq", 1);
-  charge(ctx, v->count);
+  charge_items(ctx, v->count);
   return vec_v(v);
 }
 
@@ -135,7 +107,7 @@ const VecObj* drop_first(Ctx& ctx, Value coll, const char* fname) {
   if (coll.is_vector()) {
     const VecObj* v = coll.vec();
     if (v->count <= 1) return empty_vector();
-    charge(ctx, v->count);
+    charge_items(ctx, v->count);
     return vec_slice(ctx.arena, v, 1, v->count);
   }
   VecBuilder b(ctx.arena);
@@ -183,7 +155,7 @@ Value butlast(Ctx& ctx, const Value* a, uint32_t) {
   require_ordered("butlast", a[0], 1);
   const VecObj* v = seq_to_vector(ctx, a[0], "butlast", 1);
   if (v->count <= 1) return Value();
-  charge(ctx, v->count);
+  charge_items(ctx, v->count);
   return vec_v(vec_slice(ctx.arena, v, 0, v->count - 1));
 }
 
@@ -218,7 +190,7 @@ Value subvec(Ctx& ctx, const Value* a, uint32_t n) {
   int64_t from = std::clamp<int64_t>(index_arg("subvec", a[1], 2), 0, count);
   int64_t to = n == 3 ? std::clamp<int64_t>(index_arg("subvec", a[2], 3), 0, count) : count;
   if (from >= to) return vec_v(empty_vector());
-  charge(ctx, static_cast<size_t>(to - from));
+  charge_items(ctx, static_cast<size_t>(to - from));
   return vec_v(vec_slice(ctx.arena, v, static_cast<uint32_t>(from), static_cast<uint32_t>(to)));
 }
 
@@ -247,7 +219,7 @@ Value cons(Ctx& ctx, const Value* a, uint32_t) {
   VecBuilder out(ctx.arena);
   out.push(a[0]);
   if (a[1].is_vector()) {
-    charge(ctx, a[1].vec()->count);
+    charge_items(ctx, a[1].vec()->count);
     out.push_all(a[1].vec());
   } else {
     for (SeqIter it(ctx, a[1], "cons", 2); !it.done(); it.next()) {
@@ -308,7 +280,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
       }
       VecBuilder out(ctx.arena);
       if (to.is_vector()) {
-        charge(ctx, to.vec()->count);
+        charge_items(ctx, to.vec()->count);
         out.push_all(to.vec());
       }
       for (SeqIter it(ctx, from, fname, from_pos); !it.done(); it.next()) {
@@ -327,7 +299,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
         return set_v(s);
       }
       HashBuilder b(ctx.arena, Type::Set);
-      charge(ctx, to.set()->count);
+      charge_items(ctx, to.set()->count);
       b.put_all(to.set());
       for (SeqIter it(ctx, from, fname, from_pos); !it.done(); it.next()) {
         ctx.tick();
@@ -345,7 +317,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
         return map_v(m);
       }
       HashBuilder b(ctx.arena, Type::Map);
-      charge(ctx, to.map()->count);
+      charge_items(ctx, to.map()->count);
       b.put_all(to.map());
       if (from.is_map()) {
         for (HashIter it(from.map()); !it.done(); it.next()) {
@@ -380,7 +352,7 @@ Value conj(Ctx& ctx, const Value* a, uint32_t n) {
       return map_v(m);
     }
     HashBuilder b(ctx.arena, Type::Map);
-    charge(ctx, coll.map()->count);
+    charge_items(ctx, coll.map()->count);
     b.put_all(coll.map());
     for (uint32_t i = 1; i < n; ++i)
       put_entry(b, a[i], "conj", static_cast<int>(i) + 1);
@@ -390,12 +362,14 @@ Value conj(Ctx& ctx, const Value* a, uint32_t n) {
     type_error("conj", "a collection", coll, 1);
   if (coll.is_vector() && n <= 9) {  // the common (conj v x): append in place where possible
     const VecObj* v = coll.vec();
-    for (uint32_t i = 1; i < n; ++i) v = vec_conj(ctx.arena, v, a[i]);
+    for (uint32_t i = 1; i < n; ++i)
+      v = vec_conj(ctx.arena, v, a[i]);
     return vec_v(v);
   }
   if (coll.is_set() && n <= 9) {
     const SetObj* st = coll.set();
-    for (uint32_t i = 1; i < n; ++i) st = set_conj(ctx.arena, st, a[i]);
+    for (uint32_t i = 1; i < n; ++i)
+      st = set_conj(ctx.arena, st, a[i]);
     return Value::object(st);
   }
   return pour(ctx, coll, vec_v(vec_from(ctx.arena, a + 1, n - 1)), "conj", 1, 2);

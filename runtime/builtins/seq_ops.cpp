@@ -29,48 +29,13 @@ Value vec_v(const VecObj* v) {
   return Value::object(v);
 }
 
-// Copying is cheap per item: one reduction per few items keeps the clock
-// checked during big copies without dominating small ones.
-void charge(Ctx& ctx, size_t items) {
-  ctx.tick(static_cast<int64_t>(items / 8) + 1);
-}
-
-// Refuses a result of `values` Values before building it.
-void reserve_values(Ctx& ctx, double values) {
-  double bytes = values * static_cast<double>(sizeof(Value));
-  ctx.arena.reserve_check(bytes >= 1e18 ? static_cast<size_t>(1e18) : static_cast<size_t>(bytes));
-}
-
-// A count or size argument: an integer, or a finite float truncated toward
-// zero as Clojure's (int x) coercion does (GAP-S79). Bignums saturate.
 int64_t count_arg(std::string_view fname, Value v, int pos) {
-  if (v.is_int()) return v.as_int();
-  if (v.is_float() && !std::isnan(v.as_float())) {
-    double d = v.as_float();
-    if (d >= 9.2e18) return std::numeric_limits<int64_t>::max();
-    if (d <= -9.2e18) return std::numeric_limits<int64_t>::min();
-    return static_cast<int64_t>(d);
-  }
-  if (v.is(Type::BigInt))
-    return v.big()->size < 0 ? std::numeric_limits<int64_t>::min()
-                             : std::numeric_limits<int64_t>::max();
-  type_error(fname, "a number", v, pos);
-}
-
-// Positional operations refuse maps and sets: their items have no position
-// to reverse, interleave or deduplicate by (DIV-29, GAP-S134, spec §3.9).
-void require_ordered(std::string_view fname, Value coll, int pos) {
-  if (coll.is_map())
-    type_error(fname, "a vector, string or nil", coll, pos,
-               "maps have no positions; use (seq m), (keys m) or (vals m) for an ordered view");
-  if (coll.is_set())
-    type_error(fname, "a vector, string or nil", coll, pos,
-               "sets have no positions; use (vec s) or (sort s) for an ordered view");
+  return truncating_int_arg(fname, v, pos, "a number");
 }
 
 const VecObj* items_of(Ctx& ctx, Value coll, std::string_view fname, int pos) {
   const VecObj* v = seq_to_vector(ctx, coll, fname, pos);
-  charge(ctx, v->count);
+  charge_items(ctx, v->count);
   return v;
 }
 
@@ -85,7 +50,7 @@ const VecObj* slice(Ctx& ctx, const VecObj* v, int64_t from, int64_t to) {
   from = std::clamp<int64_t>(from, 0, n);
   to = std::clamp<int64_t>(to, 0, n);
   if (from >= to) return empty_vector();
-  charge(ctx, static_cast<size_t>(to - from));
+  charge_items(ctx, static_cast<size_t>(to - from));
   return vec_slice(ctx.arena, v, static_cast<uint32_t>(from), static_cast<uint32_t>(to));
 }
 
@@ -339,7 +304,7 @@ Value interleave(Ctx& ctx, const Value* a, uint32_t nargs) {
   if (nargs == 0) return vec_v(empty_vector());
   if (nargs == 1) return vec_v(colls[0]);
   reserve_values(ctx, static_cast<double>(shortest) * nargs);
-  charge(ctx, static_cast<size_t>(shortest) * nargs);
+  charge_items(ctx, static_cast<size_t>(shortest) * nargs);
   VecBuilder out(ctx.arena);
   for (uint32_t k = 0; k < shortest; ++k)
     for (const VecObj* c : colls)
@@ -350,7 +315,7 @@ Value interleave(Ctx& ctx, const Value* a, uint32_t nargs) {
 Value interpose(Ctx& ctx, const Value* a, uint32_t) {
   const VecObj* v = ordered_items(ctx, a[1], "interpose", 2);
   reserve_values(ctx, 2.0 * v->count);
-  charge(ctx, 2 * static_cast<size_t>(v->count));
+  charge_items(ctx, 2 * static_cast<size_t>(v->count));
   VecBuilder out(ctx.arena);
   for (VecIter it(v); !it.done(); it.next()) {
     if (it.index() > 0) out.push(a[0]);
@@ -365,7 +330,7 @@ Value concat(Ctx& ctx, const Value* a, uint32_t nargs) {
   VecBuilder out(ctx.arena);
   for (uint32_t i = 0; i < nargs; ++i) {
     if (a[i].is_vector()) {
-      charge(ctx, a[i].vec()->count);
+      charge_items(ctx, a[i].vec()->count);
       out.push_all(a[i].vec());
       continue;
     }
@@ -404,7 +369,7 @@ Value flatten(Ctx& ctx, const Value* a, uint32_t) {
 
 Value reverse(Ctx& ctx, const Value* a, uint32_t) {
   const VecObj* v = ordered_items(ctx, a[0], "reverse", 1);
-  charge(ctx, v->count);
+  charge_items(ctx, v->count);
   VecBuilder out(ctx.arena);
   for (uint32_t i = v->count; i > 0; --i)
     out.push(v->nth(i - 1));
@@ -445,7 +410,7 @@ Value combinations(Ctx& ctx, const Value* a, uint32_t) {
   VecBuilder out(ctx.arena);
   std::vector<Value> combo(k);
   for (;;) {
-    charge(ctx, k);
+    charge_items(ctx, k);
     for (uint32_t i = 0; i < k; ++i)
       combo[i] = v->nth(idx[i]);
     out.push(vec_v(vec_from(ctx.arena, combo.data(), k)));

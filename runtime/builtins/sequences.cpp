@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "runtime/builtins/families.hpp"
@@ -25,12 +26,6 @@ namespace {
 
 Value vec_v(const VecObj* v) {
   return Value::object(v);
-}
-
-// Refuses a result of `values` Values before building it.
-void reserve_values(Ctx& ctx, double values) {
-  double bytes = values * static_cast<double>(sizeof(Value));
-  ctx.arena.reserve_check(bytes >= 1e18 ? static_cast<size_t>(1e18) : static_cast<size_t>(bytes));
 }
 
 // ---- map and friends --------------------------------------------------------
@@ -298,9 +293,11 @@ Value tree_seq(Ctx& ctx, const Value* a, uint32_t) {
 }
 
 // Clojure's range over the numeric tower: start, start+step, ... while short
-// of end (floats accumulate by repeated addition, as in Clojure). A zero step
-// or an infinite bound would never end, which PTC-Lisp refuses (DIV-02).
-Value range(Ctx& ctx, const Value* a, uint32_t n) {
+// of end (floats accumulate by repeated addition, as in Clojure). `args` are
+// range's own arguments. With no `limit` a zero step or an infinite bound would
+// never end, which PTC-Lisp refuses (DIV-02); with a limit (take n (range ...))
+// only the first `limit` numbers are made, so those ranges are fine.
+Value range_upto(Ctx& ctx, const Value* a, uint32_t n, std::optional<int64_t> limit) {
   Value start = n >= 2 ? a[0] : Value::integer(0);
   Value end = n >= 2 ? a[1] : a[0];
   Value step = n == 3 ? a[2] : Value::integer(1);
@@ -309,25 +306,36 @@ Value range(Ctx& ctx, const Value* a, uint32_t n) {
   require_number("range", step, 3);
   if (step.is_float() && std::isnan(step.as_float()))
     type_error("range", "a step that is a number", step, 3);
+  if (limit && *limit <= 0) return vec_v(empty_vector());
   bool unordered = false;
   int order = compare_numbers(start, end, &unordered);
   if (is_zero_number(step)) {
     if (order == 0 && !unordered) return vec_v(empty_vector());
-    endless("range", "a step of 0 would repeat the start forever",
-            "PTC-Lisp has no infinite sequences; use (repeat n x) for n copies of x");
+    if (!limit)
+      endless("range", "a step of 0 would repeat the start forever",
+              "PTC-Lisp has no infinite sequences; take a prefix, (take n (range a b 0)), or use "
+              "(repeat n x)");
+    reserve_values(ctx, static_cast<double>(*limit));
+    VecBuilder out(ctx.arena);
+    for (int64_t k = 0; k < *limit; ++k) {
+      out.push(start);
+      if ((k & 7) == 0) ctx.tick();
+    }
+    return vec_v(out.finish());
   }
   int dir = compare_numbers(step, Value::integer(0));
   if (unordered || (dir > 0 ? order >= 0 : order <= 0)) return vec_v(empty_vector());
   double s = to_double(start), e = to_double(end), st = to_double(step);
-  if (std::isinf(s) || std::isinf(e))
+  if (!limit && (std::isinf(s) || std::isinf(e)))
     endless("range", fmt::format("a range from {} to {} would never end", s, e),
-            "PTC-Lisp has no infinite sequences; give finite bounds");
+            "PTC-Lisp has no infinite sequences; give finite bounds or take a prefix");
   // Refuse before building: ranges are eager.
-  double span = std::isinf(st) ? 1 : (e - s) / st;
-  reserve_values(ctx, std::ceil(span) + 1);
+  double span = std::isinf(st) ? 1 : std::ceil((e - s) / st) + 1;
+  if (limit) span = std::min(span, static_cast<double>(*limit));
+  reserve_values(ctx, span);
   VecBuilder out(ctx.arena);
   Value x = start;
-  for (size_t k = 0;; ++k) {
+  for (int64_t k = 0; !limit || k < *limit; ++k) {
     int c = compare_numbers(x, end, &unordered);
     if (unordered || (dir > 0 ? c >= 0 : c <= 0)) break;
     out.push(x);
@@ -337,13 +345,23 @@ Value range(Ctx& ctx, const Value* a, uint32_t n) {
       x = Value::integer(next);
     } else {
       Value y = num_add(ctx.arena, x, step);
-      if (y.is_float() && x.is_float() && y.as_float() == x.as_float())
+      if (y.is_float() && x.is_float() && y.as_float() == x.as_float() && !limit)
         endless("range", fmt::format("a step of {} is too small to move past {}", st, x.as_float()),
                 "PTC-Lisp has no infinite sequences; use a larger step");
       x = y;
     }
   }
   return vec_v(out.finish());
+}
+
+Value range(Ctx& ctx, const Value* a, uint32_t n) {
+  return range_upto(ctx, a, n, std::nullopt);
+}
+
+// (take n (range ...)), rewritten by the analyzer: a[0] is take's count, the
+// rest are range's arguments.
+Value take_range(Ctx& ctx, const Value* a, uint32_t n) {
+  return range_upto(ctx, a + 1, n - 1, truncating_int_arg("take", a[0], 1, "a number"));
 }
 
 Value repeat(Ctx& ctx, const Value* a, uint32_t n) {
@@ -390,6 +408,7 @@ const BuiltinDef kDefs[] = {
     PTC_BUILTIN(Core, "reduce", 2, 3, reduce, "(reduce f coll) or (reduce f init coll)", "Folds the items with f, from init or the first item."),
     PTC_BUILTIN(Core, "reduce-kv", 3, 3, reduce_kv, "(reduce-kv f init coll)", "Folds (f acc key value) over a map, or over a vector's indexes and items."),
     PTC_BUILTIN(Core, "tree-seq", 3, 3, tree_seq, "(tree-seq branch? children root)", "The nodes of a tree depth first: each node, then the nodes under its children."),
+    PTC_BUILTIN(Internal, "__take_range", 2, 4, take_range, "", ""),
     PTC_BUILTIN(Core, "range", 1, 3, range, "(range end), (range start end) or (range start end step)", "Numbers from start (0) up to end, by step (1)."),
     PTC_BUILTIN(Core, "repeat", 1, 2, repeat, "(repeat n x)", "A vector of n copies of x."),
 };  // clang-format on

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 
@@ -48,6 +51,38 @@ Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name, const Value* c
 Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name,
                      std::initializer_list<Value> captured) {
   return make_native_fn(ctx, impl, name, captured.begin(), static_cast<uint32_t>(captured.size()));
+}
+
+int64_t truncating_int_arg(std::string_view fname, Value v, int pos, std::string_view expected) {
+  if (v.is_int()) return v.as_int();
+  if (v.is_float() && !std::isnan(v.as_float())) {
+    double d = v.as_float();
+    if (d >= 9.2e18) return std::numeric_limits<int64_t>::max();
+    if (d <= -9.2e18) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(d);
+  }
+  if (v.is(Type::BigInt))
+    return v.big()->size < 0 ? std::numeric_limits<int64_t>::min()
+                             : std::numeric_limits<int64_t>::max();
+  type_error(fname, expected, v, pos);
+}
+
+void require_ordered(std::string_view fname, Value coll, int pos) {
+  if (coll.is_map())
+    type_error(fname, "a vector, string or nil", coll, pos,
+               "maps have no positions; use (seq m), (keys m) or (vals m) for an ordered view");
+  if (coll.is_set())
+    type_error(fname, "a vector, string or nil", coll, pos,
+               "sets have no positions; use (vec s) or (sort s) for an ordered view");
+}
+
+void charge_items(Ctx& ctx, size_t items) {
+  ctx.tick(static_cast<int64_t>(items / 8) + 1);
+}
+
+void reserve_values(Ctx& ctx, double values) {
+  double bytes = values * static_cast<double>(sizeof(Value));
+  ctx.arena.reserve_check(bytes >= 1e18 ? static_cast<size_t>(1e18) : static_cast<size_t>(bytes));
 }
 
 bool is_callable(Value v) {

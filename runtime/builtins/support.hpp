@@ -23,6 +23,22 @@ void expect_callable(std::string_view fname, Value v, int pos);
 
 bool is_callable(Value v);
 
+// A count or index argument: an integer, or a finite float truncated toward
+// zero as Clojure's (int x) coercion does (GAP-S79). Bignums saturate.
+// `expected` names what the argument is for the error ("a number").
+int64_t truncating_int_arg(std::string_view fname, Value v, int pos, std::string_view expected);
+
+// Positional operations refuse maps and sets: their items have no position
+// (DIV-29, GAP-S134, spec §3.9).
+void require_ordered(std::string_view fname, Value coll, int pos);
+
+// Copying is cheap per item: one reduction per few items keeps the clock
+// checked during big copies without dominating small ones.
+void charge_items(Ctx& ctx, size_t items);
+
+// Refuses a result of `values` Values before building it (memory_limit).
+void reserve_values(Ctx& ctx, double values);
+
 // Applies a key function to an item, as sort-by, group-by, sum-by and the
 // other key-taking helpers do: a keyword or a string key reads that field
 // (flexibly, spec §7.5), anything callable is called. `fname` and `pos` name

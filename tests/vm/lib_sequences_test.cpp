@@ -394,6 +394,28 @@ TEST(LibSequences, Range) {
   EXPECT_EQ(kind_of("(range 1 2 3 4)"), ErrorKind::ArityError);
 }
 
+// (take n (range ...)) builds only the prefix it keeps, so ranges that would
+// never end on their own work as they do in Clojure (spec §8 Sequence Generation).
+TEST(LibSequences, TakeOfRangeMakesOnlyThePrefix) {
+  EXPECT_EQ(eval("(take 3 (range 1 5 0))"), "[1 1 1]");
+  EXPECT_EQ(eval("(take 3 (range 5 5 0))"), "[]");
+  EXPECT_EQ(eval("(->> (range 0 ##Inf) (take 3))"), "[0 1 2]");
+  EXPECT_EQ(eval("(take 2 (range 0 1e300 1e299))"), "[0 1.0E299]");
+  EXPECT_EQ(eval("(take 4 (range 3))"), "[0 1 2]");
+  EXPECT_EQ(eval("(take 0 (range 1 5 0))"), "[]");
+  EXPECT_EQ(eval("(take -2 (range 10))"), "[]");
+  EXPECT_EQ(eval("(take 2.9 (range 10))"), "[0 1]");
+  // A billion-item range is never built: only the prefix is charged.
+  EXPECT_EQ(eval("(take 2 (range 1000000000000))"), "[0 1]");
+  // Argument errors still name the function the program called.
+  EXPECT_TRUE(mentions(eval_error("(take :x (range 3))").message, "take"));
+  EXPECT_TRUE(mentions(eval_error("(take 2 (range 1 nil))").message, "range"));
+  // A shadowed take or range is not rewritten.
+  EXPECT_EQ(eval("(let [take (fn [n xs] n)] (take 3 (range 1 5)))"), "3");
+  // A huge prefix of an endless range is still refused by the heap cap.
+  EXPECT_EQ(kind_of("(take 1000000000000 (range 1 5 0))"), ErrorKind::MemoryLimit);
+}
+
 TEST(LibSequences, Repeat) {
   EXPECT_EQ(eval("(repeat 3 :x)"), "[:x :x :x]");
   EXPECT_EQ(eval("(repeat 0 :x)"), "[]");
