@@ -63,13 +63,29 @@ bool is_nan(Value v) {
 
 [[noreturn]] void not_callable(Value v) {
   std::string hint =
-      v.is_vector() ? "vectors are not functions; use (nth v i) or (get v i)"
-      : v.is_string()
+      v.is_string()
           ? "strings are not functions; to call a function by name, write the name without quotes"
       : v.is_nil() ? "the value is nil: check that the name is defined and the data has the field"
-                   : "only functions, keywords, maps and sets can be called";
+                   : "only functions, keywords, maps, sets and vectors can be called";
   throw_error(ErrorKind::NotCallable,
               fmt::format("{} {} is not a function", type_name(v.type()), preview(v)), hint);
+}
+
+// A vector called with an index is that item, as in Clojure (GAP-S13); unlike
+// nth and get, an index out of range is an error rather than nil.
+Value call_vector(const VecObj* v, Value index) {
+  if (!index.is_int())
+    throw_error(ErrorKind::TypeError,
+                fmt::format("a vector called as a function takes an integer index, got {} {}",
+                            type_name(index.type()), preview(index)),
+                "use (get v key) to look up anything else");
+  int64_t i = index.as_int();
+  if (i < 0 || static_cast<uint64_t>(i) >= v->count)
+    throw_error(ErrorKind::RuntimeError,
+                fmt::format("index {} is out of bounds for a vector of {} item{}", i, v->count,
+                            v->count == 1 ? "" : "s"),
+                "use (get v i) or (nth v i default) for nil or a default when out of range");
+  return v->nth(static_cast<uint32_t>(i));
 }
 
 std::string arity_list(const FnProto* fp) {
@@ -176,6 +192,10 @@ Value VM::call_other(Value callee, Value* args, uint32_t nargs) {
         return lookup(ctx_, callee, args[0], nargs == 2 ? args[1] : Value());
       throw_error(ErrorKind::ArityError, fmt::format("map called with {} arguments", nargs),
                   "use (m key) or (m key default)");
+    case Type::Vector:
+      if (nargs == 1) return call_vector(callee.vec(), args[0]);
+      throw_error(ErrorKind::ArityError, fmt::format("vector called with {} arguments", nargs),
+                  "use (v i), or (get v i default) for a default");
     case Type::Set:
       if (nargs == 1) {
         const Value* v = set_find(callee.set(), args[0]);

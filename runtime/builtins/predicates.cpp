@@ -70,7 +70,7 @@ Value set_p(Ctx&, const Value* a, uint32_t) {
 Value fn_p(Ctx&, const Value* a, uint32_t) {
   return b(a[0].is_fn());
 }
-// Anything that can be called: functions, keywords, maps and sets (not vectors).
+// Anything that can be called: functions, keywords, maps, sets and vectors (GAP-S13).
 Value ifn_p(Ctx&, const Value* a, uint32_t) {
   return b(is_callable(a[0]));
 }
@@ -215,7 +215,7 @@ const BuiltinDef kDefs[] = {
     PTC_BUILTIN(Core, "map?", 1, 1, map_p, "(map? x)", "True for maps."),
     PTC_BUILTIN(Set, "set?", 1, 1, set_p, "(set? x)", "True for sets."),
     PTC_BUILTIN(Core, "fn?", 1, 1, fn_p, "(fn? x)", "True for functions."),
-    PTC_BUILTIN(Core, "ifn?", 1, 1, ifn_p, "(ifn? x)", "True for anything callable: functions, keywords, maps and sets."),
+    PTC_BUILTIN(Core, "ifn?", 1, 1, ifn_p, "(ifn? x)", "True for anything callable: functions, keywords, maps, sets and vectors."),
     PTC_BUILTIN(Core, "coll?", 1, 1, coll_p, "(coll? x)", "True for vectors, maps and sets."),
     PTC_BUILTIN(Core, "sequential?", 1, 1, sequential_p, "(sequential? x)", "True for vectors."),
     PTC_BUILTIN(Core, "seq?", 1, 1, sequential_p, "(seq? x)", "True for vectors (PTC-Lisp's only sequences)."),

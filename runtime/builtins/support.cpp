@@ -93,6 +93,7 @@ bool is_callable(Value v) {
     case Type::Keyword:
     case Type::Map:
     case Type::Set:
+    case Type::Vector:
       return true;
     default:
       return false;
@@ -107,9 +108,7 @@ Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int 
 }
 
 void expect_callable(std::string_view fname, Value v, int pos) {
-  if (!is_callable(v))
-    type_error(fname, "a function", v, pos,
-               v.is_vector() ? "vectors are not callable; use (nth v i) or (get v i)" : "");
+  if (!is_callable(v)) type_error(fname, "a function", v, pos);
 }
 
 }  // namespace ptc::builtins

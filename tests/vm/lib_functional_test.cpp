@@ -537,3 +537,22 @@ TEST(LibParallel, PcallsErrors) {
 }
 
 }  // namespace
+
+// Vectors are functions of an index, as in Clojure (GAP-S13), wherever a
+// function is accepted (GAP-S71); maps and sets already are.
+TEST(LibCombinators, VectorsMapsAndSetsAreFunctions) {
+  EXPECT_EQ(eval("([10 20] 1)"), "20");
+  EXPECT_EQ(eval("(apply [10 20] [1])"), "20");
+  EXPECT_EQ(eval("(ifn? [1 2])"), "true");
+  EXPECT_EQ(eval("(map [10 20 30] [2 0])"), "[30 10]");
+  EXPECT_EQ(eval("((comp [10 20] inc) 0)"), "20");
+  EXPECT_EQ(eval("((juxt [:a :b] {1 :one}) 1)"), "[:b :one]");
+  EXPECT_EQ(eval("(map {:a 1 :b 2} [:a :c :b])"), "[1 nil 2]");
+  EXPECT_EQ(eval("(filter {:a true :b false} [:a :b :c])"), "[:a]");
+  EXPECT_EQ(eval("(sort-by {:x 2 :y 1} [:x :y])"), "[:y :x]");
+  // Unlike nth and get, a call out of range or with a non-integer is an error.
+  EXPECT_EQ(eval_error("([1 2] 2)").kind, ErrorKind::RuntimeError);
+  EXPECT_EQ(eval_error("([1 2] -1)").kind, ErrorKind::RuntimeError);
+  EXPECT_EQ(eval_error("([1 2] 1.0)").kind, ErrorKind::TypeError);
+  EXPECT_EQ(eval_error("([1 2] 0 :default)").kind, ErrorKind::ArityError);
+}

@@ -416,7 +416,7 @@ TEST(LibNumbers, FunctionPredicates) {
       "[true true true false false false]");
   EXPECT_EQ(eval("[(ifn? inc) (ifn? :keyword) (ifn? {:a 1}) (ifn? #{1}) (ifn? [1]) (ifn? \"s\") "
                  "(ifn? nil)]"),
-            "[true true true true false false false]");
+            "[true true true true true false false]");
 }
 
 TEST(LibNumbers, NumericPredicates) {
