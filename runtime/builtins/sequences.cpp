@@ -298,8 +298,12 @@ Value tree_seq(Ctx& ctx, const Value* a, uint32_t) {
 // never end, which PTC-Lisp refuses (DIV-02); with a limit (take n (range ...))
 // only the first `limit` numbers are made, so those ranges are fine.
 Value range_upto(Ctx& ctx, const Value* a, uint32_t n, std::optional<int64_t> limit) {
+  if (n == 0 && !limit)
+    endless("range", "(range) with no end counts forever",
+            "PTC-Lisp has no infinite sequences; give an end, (range n), take a prefix, "
+            "(take n (range)), or number items with (map-indexed f xs)");
   Value start = n >= 2 ? a[0] : Value::integer(0);
-  Value end = n >= 2 ? a[1] : a[0];
+  Value end = n >= 2 ? a[1] : n == 1 ? a[0] : Value::floating(INFINITY);
   Value step = n == 3 ? a[2] : Value::integer(1);
   require_number("range", start, 1);
   require_number("range", end, n >= 2 ? 2 : 1);
@@ -408,8 +412,8 @@ const BuiltinDef kDefs[] = {
     PTC_BUILTIN(Core, "reduce", 2, 3, reduce, "(reduce f coll) or (reduce f init coll)", "Folds the items with f, from init or the first item."),
     PTC_BUILTIN(Core, "reduce-kv", 3, 3, reduce_kv, "(reduce-kv f init coll)", "Folds (f acc key value) over a map, or over a vector's indexes and items."),
     PTC_BUILTIN(Core, "tree-seq", 3, 3, tree_seq, "(tree-seq branch? children root)", "The nodes of a tree depth first: each node, then the nodes under its children."),
-    PTC_BUILTIN(Internal, "__take_range", 2, 4, take_range, "", ""),
-    PTC_BUILTIN(Core, "range", 1, 3, range, "(range end), (range start end) or (range start end step)", "Numbers from start (0) up to end, by step (1)."),
+    PTC_BUILTIN(Internal, "__take_range", 1, 4, take_range, "", ""),
+    PTC_BUILTIN(Core, "range", 0, 3, range, "(range end), (range start end) or (range start end step)", "Numbers from start (0) up to end, by step (1)."),
     PTC_BUILTIN(Core, "repeat", 1, 2, repeat, "(repeat n x)", "A vector of n copies of x."),
 };  // clang-format on
 
