@@ -88,7 +88,7 @@ std::string one_line(std::string_view text, size_t max_chars) {
 }
 
 std::string reason_for_error(const ptc::Error& error) {
-  if (auto name = missing_name(error)) return "needs " + *name + " (core library, issue 3)";
+  if (auto name = missing_name(error)) return "needs " + *name + " (an undefined name)";
   return std::string(ptc::reason_name(error.kind)) + ": " + one_line(error.message, 80);
 }
 
