@@ -247,8 +247,7 @@ void expected_list_checks(Checker& t) {
   undefined.kind = ptc::ErrorKind::UnboundVar;
   undefined.message = "undefined symbol frequencies";
   t.check(missing_name(undefined) == "frequencies", "missing name from undefined symbol");
-  t.check(reason_for_error(undefined) == "needs frequencies (an undefined name)",
-          "needs reason");
+  t.check(reason_for_error(undefined) == "needs frequencies (an undefined name)", "needs reason");
   ptc::Error unavailable = undefined;
   unavailable.message = "clojure.string/join is not available in PTC-Lisp";
   t.check(missing_name(unavailable) == "clojure.string/join", "missing name, qualified");
