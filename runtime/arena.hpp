@@ -74,6 +74,14 @@ class Arena {
   // a huge request (range of 10^9 elements) before doing any work.
   void reserve_check(size_t bytes) const;
 
+  // Counts `bytes` the run keeps outside the arena (captured prints) against
+  // the cap, as if allocated here.
+  void charge(size_t bytes) {
+    if (bytes > remaining()) [[unlikely]]
+      throw_over_cap(bytes);
+    used_ += bytes;
+  }
+
   size_t used() const { return used_; }
   size_t cap() const { return cap_; }
   void set_cap(size_t cap) { cap_ = cap; }

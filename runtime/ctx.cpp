@@ -45,6 +45,7 @@ void Ctx::add_print(std::string line) {
       line += "...";
     }
   }
+  arena.charge(line.size() + sizeof(std::string));
   prints.push_back(std::move(line));
 }
 

@@ -72,4 +72,28 @@ class Ctx {
   std::chrono::steady_clock::time_point start_, deadline_;
 };
 
+// Marks the run executing on this thread for as long as it lives. Deep walks
+// over values (equality, ordering, printing) are reached from too many places
+// to pass a Ctx, yet shared structure lets one such call visit billions of
+// items: they charge the current run through charge_walk, so its time limit
+// holds inside them too. A thread running part of a run (a parallel branch)
+// opens its own scope.
+class CurrentRun {
+ public:
+  explicit CurrentRun(Ctx& ctx) : saved_(current_) { current_ = &ctx; }
+  ~CurrentRun() { current_ = saved_; }
+  CurrentRun(const CurrentRun&) = delete;
+  CurrentRun& operator=(const CurrentRun&) = delete;
+  static Ctx* get() { return current_; }
+
+ private:
+  Ctx* saved_;
+  static inline thread_local Ctx* current_ = nullptr;
+};
+
+// Charges `items` reductions to the run on this thread, if any.
+inline void charge_walk(int64_t items = 1) {
+  if (Ctx* c = CurrentRun::get()) c->tick(items);
+}
+
 }  // namespace ptc

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/bignum.hpp"
+#include "runtime/ctx.hpp"
 #include "runtime/hash.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/objects.hpp"
@@ -174,8 +175,10 @@ bool equals(Value a, Value b) {
       if (hx && hy && hx != hy) return false;
       check_native_stack("comparing nested collections");
       VecIter i(x), j(y);
-      for (; !i.done(); i.next(), j.next())
+      for (; !i.done(); i.next(), j.next()) {
+        charge_walk();
         if (!equals(i.value(), j.value())) return false;
+      }
       return true;
     }
     case Type::Map: {
@@ -185,6 +188,7 @@ bool equals(Value a, Value b) {
       if (hx && hy && hx != hy) return false;
       check_native_stack("comparing nested collections");
       for (HashIter it(x); !it.done(); it.next()) {
+        charge_walk();
         const Value* v = map_find(y, it.key());
         if (!v || !equals(it.val(), *v)) return false;
       }
@@ -194,8 +198,10 @@ bool equals(Value a, Value b) {
       const SetObj *x = a.set(), *y = b.set();
       if (x->count != y->count) return false;
       check_native_stack("comparing nested collections");
-      for (HashIter it(x); !it.done(); it.next())
+      for (HashIter it(x); !it.done(); it.next()) {
+        charge_walk();
         if (!set_contains(y, it.key())) return false;
+      }
       return true;
     }
     case Type::Var:
@@ -273,6 +279,7 @@ uint32_t hash_value(Value v) {
 }
 
 int compare(Value a, Value b) {
+  if (a.identical(b) && !a.is_float()) return 0;
   int ra = type_rank(a.type()), rb = type_rank(b.type());
   if (ra != rb) return ra < rb ? -1 : 1;
   switch (ra) {
@@ -285,8 +292,10 @@ int compare(Value a, Value b) {
     case 6: {
       check_native_stack("comparing nested collections");
       VecIter i(a.vec()), j(b.vec());
-      for (; !i.done() && !j.done(); i.next(), j.next())
+      for (; !i.done() && !j.done(); i.next(), j.next()) {
+        charge_walk();
         if (int c = compare(i.value(), j.value())) return c;
+      }
       return i.done() ? (j.done() ? 0 : -1) : 1;
     }
     case 5: {
@@ -294,11 +303,14 @@ int compare(Value a, Value b) {
       if (x->count != y->count) return x->count < y->count ? -1 : 1;
       check_native_stack("comparing nested collections");
       std::vector<Value> kx = sorted_keys(x), ky = sorted_keys(y);
+      charge_walk(static_cast<int64_t>(kx.size()));
       for (size_t i = 0; i < kx.size(); ++i)
         if (int c = compare(kx[i], ky[i])) return c;
       if (a.is_map() && b.is_map()) {
-        for (Value k : kx)
+        for (Value k : kx) {
+          charge_walk();
           if (int c = compare(map_get(a.map(), k), map_get(b.map(), k))) return c;
+        }
       }
       return 0;
     }

@@ -281,8 +281,26 @@ bool host_equal(const HostValue& a, const HostValue& b) {
 // ---------------------------------------------------------------------------
 // Runtime value -> host value.
 
-HostValue export_rec(Value v) {
+// Bytes an exported value may still take. Shared structure lets a small
+// runtime value expand into a huge host tree, so the copy is bounded too.
+struct ExportBudget {
+  size_t remaining;  // SIZE_MAX = unbounded
+
+  void charge(size_t bytes) {
+    charge_walk();
+    if (remaining == SIZE_MAX) return;
+    if (bytes > remaining)
+      throw_error(ErrorKind::MemoryLimit,
+                  "memory limit exceeded: the result is too large to return",
+                  "shared structure counts each time it appears in the result; return a "
+                  "summary (a count, a part) instead");
+    remaining -= bytes;
+  }
+};
+
+HostValue export_rec(Value v, ExportBudget& budget) {
   check_native_stack("exporting a nested value");
+  budget.charge(sizeof(HostValue) + (v.is_string() ? v.str()->view().size() : 0));
   switch (v.type()) {
     case Type::Nil:
       return HostValue::nil();
@@ -302,15 +320,15 @@ HostValue export_rec(Value v) {
       std::vector<HostValue> items;
       items.reserve(v.vec()->count);
       for (VecIter it(v.vec()); !it.done(); it.next())
-        items.push_back(export_rec(it.value()));
+        items.push_back(export_rec(it.value(), budget));
       return HostValue::vector(std::move(items));
     }
     case Type::Map: {
       std::vector<std::pair<HostValue, HostValue>> entries;
       entries.reserve(v.map()->count);
       for (HashIter it(v.map()); !it.done(); it.next()) {
-        HostValue k = export_rec(it.key());
-        entries.emplace_back(std::move(k), export_rec(it.val()));
+        HostValue k = export_rec(it.key(), budget);
+        entries.emplace_back(std::move(k), export_rec(it.val(), budget));
       }
       return HostValue::map(std::move(entries));
     }
@@ -318,7 +336,7 @@ HostValue export_rec(Value v) {
       std::vector<HostValue> items;
       items.reserve(v.set()->count);
       for (HashIter it(v.set()); !it.done(); it.next())
-        items.push_back(export_rec(it.key()));
+        items.push_back(export_rec(it.key(), budget));
       return HostValue::set(std::move(items));
     }
     case Type::Symbol:
@@ -514,8 +532,9 @@ bool HostValue::operator==(const HostValue& other) const {
   return host_equal(*this, other);
 }
 
-HostValue export_value(Value v) {
-  return export_rec(v);
+HostValue export_value(Value v, size_t max_bytes) {
+  ExportBudget budget{max_bytes ? max_bytes : SIZE_MAX};
+  return export_rec(v, budget);
 }
 
 Value import_value(Ctx& ctx, const HostValue& h) {

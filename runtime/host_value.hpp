@@ -74,8 +74,9 @@ class HostValue {
 };
 
 // Copies a runtime value out of its run. Functions, regexes and vars become
-// Opaque with their printed form.
-HostValue export_value(Value v);
+// Opaque with their printed form. With max_bytes, a copy that would take
+// more (roughly) is a memory_limit LispError.
+HostValue export_value(Value v, size_t max_bytes = 0);
 // Builds the runtime value in the context's arena.
 Value import_value(Ctx& ctx, const HostValue& h);
 

@@ -7,6 +7,8 @@
 #include <cstdio>
 
 #include "runtime/bignum.hpp"
+#include "runtime/ctx.hpp"
+#include "runtime/error.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/stack_guard.hpp"
@@ -91,6 +93,22 @@ struct Printer {
   std::string& out;
   const PrintOptions& opts;
   bool truncated = false;
+  bool full = false;  // past opts.max_bytes: nothing more is printed
+
+  // Called before each value: charges the run for the walk and stops at the cap.
+  bool room() {
+    if (full) return false;
+    charge_walk();
+    if (opts.max_bytes == 0 || out.size() <= opts.max_bytes) return true;
+    if (opts.fail_when_full)
+      throw_error(ErrorKind::MemoryLimit,
+                  fmt::format("memory limit exceeded: the printed form is longer than {} bytes",
+                              opts.max_bytes),
+                  "the value is too large to print (shared structure prints each time it "
+                  "appears); print a part of it, or its count");
+    full = truncated = true;
+    return false;
+  }
 
   void string(std::string_view s) {
     if (!opts.readable) {
@@ -117,7 +135,7 @@ struct Printer {
     out += open;
     size_t shown = 0;
     for (; !it.done(); it.next()) {
-      if (opts.limit && shown == opts.limit) break;
+      if ((opts.limit && shown == opts.limit) || !room()) break;
       if (shown) out.push_back(' ');
       value(it.key_or_value());
       ++shown;
@@ -194,7 +212,7 @@ struct Printer {
         out.push_back('{');
         size_t shown = 0;
         for (HashIter it(m); !it.done(); it.next()) {
-          if (opts.limit && shown == opts.limit) break;
+          if ((opts.limit && shown == opts.limit) || !room()) break;
           if (shown) out.push_back(' ');
           value(it.key());
           out.push_back(' ');
@@ -247,7 +265,8 @@ void format_double(std::string& out, double d, FloatStyle style) {
 
 bool print_value(std::string& out, Value v, const PrintOptions& opts) {
   Printer p{out, opts};
-  p.value(v);
+  if (p.room()) p.value(v);
+  p.room();  // a long final atom also counts against the cap
   return p.truncated;
 }
 
@@ -257,17 +276,18 @@ std::string print_to_string(Value v, const PrintOptions& opts) {
   return out;
 }
 
-std::string display_value(Value v, size_t limit, bool* truncated) {
+std::string display_value(Value v, size_t limit, bool* truncated, size_t max_bytes) {
   PrintOptions opts;
   opts.floats = FloatStyle::Display;
   opts.limit = limit;
+  opts.max_bytes = max_bytes;
   std::string out;
   bool t = print_value(out, v, opts);
   if (truncated) *truncated = t;
   return out;
 }
 
-void str_append(std::string& out, Value v) {
+void str_append(std::string& out, Value v, size_t max_bytes) {
   if (v.is_nil()) return;
   if (v.is_string()) {
     out += v.str()->view();
@@ -283,6 +303,8 @@ void str_append(std::string& out, Value v) {
   }
   PrintOptions opts;
   opts.readable = v.is_vector() || v.is_map() || v.is_set();  // (str [\"a\"]) keeps quotes
+  opts.max_bytes = max_bytes;
+  opts.fail_when_full = true;
   print_value(out, v, opts);
 }
 

@@ -21,6 +21,12 @@ struct PrintOptions {
   FloatStyle floats = FloatStyle::Clojure;
   size_t limit = 0;         // max items shown per collection, 0 = all
   size_t string_limit = 0;  // max characters shown per string, 0 = all
+  // Output cap in bytes, 0 = none. Shared structure can make a small value
+  // print to gigabytes, so every printer that a program reaches is capped:
+  // past the cap printing stops and the output is marked truncated, or, with
+  // fail_when_full, a memory_limit LispError is thrown.
+  size_t max_bytes = 0;
+  bool fail_when_full = false;
 };
 
 // Appends the printed form; returns true when something was truncated.
@@ -28,10 +34,12 @@ bool print_value(std::string& out, Value v, const PrintOptions& opts = {});
 std::string print_to_string(Value v, const PrintOptions& opts = {});
 
 // How results are displayed (format_value): display floats, optional limit.
-std::string display_value(Value v, size_t limit = 0, bool* truncated = nullptr);
+std::string display_value(Value v, size_t limit = 0, bool* truncated = nullptr,
+                          size_t max_bytes = 0);
 
 // `str` of one value: nil is "", strings are raw, everything else printed.
-void str_append(std::string& out, Value v);
+// With max_bytes, a longer result is a memory_limit error (see PrintOptions).
+void str_append(std::string& out, Value v, size_t max_bytes = 0);
 
 // A short rendering for error messages (at most about `max_chars`).
 std::string preview(Value v, size_t max_chars = 60);

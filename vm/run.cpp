@@ -82,6 +82,7 @@ RunResult run(std::string_view source, const RunOptions& options) {
     check_size(source, options.limits);
     Ctx ctx(limits);
     ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
+    CurrentRun current(ctx);
     try {
       Compiled compiled = compile_source(ctx, source);
       ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
@@ -92,8 +93,11 @@ RunResult run(std::string_view source, const RunOptions& options) {
         vm.turn_history.push_back(import_value(ctx, h));
       ctx.start_clock();
       Value v = vm.run();
-      result.printed = display_value(v, options.display_limit, &result.truncated);
-      result.value = export_value(v);
+      // Copying the result out is bounded like the run: a value built from
+      // shared structure can be far larger than the heap it occupies.
+      result.value = export_value(v, options.limits.max_heap_bytes);
+      result.printed =
+          display_value(v, options.display_limit, &result.truncated, options.limits.max_heap_bytes);
       result.ok = true;
       result.memory_bytes = ctx.arena.used() - base_used;
     } catch (LispError& e) {

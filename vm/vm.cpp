@@ -468,8 +468,12 @@ Value VM::execute(size_t stop_depth) {
           Value v = R[in.a];
           Error e;
           e.kind = ErrorKind::Fail;
-          e.message = v.is_string() ? std::string(v.str()->view()) : print_to_string(v);
-          e.fail_value = print_to_string(v);
+          // Capped (and cut) like any printing a program reaches: a value
+          // with shared structure can print to gigabytes.
+          PrintOptions capped;
+          capped.max_bytes = size_t{1} << 20;
+          e.fail_value = print_to_string(v, capped);
+          e.message = v.is_string() ? std::string(v.str()->view()) : e.fail_value;
           e.loc = f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data()));
           throw LispError(std::move(e));
         }

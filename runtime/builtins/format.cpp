@@ -22,6 +22,7 @@
 // what went wrong.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -260,10 +261,7 @@ class Formatter {
     switch (s.conv) {
       case 's': {
         std::string text;
-        if (v.is(Type::Regex))
-          text = v.as<RegexObj>()->source->view();
-        else
-          str_append(text, v);
+        str_append(text, v, std::max<size_t>(ctx_.arena.remaining(), 1));
         ctx_.tick(static_cast<int64_t>(text.size() / 64));
         pad(s, truncate(std::move(text), s.precision));
         return;

@@ -51,10 +51,15 @@ class TextBuilder {
     out_.append(s);
     check();
   }
+  // `str` of v: capped by the arena too, since a shared-structure value can
+  // print far larger than it is; charges the time per byte written.
   void append_value(Value v) {
-    str_append(out_, v);
+    size_t before = out_.size();
+    str_append(out_, v, before + std::max<size_t>(ctx_.arena.remaining(), 1));
+    charge(ctx_, out_.size() - before);
     check();
   }
+  const std::string& text() const { return out_; }
   Value finish() { return ctx_.string(out_); }
 
  private:
@@ -71,14 +76,6 @@ Value piece(Ctx& ctx, std::string_view s) {
 
 Value empty_string(Ctx& ctx) {
   return ctx.string({});
-}
-
-// `str` of one value; regexes give their source, as Clojure's str does (GAP-S93).
-void append_str(std::string& out, Value v) {
-  if (v.is(Type::Regex))
-    out += v.as<RegexObj>()->source->view();
-  else
-    str_append(out, v);
 }
 
 // The receiver of a clojure.string helper that Clojure converts with
@@ -302,37 +299,13 @@ Value lower_case(Ctx& ctx, const Value* a, uint32_t) {
 Value str(Ctx& ctx, const Value* a, uint32_t n) {
   if (n == 1 && a[0].is_string()) return a[0];
   TextBuilder out(ctx);
-  std::string part;
-  for (uint32_t i = 0; i < n; ++i) {
-    part.clear();
-    append_str(part, a[i]);
-    charge(ctx, part.size());
-    out.append(part);
-  }
+  for (uint32_t i = 0; i < n; ++i)
+    out.append_value(a[i]);
   return out.finish();
 }
 
 Value pr_str(Ctx& ctx, const Value* a, uint32_t n) {
-  std::string out;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i) out.push_back(' ');
-    print_value(out, a[i]);
-  }
-  charge(ctx, out.size());
-  ctx.arena.reserve_check(out.size());
-  return ctx.string(out);
-}
-
-Value println(Ctx& ctx, const Value* a, uint32_t n) {
-  std::string line;
-  PrintOptions opts;
-  opts.readable = false;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i) line.push_back(' ');
-    print_value(line, a[i], opts);
-  }
-  ctx.add_print(std::move(line));
-  return Value();
+  return ctx.string(print_joined(ctx, a, n, true, false));
 }
 
 bool valid_keyword_name(std::string_view s) {
@@ -558,18 +531,17 @@ Value split_lines(Ctx& ctx, const Value* a, uint32_t) {
 // and nil is empty; the separator goes through str (GAP-S26).
 Value join(Ctx& ctx, const Value* a, uint32_t n) {
   Value coll = n == 2 ? a[1] : a[0];
-  std::string sep;
-  if (n == 2) append_str(sep, a[0]);
+  TextBuilder sep(ctx);
+  if (n == 2) sep.append_value(a[0]);
   TextBuilder out(ctx);
   bool first = true;
-  std::string part;
   for (SeqIter it(ctx, coll, "join", static_cast<int>(n)); !it.done(); it.next()) {
-    part.clear();
-    if (!first) part += sep;
+    if (!first) {
+      out.append(sep.text());
+      charge(ctx, sep.text().size());
+    }
     first = false;
-    append_str(part, it.value());
-    charge(ctx, part.size());
-    out.append(part);
+    out.append_value(it.value());
   }
   return out.finish();
 }
@@ -753,14 +725,10 @@ Value replace_regex(Ctx& ctx, const char* fname, const StrObj* s, Value regex, V
   Replacement tmpl(fname, with_fn ? std::string_view() : rep.str()->view());
   TextBuilder out(ctx);
   size_t copied = 0;
-  std::string part;
   do {
     out.append(text.substr(copied, w.start() - copied));
     if (with_fn) {
-      Value r = ctx.call(rep, w.groups_value());
-      part.clear();
-      append_str(part, r);
-      out.append(part);
+      out.append_value(ctx.call(rep, w.groups_value()));
     } else {
       tmpl.append(out, w);
     }
@@ -841,7 +809,6 @@ Value replace_first(Ctx& ctx, const Value* a, uint32_t) {
 const BuiltinDef kDefs[] = {
     PTC_BUILTIN(String, "str", 0, kVariadic, str, "(str & xs)", "Concatenates the text of the arguments; nil is empty."),
     PTC_BUILTIN(String, "pr-str", 0, kVariadic, pr_str, "(pr-str & xs)", "Readable text of the arguments, space separated."),
-    PTC_BUILTIN(Core, "println", 0, kVariadic, println, "(println & xs)", "Records the arguments as one line of output; returns nil."),
     PTC_BUILTIN(Core, "keyword", 1, 1, keyword, "(keyword name)", "The keyword with that name."),
     PTC_BUILTIN(String, "name", 1, 1, name, "(name x)", "The name of a keyword, or a string unchanged."),
     PTC_BUILTIN(String, "subs", 2, 3, subs, "(subs s start) or (subs s start end)", "Characters from start up to end; out-of-range indexes give a shorter or empty string."),

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -78,6 +79,26 @@ void require_ordered(std::string_view fname, Value coll, int pos) {
 
 void charge_items(Ctx& ctx, size_t items) {
   ctx.tick(static_cast<int64_t>(items / 8) + 1);
+}
+
+std::string print_joined(Ctx& ctx, const Value* a, uint32_t n, bool readable, bool for_prints) {
+  PrintOptions opts;
+  opts.readable = readable;
+  size_t max_output = ctx.limits.max_print_length;
+  // A grapheme is at most a few bytes in practice; the slack keeps the cut
+  // made by add_print (and its "...") where it would be without this cap.
+  if (for_prints && max_output)
+    opts.max_bytes = max_output * 8 + 64;
+  else
+    opts.max_bytes = std::max<size_t>(ctx.arena.remaining(), 1);
+  opts.fail_when_full = !(for_prints && max_output);
+  std::string out;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i) out.push_back(' ');
+    print_value(out, a[i], opts);
+  }
+  ctx.tick(1 + static_cast<int64_t>(out.size() / 64));
+  return out;
 }
 
 void reserve_values(Ctx& ctx, double values) {

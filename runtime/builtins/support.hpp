@@ -39,6 +39,13 @@ void charge_items(Ctx& ctx, size_t items);
 // Refuses a result of `values` Values before building it (memory_limit).
 void reserve_values(Ctx& ctx, double values);
 
+// The arguments printed and space separated, as print, println, prn and
+// pr-str join them (`readable`: strings quoted). For output (`for_prints`)
+// the text stops a little past max_print_length, since add_print cuts it
+// there anyway; otherwise text longer than the arena could still hold is a
+// memory_limit error. Charges the time the printing took.
+std::string print_joined(Ctx& ctx, const Value* a, uint32_t n, bool readable, bool for_prints);
+
 // Applies a key function to an item, as sort-by, group-by, sum-by and the
 // other key-taking helpers do: a keyword or a string key reads that field
 // (flexibly, spec §7.5), anything callable is called. `fname` and `pos` name

@@ -85,4 +85,60 @@ TEST(Hostile, ExponentialCollectionDoubling) {
   EXPECT_LT(o.ms, 3000);
 }
 
+// A billion-item value built from shared structure in a few KB of heap: every
+// deep walk over it (printing, comparing, copying the result out) must stay
+// bounded by the time and memory limits, not by the size it would print to.
+const std::string kShared =
+    "(let [v (vec (range 1000)) w (vec (repeat 1000 v)) x (vec (repeat 1000 w))] ";
+
+TEST(Hostile, PrintingSharedStructureIsCapped) {
+  for (const char* body : {"(count (str x)))", "(count (pr-str x)))", "(count (format \"%s\" x)))",
+                           "(count (str/join \",\" x)))"}) {
+    Outcome o = timed(kShared + body);
+    ASSERT_FALSE(o.result.ok) << body;
+    EXPECT_EQ(o.result.error.kind, ErrorKind::MemoryLimit) << body << o.result.error.describe();
+    EXPECT_LT(o.ms, 3000) << body;
+  }
+}
+
+TEST(Hostile, PrintedOutputOfSharedStructureIsCut) {
+  Outcome o = timed(kShared + "(println x) (prn x) :done)");
+  ASSERT_TRUE(o.result.ok) << o.result.error.describe();
+  ASSERT_EQ(o.result.prints.size(), 2u);
+  for (const std::string& line : o.result.prints) {
+    EXPECT_LE(line.size(), 2003u);  // max_print_length characters, then "..."
+    EXPECT_EQ(line.substr(line.size() - 3), "...");
+  }
+  EXPECT_LT(o.ms, 3000);
+}
+
+TEST(Hostile, ReturningSharedStructureIsAMemoryLimit) {
+  Outcome o = timed(kShared + "x)");
+  ASSERT_FALSE(o.result.ok);
+  EXPECT_EQ(o.result.error.kind, ErrorKind::MemoryLimit) << o.result.error.describe();
+  EXPECT_NE(o.result.error.hint.find("shared structure"), std::string::npos);
+  EXPECT_LT(o.ms, 3000);
+}
+
+TEST(Hostile, ComparingSharedStructureHitsTheTimeout) {
+  // Equal but not identical: a full walk of 10^9 items would be needed.
+  for (const char* body :
+       {"(= x (vec (repeat 1000 (vec (repeat 1000 (vec (range 1000))))))))",
+        "(compare x (vec (repeat 1000 (vec (repeat 1000 (vec (range 1000))))))))",
+        "(count (sort [x (vec (repeat 1000 (vec (repeat 1000 (vec (range 1000))))))])))"}) {
+    Outcome o = timed(kShared + body);
+    ASSERT_FALSE(o.result.ok) << body;
+    EXPECT_TRUE(is_limit(o.result.error.kind)) << body << o.result.error.describe();
+    EXPECT_LT(o.ms, 3000) << body;
+  }
+}
+
+TEST(Hostile, FailWithSharedStructureKeepsAShortMessage) {
+  Outcome o = timed(kShared + "(fail x))");
+  ASSERT_FALSE(o.result.ok);
+  EXPECT_EQ(o.result.error.kind, ErrorKind::Fail);
+  EXPECT_LE(o.result.error.fail_value.size(), (size_t{1} << 20) + 64);
+  EXPECT_LT(o.ms, 3000);
+}
+
 }  // namespace
