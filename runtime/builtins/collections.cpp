@@ -23,16 +23,6 @@ namespace ptc::builtins {
 
 namespace {
 
-Value vec_v(const VecObj* v) {
-  return Value::object(v);
-}
-Value map_v(const MapObj* m) {
-  return Value::object(m);
-}
-Value set_v(const SetObj* s) {
-  return Value::object(s);
-}
-
 int64_t index_arg(std::string_view fname, Value v, int pos) {
   return truncating_int_arg(fname, v, pos, "an integer index");
 }
@@ -42,11 +32,11 @@ Value count(Ctx& ctx, const Value* a, uint32_t) {
 }
 
 Value vector(Ctx& ctx, const Value* a, uint32_t n) {
-  return vec_v(vec_from(ctx.arena, a, n));
+  return Value::object(vec_from(ctx.arena, a, n));
 }
 
 Value vec(Ctx& ctx, const Value* a, uint32_t) {
-  return vec_v(seq_to_vector(ctx, a[0], "vec", 1));
+  return Value::object(seq_to_vector(ctx, a[0], "vec", 1));
 }
 
 // (seq coll): the items as a vector, or nil when there are none.
@@ -54,7 +44,7 @@ Value seq(Ctx& ctx, const Value* a, uint32_t) {
   if (seq_count(ctx, a[0], "seq", 1) == 0) return Value();
   const VecObj* v = seq_to_vector(ctx, a[0], "seq", 1);
   charge_items(ctx, v->count);
-  return vec_v(v);
+  return Value::object(v);
 }
 
 // ---- positional access ------------------------------------------------------
@@ -122,11 +112,11 @@ const VecObj* drop_first(Ctx& ctx, Value coll, const char* fname) {
 
 Value next_of(Ctx& ctx, Value coll, const char* fname) {
   const VecObj* v = drop_first(ctx, coll, fname);
-  return v->count ? vec_v(v) : Value();
+  return v->count ? Value::object(v) : Value();
 }
 
 Value rest(Ctx& ctx, const Value* a, uint32_t) {
-  return vec_v(drop_first(ctx, a[0], "rest"));
+  return Value::object(drop_first(ctx, a[0], "rest"));
 }
 
 Value next(Ctx& ctx, const Value* a, uint32_t) {
@@ -156,7 +146,7 @@ Value butlast(Ctx& ctx, const Value* a, uint32_t) {
   const VecObj* v = seq_to_vector(ctx, a[0], "butlast", 1);
   if (v->count <= 1) return Value();
   charge_items(ctx, v->count);
-  return vec_v(vec_slice(ctx.arena, v, 0, v->count - 1));
+  return Value::object(vec_slice(ctx.arena, v, 0, v->count - 1));
 }
 
 Value nth(Ctx& ctx, const Value* a, uint32_t n) {
@@ -179,7 +169,7 @@ Value pop(Ctx& ctx, const Value* a, uint32_t) {
   if (a[0].is_nil()) return Value();
   if (!a[0].is_vector()) type_error("pop", "a vector", a[0], 1);
   const VecObj* v = a[0].vec();
-  return v->count ? vec_v(vec_pop(ctx.arena, v)) : Value();
+  return v->count ? Value::object(vec_pop(ctx.arena, v)) : Value();
 }
 
 // Indexes are clamped to the vector instead of raising (DIV-26).
@@ -189,9 +179,10 @@ Value subvec(Ctx& ctx, const Value* a, uint32_t n) {
   int64_t count = v->count;
   int64_t from = std::clamp<int64_t>(index_arg("subvec", a[1], 2), 0, count);
   int64_t to = n == 3 ? std::clamp<int64_t>(index_arg("subvec", a[2], 3), 0, count) : count;
-  if (from >= to) return vec_v(empty_vector());
+  if (from >= to) return Value::object(empty_vector());
   charge_items(ctx, static_cast<size_t>(to - from));
-  return vec_v(vec_slice(ctx.arena, v, static_cast<uint32_t>(from), static_cast<uint32_t>(to)));
+  return Value::object(
+      vec_slice(ctx.arena, v, static_cast<uint32_t>(from), static_cast<uint32_t>(to)));
 }
 
 // An empty collection of the same kind; nil for anything that is not a
@@ -199,11 +190,11 @@ Value subvec(Ctx& ctx, const Value* a, uint32_t n) {
 Value empty(Ctx&, const Value* a, uint32_t) {
   switch (a[0].type()) {
     case Type::Vector:
-      return vec_v(empty_vector());
+      return Value::object(empty_vector());
     case Type::Map:
-      return map_v(empty_map());
+      return Value::object(empty_map());
     case Type::Set:
-      return set_v(empty_set());
+      return Value::object(empty_set());
     default:
       return Value();
   }
@@ -227,7 +218,7 @@ Value cons(Ctx& ctx, const Value* a, uint32_t) {
       out.push(it.value());
     }
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 // Adds one item to a map: a [key value] vector, a map (its entries), or nil
@@ -276,7 +267,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
           ctx.tick();
           v = vec_conj(ctx.arena, v, it.value());
         }
-        return vec_v(v);
+        return Value::object(v);
       }
       VecBuilder out(ctx.arena);
       if (to.is_vector()) {
@@ -287,7 +278,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
         ctx.tick();
         out.push(it.value());
       }
-      return vec_v(out.finish());
+      return Value::object(out.finish());
     }
     case Type::Set: {
       if (few_relative_to(added, to.set()->count)) {
@@ -296,7 +287,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
           ctx.tick();
           s = set_conj(ctx.arena, s, it.value());
         }
-        return set_v(s);
+        return Value::object(s);
       }
       HashBuilder b(ctx.arena, Type::Set);
       charge_items(ctx, to.set()->count);
@@ -305,7 +296,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
         ctx.tick();
         b.put(it.value());
       }
-      return set_v(finish_set(b));
+      return Value::object(finish_set(b));
     }
     case Type::Map: {
       if (few_relative_to(added, to.map()->count)) {
@@ -314,7 +305,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
           ctx.tick();
           m = assoc_entry(ctx, m, it.value(), fname, from_pos);
         }
-        return map_v(m);
+        return Value::object(m);
       }
       HashBuilder b(ctx.arena, Type::Map);
       charge_items(ctx, to.map()->count);
@@ -330,7 +321,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
           put_entry(b, it.value(), fname, from_pos);
         }
       }
-      return map_v(finish_map(b));
+      return Value::object(finish_map(b));
     }
     default:
       type_error(fname, "a vector, map, set or nil to add to", to, to_pos);
@@ -338,7 +329,7 @@ Value pour(Ctx& ctx, Value to, Value from, const char* fname, int to_pos, int fr
 }
 
 Value conj(Ctx& ctx, const Value* a, uint32_t n) {
-  if (n == 0) return vec_v(empty_vector());
+  if (n == 0) return Value::object(empty_vector());
   Value coll = a[0];
   if (n == 1) return coll;
   if (coll.is_map()) {
@@ -349,14 +340,14 @@ Value conj(Ctx& ctx, const Value* a, uint32_t n) {
       const MapObj* m = coll.map();
       for (uint32_t i = 1; i < n; ++i)
         m = assoc_entry(ctx, m, a[i], "conj", static_cast<int>(i) + 1);
-      return map_v(m);
+      return Value::object(m);
     }
     HashBuilder b(ctx.arena, Type::Map);
     charge_items(ctx, coll.map()->count);
     b.put_all(coll.map());
     for (uint32_t i = 1; i < n; ++i)
       put_entry(b, a[i], "conj", static_cast<int>(i) + 1);
-    return map_v(finish_map(b));
+    return Value::object(finish_map(b));
   }
   if (!coll.is_nil() && !coll.is_vector() && !coll.is_set())
     type_error("conj", "a collection", coll, 1);
@@ -364,7 +355,7 @@ Value conj(Ctx& ctx, const Value* a, uint32_t n) {
     const VecObj* v = coll.vec();
     for (uint32_t i = 1; i < n; ++i)
       v = vec_conj(ctx.arena, v, a[i]);
-    return vec_v(v);
+    return Value::object(v);
   }
   if (coll.is_set() && n <= 9) {
     const SetObj* st = coll.set();
@@ -372,11 +363,11 @@ Value conj(Ctx& ctx, const Value* a, uint32_t n) {
       st = set_conj(ctx.arena, st, a[i]);
     return Value::object(st);
   }
-  return pour(ctx, coll, vec_v(vec_from(ctx.arena, a + 1, n - 1)), "conj", 1, 2);
+  return pour(ctx, coll, Value::object(vec_from(ctx.arena, a + 1, n - 1)), "conj", 1, 2);
 }
 
 Value into(Ctx& ctx, const Value* a, uint32_t n) {
-  if (n == 0) return vec_v(empty_vector());
+  if (n == 0) return Value::object(empty_vector());
   if (n == 1) return a[0];
   return pour(ctx, a[0], a[1], "into", 1, 2);
 }
@@ -389,7 +380,7 @@ Value zipmap(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     b.put(k.value(), v.value());
   }
-  return map_v(finish_map(b));
+  return Value::object(finish_map(b));
 }
 
 // clang-format off

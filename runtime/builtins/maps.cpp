@@ -28,13 +28,6 @@ namespace ptc::builtins {
 
 namespace {
 
-Value vec_v(const VecObj* v) {
-  return Value::object(v);
-}
-Value map_v(const MapObj* m) {
-  return Value::object(m);
-}
-
 // A value no program can produce: marks "absent" in lookups that must tell a
 // missing key from a present nil.
 Value absent() {
@@ -63,7 +56,7 @@ Value hash_map(Ctx& ctx, const Value* a, uint32_t n) {
   HashBuilder b(ctx.arena, Type::Map);
   for (uint32_t i = 0; i < n; i += 2)
     b.put(a[i], a[i + 1]);
-  return map_v(finish_map(b));
+  return Value::object(finish_map(b));
 }
 
 // ---------------------------------------------------------------- access
@@ -136,7 +129,7 @@ Value select_keys(Ctx& ctx, const Value* a, uint32_t) {
     // Keyed by the requested key: (select-keys {:a 1} ["a"]) is {"a" 1} (DIV-46).
     if (!is_tombstone(v)) b.put(it.value(), v);
   }
-  return map_v(finish_map(b));
+  return Value::object(finish_map(b));
 }
 
 const MapObj* expect_map_or_nil(Value m, const char* fname, int pos) {
@@ -152,7 +145,7 @@ Value keys_or_vals(Ctx& ctx, Value m, bool keys, const char* fname) {
   VecBuilder b(ctx.arena);
   for (HashIter it(map); !it.done(); it.next())
     b.push(keys ? it.key() : it.val());
-  return vec_v(b.finish());
+  return Value::object(b.finish());
 }
 Value keys(Ctx& ctx, const Value* a, uint32_t) {
   return keys_or_vals(ctx, a[0], true, "keys");
@@ -167,7 +160,7 @@ Value entries(Ctx& ctx, const Value* a, uint32_t) {
   VecBuilder b(ctx.arena);
   for (HashIter it(map); !it.done(); it.next())
     b.push(make_entry(ctx, it.key(), it.val()));
-  return vec_v(b.finish());
+  return Value::object(b.finish());
 }
 
 // ---------------------------------------------------------------- assoc / update
@@ -208,10 +201,10 @@ Value assoc_one(Ctx& ctx, Value coll, Value k, Value v) {
   if (coll.is_vector()) {
     const VecObj* vec = coll.vec();
     auto i = static_cast<uint32_t>(k.as_int());
-    if (i == vec->count) return vec_v(vec_conj(ctx.arena, vec, v));
-    return vec_v(vec_assoc(ctx.arena, vec, i, v));
+    if (i == vec->count) return Value::object(vec_conj(ctx.arena, vec, v));
+    return Value::object(vec_assoc(ctx.arena, vec, i, v));
   }
-  return map_v(map_assoc(ctx.arena, coll.is_nil() ? empty_map() : coll.map(), k, v));
+  return Value::object(map_assoc(ctx.arena, coll.is_nil() ? empty_map() : coll.map(), k, v));
 }
 
 Value assoc(Ctx& ctx, const Value* a, uint32_t n) {
@@ -318,7 +311,7 @@ Value dissoc(Ctx& ctx, const Value* a, uint32_t n) {
   ctx.tick(n);
   for (uint32_t i = 1; i < n; ++i)
     m = map_dissoc(ctx.arena, m, a[i]);
-  return map_v(m);
+  return Value::object(m);
 }
 
 // ---------------------------------------------------------------- merging
@@ -354,12 +347,12 @@ Value merge(Ctx& ctx, const Value* a, uint32_t n) {
     ++first;
   if (first == n) return Value();
   if (n == 1) return a[0];
-  Value target = a[0].truthy() ? a[0] : map_v(empty_map());
+  Value target = a[0].truthy() ? a[0] : Value::object(empty_map());
   uint32_t i = 1;
   if (target.is_vector() || target.is_set()) {
     for (; i < n; ++i) {
       ctx.tick();
-      target = target.is_vector() ? vec_v(vec_conj(ctx.arena, target.vec(), a[i]))
+      target = target.is_vector() ? Value::object(vec_conj(ctx.arena, target.vec(), a[i]))
                                   : Value::object(set_conj(ctx.arena, target.set(), a[i]));
     }
     return target;
@@ -378,14 +371,14 @@ Value merge(Ctx& ctx, const Value* a, uint32_t n) {
     for (; i < n; ++i)
       for_each_source_entry(a[i], "merge", static_cast<int>(i) + 1,
                             [&](Value k, Value v) { m = map_assoc(ctx.arena, m, k, v); });
-    return map_v(m);
+    return Value::object(m);
   }
   HashBuilder b(ctx.arena, Type::Map);
   b.put_all(m);
   for (; i < n; ++i)
     for_each_source_entry(a[i], "merge", static_cast<int>(i) + 1,
                           [&](Value k, Value v) { b.put(k, v); });
-  return map_v(finish_map(b));
+  return Value::object(finish_map(b));
 }
 
 struct ValueHash {
@@ -440,7 +433,7 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
     ++first;
   if (first == nmaps) return Value();
   if (nmaps == 1) return maps[0];
-  Value target = maps[0].truthy() ? maps[0] : map_v(empty_map());
+  Value target = maps[0].truthy() ? maps[0] : Value::object(empty_map());
   auto source_map = [&](uint32_t i) -> const MapObj* {
     if (maps[i].is_nil()) return empty_map();
     if (!maps[i].is_map()) type_error("merge-with", "a map", maps[i], static_cast<int>(i) + 2);
@@ -457,12 +450,12 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
           auto idx = static_cast<uint32_t>(k.as_int());
           v = vec_assoc(ctx.arena, v, idx, ctx.call(f, v->nth(idx), it.val()));
         } else {
-          check_assoc_target(vec_v(v), k, "merge-with", 2, static_cast<int>(i) + 2);
+          check_assoc_target(Value::object(v), k, "merge-with", 2, static_cast<int>(i) + 2);
           v = vec_conj(ctx.arena, v, it.val());
         }
       }
     }
-    return vec_v(v);
+    return Value::object(v);
   }
   if (!target.is_map()) type_error("merge-with", "a map", target, 2);
   const MapObj* m = target.map();
@@ -478,7 +471,7 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
         m = map_assoc(ctx.arena, m, it.key(), nv);
       }
     }
-    return map_v(m);
+    return Value::object(m);
   }
   OrderedTable t;
   t.put_all(m);
@@ -492,7 +485,7 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
         t.put(it.key(), it.val());
     }
   }
-  return map_v(t.finish(ctx.arena));
+  return Value::object(t.finish(ctx.arena));
 }
 
 // ---------------------------------------------------------------- transforming
@@ -508,14 +501,14 @@ Value update_keys(Ctx& ctx, const Value* a, uint32_t) {
       ctx.tick();
       b.put(ctx.call(f, Value::integer(it.index())), it.value());
     }
-    return map_v(finish_map(b));
+    return Value::object(finish_map(b));
   }
   const MapObj* map = expect_map_or_nil(m, "update-keys", 1);
   for (HashIter it(map); !it.done(); it.next()) {
     ctx.tick();
     b.put(ctx.call(f, it.key()), it.val());
   }
-  return map_v(finish_map(b));
+  return Value::object(finish_map(b));
 }
 
 // (update-vals m f): nil is {} (GAP-S24); a vector stays a vector (GAP-S75).
@@ -528,7 +521,7 @@ Value update_vals(Ctx& ctx, const Value* a, uint32_t) {
       ctx.tick();
       b.push(ctx.call(f, it.value()));
     }
-    return vec_v(b.finish());
+    return Value::object(b.finish());
   }
   const MapObj* map = expect_map_or_nil(m, "update-vals", 1);
   HashBuilder b(ctx.arena, Type::Map);
@@ -536,7 +529,7 @@ Value update_vals(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     b.put(it.key(), ctx.call(f, it.val()));
   }
-  return map_v(finish_map(b));
+  return Value::object(finish_map(b));
 }
 
 // clang-format off

@@ -25,10 +25,6 @@ namespace ptc::builtins {
 
 namespace {
 
-Value vec_v(const VecObj* v) {
-  return Value::object(v);
-}
-
 int64_t count_arg(std::string_view fname, Value v, int pos) {
   return truncating_int_arg(fname, v, pos, "a number");
 }
@@ -55,14 +51,14 @@ const VecObj* slice(Ctx& ctx, const VecObj* v, int64_t from, int64_t to) {
 }
 
 Value nil_if_empty(const VecObj* v) {
-  return v->count ? vec_v(v) : Value();
+  return v->count ? Value::object(v) : Value();
 }
 
 // ---- take / drop ------------------------------------------------------------
 
 Value take(Ctx& ctx, const Value* a, uint32_t) {
   int64_t n = count_arg("take", a[0], 1);
-  if (a[1].is_vector()) return vec_v(slice(ctx, a[1].vec(), 0, n));
+  if (a[1].is_vector()) return Value::object(slice(ctx, a[1].vec(), 0, n));
   // Other seqables stop reading after n items.
   VecBuilder out(ctx.arena);
   SeqIter it(ctx, a[1], "take", 2);
@@ -70,12 +66,12 @@ Value take(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     out.push(it.value());
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value drop_impl(Ctx& ctx, Value coll, int64_t n, const char* fname, int pos) {
   const VecObj* v = items_of(ctx, coll, fname, pos);
-  return vec_v(n <= 0 ? v : slice(ctx, v, n, v->count));
+  return Value::object(n <= 0 ? v : slice(ctx, v, n, v->count));
 }
 
 Value drop(Ctx& ctx, const Value* a, uint32_t) {
@@ -103,9 +99,9 @@ Value drop_last(Ctx& ctx, const Value* a, uint32_t nargs) {
   int64_t n = nargs == 2 ? count_arg("drop-last", a[0], 1) : 1;
   Value coll = a[nargs - 1];
   const VecObj* v = items_of(ctx, coll, "drop-last", static_cast<int>(nargs));
-  if (n <= 0) return vec_v(v);
+  if (n <= 0) return Value::object(v);
   int64_t count = v->count;
-  return vec_v(slice(ctx, v, 0, count - std::min(n, count)));
+  return Value::object(slice(ctx, v, 0, count - std::min(n, count)));
 }
 
 // Number of leading items of `v` for which pred is truthy.
@@ -126,17 +122,17 @@ Value take_while(Ctx& ctx, const Value* a, uint32_t) {
     if (!ctx.call(a[0], it.value()).truthy()) break;
     out.push(it.value());
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value drop_while(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("drop-while", a[0], 1);
   const VecObj* v = items_of(ctx, a[1], "drop-while", 2);
-  return vec_v(slice(ctx, v, leading_run(ctx, a[0], v), v->count));
+  return Value::object(slice(ctx, v, leading_run(ctx, a[0], v), v->count));
 }
 
 Value pair(Ctx& ctx, const VecObj* x, const VecObj* y) {
-  return make_entry(ctx, vec_v(x), vec_v(y));
+  return make_entry(ctx, Value::object(x), Value::object(y));
 }
 
 Value split_at(Ctx& ctx, const Value* a, uint32_t) {
@@ -163,7 +159,7 @@ Value partition_impl(Ctx& ctx, const char* fname, int64_t n, int64_t step, const
   const VecObj* v = items_of(ctx, coll, fname, coll_pos);
   const VecObj* pad_items = pad ? items_of(ctx, *pad, fname, coll_pos - 1) : nullptr;
   int64_t count = v->count;
-  if (count == 0) return vec_v(empty_vector());
+  if (count == 0) return Value::object(empty_vector());
   if (step > 0) {
     double windows = std::ceil(static_cast<double>(count) / static_cast<double>(step));
     double width = static_cast<double>(std::clamp<int64_t>(n, 0, count));
@@ -174,7 +170,7 @@ Value partition_impl(Ctx& ctx, const char* fname, int64_t n, int64_t step, const
     int64_t width = n <= 0 ? 0 : std::min(n, count - off);
     const VecObj* window = slice(ctx, v, off, off + width);
     if (width == n || keep_partial) {
-      out.push(vec_v(window));
+      out.push(Value::object(window));
     } else {
       if (pad_items) {
         // The incomplete window, filled from pad up to n items.
@@ -183,7 +179,7 @@ Value partition_impl(Ctx& ctx, const char* fname, int64_t n, int64_t step, const
         for (VecIter it(pad_items); !it.done() && static_cast<int64_t>(filled.size()) < n;
              it.next())
           filled.push(it.value());
-        out.push(vec_v(filled.finish()));
+        out.push(Value::object(filled.finish()));
       }
       break;
     }
@@ -195,7 +191,7 @@ Value partition_impl(Ctx& ctx, const char* fname, int64_t n, int64_t step, const
                   "use a positive size and step; PTC-Lisp has no infinite sequences");
     off = step > count - off ? count : off + step;
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value partition(Ctx& ctx, const Value* a, uint32_t nargs) {
@@ -222,7 +218,7 @@ Value partition_by(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     Value key = ctx.call(a[0], it.value());
     if (run && !equals(key, run_key)) {
-      out.push(vec_v(run->finish()));
+      out.push(Value::object(run->finish()));
       run = nullptr;
     }
     if (!run) {
@@ -231,8 +227,8 @@ Value partition_by(Ctx& ctx, const Value* a, uint32_t) {
     }
     run->push(it.value());
   }
-  if (run) out.push(vec_v(run->finish()));
-  return vec_v(out.finish());
+  if (run) out.push(Value::object(run->finish()));
+  return Value::object(out.finish());
 }
 
 // ---- distinct / dedupe --------------------------------------------------------
@@ -275,7 +271,7 @@ Value distinct(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     if (seen.insert(it.index())) out.push(it.value());
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value dedupe(Ctx& ctx, const Value* a, uint32_t) {
@@ -288,7 +284,7 @@ Value dedupe(Ctx& ctx, const Value* a, uint32_t) {
     prev = it.value();
     first = false;
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 // ---- combining ----------------------------------------------------------------
@@ -301,15 +297,15 @@ Value interleave(Ctx& ctx, const Value* a, uint32_t nargs) {
     colls.push_back(ordered_items(ctx, a[i], "interleave", static_cast<int>(i) + 1));
     shortest = std::min(shortest, colls.back()->count);
   }
-  if (nargs == 0) return vec_v(empty_vector());
-  if (nargs == 1) return vec_v(colls[0]);
+  if (nargs == 0) return Value::object(empty_vector());
+  if (nargs == 1) return Value::object(colls[0]);
   reserve_values(ctx, static_cast<double>(shortest) * nargs);
   charge_items(ctx, static_cast<size_t>(shortest) * nargs);
   VecBuilder out(ctx.arena);
   for (uint32_t k = 0; k < shortest; ++k)
     for (const VecObj* c : colls)
       out.push(c->nth(k));
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value interpose(Ctx& ctx, const Value* a, uint32_t) {
@@ -321,12 +317,12 @@ Value interpose(Ctx& ctx, const Value* a, uint32_t) {
     if (it.index() > 0) out.push(a[0]);
     out.push(it.value());
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value concat(Ctx& ctx, const Value* a, uint32_t nargs) {
   if (nargs == 1 && (a[0].is_vector() || a[0].is_nil()))
-    return vec_v(items_of(ctx, a[0], "concat", 1));
+    return Value::object(items_of(ctx, a[0], "concat", 1));
   VecBuilder out(ctx.arena);
   for (uint32_t i = 0; i < nargs; ++i) {
     if (a[i].is_vector()) {
@@ -339,14 +335,14 @@ Value concat(Ctx& ctx, const Value* a, uint32_t nargs) {
       out.push(it.value());
     }
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 // Only vectors are flattened (spec §11.9); a root that is not a vector gives
 // [] as in Clojure (GAP-S81). Iterative, so deep nesting cannot exhaust the
 // native stack.
 Value flatten(Ctx& ctx, const Value* a, uint32_t) {
-  if (!a[0].is_vector()) return vec_v(empty_vector());
+  if (!a[0].is_vector()) return Value::object(empty_vector());
   VecBuilder out(ctx.arena);
   std::vector<VecIter> stack;
   stack.emplace_back(a[0].vec());
@@ -364,7 +360,7 @@ Value flatten(Ctx& ctx, const Value* a, uint32_t) {
     else
       out.push(x);
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value reverse(Ctx& ctx, const Value* a, uint32_t) {
@@ -373,7 +369,7 @@ Value reverse(Ctx& ctx, const Value* a, uint32_t) {
   VecBuilder out(ctx.arena);
   for (uint32_t i = v->count; i > 0; --i)
     out.push(v->nth(i - 1));
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value zip(Ctx& ctx, const Value* a, uint32_t) {
@@ -383,7 +379,7 @@ Value zip(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     out.push(make_entry(ctx, x.value(), y.value()));
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 // n choose k, saturating at a value far beyond any heap.
@@ -400,7 +396,7 @@ double binomial(uint32_t n, uint32_t k) {
 Value combinations(Ctx& ctx, const Value* a, uint32_t) {
   const VecObj* v = items_of(ctx, a[0], "combinations", 1);
   int64_t k64 = count_arg("combinations", a[1], 2);
-  if (k64 < 0 || k64 > v->count) return vec_v(empty_vector());
+  if (k64 < 0 || k64 > v->count) return Value::object(empty_vector());
   auto k = static_cast<uint32_t>(k64);
   // Each combination is k values plus a vector header.
   reserve_values(ctx, binomial(v->count, k) * (k + 4.0));
@@ -413,7 +409,7 @@ Value combinations(Ctx& ctx, const Value* a, uint32_t) {
     charge_items(ctx, k);
     for (uint32_t i = 0; i < k; ++i)
       combo[i] = v->nth(idx[i]);
-    out.push(vec_v(vec_from(ctx.arena, combo.data(), k)));
+    out.push(Value::object(vec_from(ctx.arena, combo.data(), k)));
     // Advance the rightmost index that can still move, reset the ones after it.
     uint32_t i = k;
     while (i > 0 && idx[i - 1] == v->count - k + (i - 1))
@@ -423,7 +419,7 @@ Value combinations(Ctx& ctx, const Value* a, uint32_t) {
     for (uint32_t j = i; j < k; ++j)
       idx[j] = idx[j - 1] + 1;
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 // clang-format off

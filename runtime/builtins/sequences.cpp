@@ -24,10 +24,6 @@ namespace ptc::builtins {
 
 namespace {
 
-Value vec_v(const VecObj* v) {
-  return Value::object(v);
-}
-
 // ---- map and friends --------------------------------------------------------
 
 // Calls f on the items of one collection, or on items of several collections
@@ -63,7 +59,7 @@ Value map_impl(Ctx& ctx, const Value* a, uint32_t n, const char* fname) {
   expect_callable(fname, a[0], 1);
   VecBuilder out(ctx.arena);
   map_each(ctx, a[0], a + 1, n - 1, fname, [&](Value r) { out.push(r); });
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value map(Ctx& ctx, const Value* a, uint32_t n) {
@@ -92,7 +88,7 @@ Value mapcat(Ctx& ctx, const Value* a, uint32_t n) {
       out.push(it.value());
     }
   });
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value map_indexed_impl(Ctx& ctx, const Value* a, bool keep_nil, const char* fname) {
@@ -104,7 +100,7 @@ Value map_indexed_impl(Ctx& ctx, const Value* a, bool keep_nil, const char* fnam
     Value r = ctx.call(a[0], Value::integer(i), it.value());
     if (keep_nil || !r.is_nil()) out.push(r);
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value map_indexed(Ctx& ctx, const Value* a, uint32_t) {
@@ -120,7 +116,7 @@ Value keep(Ctx& ctx, const Value* a, uint32_t) {
   map_each(ctx, a[0], a + 1, 1, "keep", [&](Value r) {
     if (!r.is_nil()) out.push(r);
   });
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value filter_impl(Ctx& ctx, const Value* a, bool keep, const char* fname) {
@@ -131,7 +127,7 @@ Value filter_impl(Ctx& ctx, const Value* a, bool keep, const char* fname) {
     ctx.tick();
     if (ctx.call(pred, it.value()).truthy() == keep) out.push(it.value());
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value filter(Ctx& ctx, const Value* a, uint32_t) {
@@ -283,7 +279,7 @@ Value tree_seq(Ctx& ctx, const Value* a, uint32_t) {
     node = top.kids->nth(top.next++);
     leaf_only = top.under_string && node.is_string() && grapheme_count(node.str()) == 1;
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 // ---- generators ---------------------------------------------------------------
@@ -310,11 +306,11 @@ Value range_upto(Ctx& ctx, const Value* a, uint32_t n, std::optional<int64_t> li
   require_number("range", step, 3);
   if (step.is_float() && std::isnan(step.as_float()))
     type_error("range", "a step that is a number", step, 3);
-  if (limit && *limit <= 0) return vec_v(empty_vector());
+  if (limit && *limit <= 0) return Value::object(empty_vector());
   bool unordered = false;
   int order = compare_numbers(start, end, &unordered);
   if (is_zero_number(step)) {
-    if (order == 0 && !unordered) return vec_v(empty_vector());
+    if (order == 0 && !unordered) return Value::object(empty_vector());
     if (!limit)
       endless("range", "a step of 0 would repeat the start forever",
               "PTC-Lisp has no infinite sequences; take a prefix, (take n (range a b 0)), or use "
@@ -325,10 +321,10 @@ Value range_upto(Ctx& ctx, const Value* a, uint32_t n, std::optional<int64_t> li
       out.push(start);
       if ((k & 7) == 0) ctx.tick();
     }
-    return vec_v(out.finish());
+    return Value::object(out.finish());
   }
   int dir = compare_numbers(step, Value::integer(0));
-  if (unordered || (dir > 0 ? order >= 0 : order <= 0)) return vec_v(empty_vector());
+  if (unordered || (dir > 0 ? order >= 0 : order <= 0)) return Value::object(empty_vector());
   double s = to_double(start), e = to_double(end), st = to_double(step);
   if (!limit && (std::isinf(s) || std::isinf(e)))
     endless("range", fmt::format("a range from {} to {} would never end", s, e),
@@ -355,7 +351,7 @@ Value range_upto(Ctx& ctx, const Value* a, uint32_t n, std::optional<int64_t> li
       x = y;
     }
   }
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 Value range(Ctx& ctx, const Value* a, uint32_t n) {
@@ -385,13 +381,13 @@ Value repeat(Ctx& ctx, const Value* a, uint32_t n) {
   } else {
     type_error("repeat", "a count", count, 1);
   }
-  if (times <= 0) return vec_v(empty_vector());
+  if (times <= 0) return Value::object(empty_vector());
   reserve_values(ctx, static_cast<double>(times));
   ctx.tick(times / 8);
   VecBuilder out(ctx.arena);
   for (int64_t i = 0; i < times; ++i)
     out.push(a[1]);
-  return vec_v(out.finish());
+  return Value::object(out.finish());
 }
 
 // clang-format off

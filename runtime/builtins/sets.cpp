@@ -17,16 +17,12 @@ namespace ptc::builtins {
 
 namespace {
 
-Value set_v(const SetObj* s) {
-  return Value::object(s);
-}
-
 Value hash_set(Ctx& ctx, const Value* a, uint32_t n) {
   ctx.tick(n);
   HashBuilder b(ctx.arena, Type::Set);
   for (uint32_t i = 0; i < n; ++i)
     b.put(a[i]);
-  return set_v(finish_set(b));
+  return Value::object(finish_set(b));
 }
 
 // (set coll): nil is #{}, a string its characters, a map its entries (GAP-S30).
@@ -37,7 +33,7 @@ Value set(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     b.put(it.value());
   }
-  return set_v(finish_set(b));
+  return Value::object(finish_set(b));
 }
 
 bool is_index_of_string(Value k, const StrObj* s) {
@@ -88,7 +84,7 @@ Value disj(Ctx& ctx, const Value* a, uint32_t n) {
   ctx.tick(n);
   for (uint32_t i = 1; i < n; ++i)
     s = set_disj(ctx.arena, s, a[i]);
-  return set_v(s);
+  return Value::object(s);
 }
 
 // ------------------------------------------------------------------ algebra
@@ -130,13 +126,13 @@ Value conj_all(Ctx& ctx, Value into, Value from, const char* fname, int pos) {
     if (n <= kSmallMax || n * 8 < s->count) {
       for (SeqIter it(ctx, from, fname, pos); !it.done(); it.next())
         s = set_conj(ctx.arena, s, it.value());
-      return set_v(s);
+      return Value::object(s);
     }
     HashBuilder b(ctx.arena, Type::Set);
     b.put_all(s);
     for (SeqIter it(ctx, from, fname, pos); !it.done(); it.next())
       b.put(it.value());
-    return set_v(finish_set(b));
+    return Value::object(finish_set(b));
   }
   if (into.is_nil() && count_of(ctx, from, fname, pos) == 0) return into;
   if (into.is_vector() || into.is_nil()) {
@@ -165,7 +161,7 @@ Value conj_all(Ctx& ctx, Value into, Value from, const char* fname, int pos) {
 // (union & sets): the items of all; the largest argument is grown by the
 // others, so a small set joins a large one without copying it.
 Value set_union(Ctx& ctx, const Value* a, uint32_t n) {
-  if (n == 0) return set_v(empty_set());
+  if (n == 0) return Value::object(empty_set());
   if (n == 1) return a[0];
   // Clojure keeps the first of two equal-sized arguments, the last of three or more.
   uint32_t big = 0;
@@ -253,7 +249,7 @@ Value set_difference(Ctx& ctx, const Value* a, uint32_t n) {
       ctx.tick(static_cast<int64_t>(oc));
       for (SeqIter it(ctx, other, "difference", pos); !it.done(); it.next())
         s = set_disj(ctx.arena, s, it.value());
-      out = set_v(s);
+      out = Value::object(s);
     } else {
       out = keep_members(ctx, out, 1, other, pos, false, "difference");
     }
