@@ -12,11 +12,11 @@
 #include "compiler/compiler.hpp"
 #include "frontend/analyzer.hpp"
 #include "frontend/reader.hpp"
+#include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/host_value.hpp"
 #include "runtime/printer.hpp"
-#include "vm/run.hpp"
 #include "vm/vm.hpp"
 
 namespace {
@@ -57,7 +57,7 @@ double seconds_since(Clock::time_point t0) {
 void full_run(benchmark::State& state, const Program& p) {
   ptc::RunOptions o = options_for(p);
   for (auto _ : state) {
-    ptc::RunResult r = ptc::run(p.source, o);
+    ptc::Step r = ptc::run(p.source, o);
     benchmark::DoNotOptimize(r.ok);
   }
 }
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
   static Program baseline{"baseline_nil", "nil", {}};
   benchmark::RegisterBenchmark("BM_FullRun/baseline_nil", full_run, baseline);
   for (const Program& p : programs) {
-    ptc::RunResult probe = ptc::run(p.source, options_for(p));
+    ptc::Step probe = ptc::run(p.source, options_for(p));
     if (!probe.ok) {
       std::cerr << "skipping " << p.id << ": " << probe.error.describe() << "\n";
       continue;

@@ -40,7 +40,9 @@ int cmd_batch(std::vector<std::string> args) {
     }
     RunOptions ro = opts.run;
     ro.context = item.context;
-    RunResult r = run(item.program, ro);
+    if (!item.memory.is_nil()) ro.memory = item.memory;
+    if (item.tools) ro.tools = *item.tools;
+    Step r = run(item.program, ro);
     if (r.ok)
       fmt::print("{{\"id\":{},\"ok\":true,\"result\":{}}}\n", item.id_json, json_string(r.printed));
     else

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/replay_tools.hpp"
 namespace ptc::cli {
 
 BatchItem parse_batch_line(const std::string& line, size_t line_no) {
@@ -34,6 +35,18 @@ BatchItem parse_batch_line(const std::string& line, size_t line_no) {
       item.context = *ctx;
     else if (!ctx->is_nil())
       return bad(fmt::format("line {}: \"context\" must be a JSON object", line_no));
+  }
+  if (const HostValue* memory = obj.get("memory")) {
+    if (memory->kind() == HostValue::Kind::Map)
+      item.memory = *memory;
+    else if (!memory->is_nil())
+      return bad(fmt::format("line {}: \"memory\" must be a JSON object", line_no));
+  }
+  if (const HostValue* table = obj.get("tools"); table && !table->is_nil()) {
+    Tools tools;
+    std::string err = replay_tools(*table, tools);
+    if (!err.empty()) return bad(fmt::format("line {}: \"tools\": {}", line_no, err));
+    item.tools = std::move(tools);
   }
   return item;
 }

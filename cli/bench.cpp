@@ -55,7 +55,7 @@ int cmd_bench(std::vector<std::string> args) {
     ro.context = item.context;
     Error failure = item.error;
     if (failure.message.empty()) {
-      RunResult first = run(item.program, ro);
+      Step first = run(item.program, ro);
       if (!first.ok) failure = first.error;
     }
     if (!failure.message.empty()) {
@@ -72,7 +72,7 @@ int cmd_bench(std::vector<std::string> args) {
     std::vector<double> us(n);
     for (size_t i = 0; i < n; ++i) {
       auto t0 = std::chrono::steady_clock::now();
-      RunResult r = run(item.program, ro);
+      Step r = run(item.program, ro);
       us[i] =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "vm/run.hpp"
+#include "include/ptc/ptc.hpp"
 
 namespace ptc::cli {
 
@@ -19,6 +19,8 @@ struct CommonOptions {
   RunOptions run;
   bool json = false;
   std::optional<std::string> context_file;
+  std::optional<std::string> memory_file;
+  std::optional<std::string> tools_file;
 };
 
 // Parses the options shared by commands (--context, --json, the limits).
@@ -27,11 +29,9 @@ std::string parse_common(std::vector<std::string>& args, CommonOptions& out);
 const char* common_options_help();
 
 std::optional<std::string> read_file(const std::string& path, std::string* error);
-// Loads --context into out.run.context; returns an error message or "".
+// Loads --context, --memory and --tools into out.run; returns an error message or "".
 std::string load_context(CommonOptions& out);
 
-// "type_error at 1:4: message" plus an indented hint line.
-std::string format_error(const Error& e);
 // {"reason":...,"message":...,"hint":...,"line":...,"column":...}
 std::string error_json(const Error& e);
 std::string json_string(const std::string& s);

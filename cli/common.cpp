@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "cli/replay_tools.hpp"
 #include "runtime/strings.hpp"
 
 namespace ptc::cli {
@@ -22,7 +23,17 @@ const char* common_options_help() {
          "  --timeout MS        wall-clock limit of the run (default 1000)\n"
          "  --max-heap BYTES    heap limit of the run (default 10485760)\n"
          "  --loop-limit N      loop/recur jumps per loop (default 1000, at most 10000)\n"
-         "  --max-depth N       nested calls (default 10000)\n";
+         "  --max-depth N       nested calls (default 10000)\n"
+         "  --memory FILE       JSON object of names bound by earlier runs (def)\n"
+         "  --tools FILE        replay table {\"tool-name\": [{\"args\": {...}, \"result\": "
+         "...}]}\n"
+         "  --signature SIG     validate the result, e.g. '{total :int}' or '[:string]'\n"
+         "  --float-precision N round floats in the result to N decimals\n"
+         "  --no-filter-context import every context key, not only those the program reads\n"
+         "  --compile-timeout MS, --max-symbols N, --max-program-bytes N,\n"
+         "  --max-print-length N, --max-tool-calls N, --pmap-timeout MS,\n"
+         "  --pmap-max-concurrency N, --max-parallel-workers N, --worker-max-heap BYTES\n"
+         "                      the other limits of a run (defaults as ptc::RunOptions)\n";
 }
 
 std::string parse_common(std::vector<std::string>& args, CommonOptions& out) {
@@ -41,6 +52,34 @@ std::string parse_common(std::vector<std::string>& args, CommonOptions& out) {
     } else if (a == "--context") {
       if (!value(&v)) return "--context needs a file name";
       out.context_file = v;
+    } else if (a == "--memory" || a == "--tools" || a == "--signature") {
+      if (!value(&v)) return fmt::format("{} needs a value", a);
+      if (a == "--memory") out.memory_file = v;
+      if (a == "--tools") out.tools_file = v;
+      if (a == "--signature") out.run.signature = v;
+    } else if (a == "--no-filter-context") {
+      out.run.filter_context = false;
+    } else if (a == "--float-precision") {
+      if (!value(&v) || !parse_u64(v, &n) || n > 15)
+        return "--float-precision needs a number of decimals from 0 to 15";
+      out.run.float_precision = static_cast<int>(n);
+    } else if (a == "--compile-timeout" || a == "--max-symbols" || a == "--max-program-bytes" ||
+               a == "--max-print-length" || a == "--max-tool-calls" || a == "--pmap-timeout" ||
+               a == "--pmap-max-concurrency" || a == "--max-parallel-workers" ||
+               a == "--worker-max-heap") {
+      if (!value(&v) || !parse_u64(v, &n) || n == 0)
+        return fmt::format("{} needs a positive number", a);
+      Limits& l = out.run.limits;
+      auto u32 = static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX));
+      if (a == "--compile-timeout") l.compile_timeout_ms = std::min<uint32_t>(u32, 3600000);
+      if (a == "--max-symbols") l.max_symbols = u32;
+      if (a == "--max-program-bytes") l.max_program_bytes = n;
+      if (a == "--max-print-length") l.max_print_length = u32;
+      if (a == "--max-tool-calls") l.max_tool_calls = u32;
+      if (a == "--pmap-timeout") l.pmap_timeout_ms = std::min<uint32_t>(u32, 3600000);
+      if (a == "--pmap-max-concurrency") l.pmap_max_concurrency = std::min<uint32_t>(u32, 64);
+      if (a == "--max-parallel-workers") l.max_parallel_workers = std::min<uint32_t>(u32, 64);
+      if (a == "--worker-max-heap") l.worker_max_heap_bytes = n;
     } else if (a == "--timeout" || a == "--max-heap" || a == "--loop-limit" || a == "--max-depth") {
       if (!value(&v) || !parse_u64(v, &n) || n == 0)
         return fmt::format("{} needs a positive number", a);
@@ -73,24 +112,35 @@ std::optional<std::string> read_file(const std::string& path, std::string* error
   return ss.str();
 }
 
-std::string load_context(CommonOptions& out) {
-  if (!out.context_file) return "";
+namespace {
+// Reads a JSON object from `path` into `out`; an error message or "".
+std::string load_object(const std::optional<std::string>& path, const char* what, HostValue& out) {
+  if (!path) return "";
   std::string err;
-  auto text = read_file(*out.context_file, &err);
+  auto text = read_file(*path, &err);
   if (!text) return err;
   try {
-    HostValue ctx = parse_json(*text);
-    if (ctx.kind() != HostValue::Kind::Map)
-      return fmt::format("{}: the context must be a JSON object", *out.context_file);
-    out.run.context = std::move(ctx);
+    HostValue v = parse_json(*text);
+    if (v.kind() != HostValue::Kind::Map)
+      return fmt::format("{}: the {} must be a JSON object", *path, what);
+    out = std::move(v);
   } catch (LispError& e) {
-    return fmt::format("{}: {}", *out.context_file, format_error(e.error()));
+    return fmt::format("{}: {}", *path, format_error(e.error()));
   }
   return "";
 }
+}  // namespace
 
-std::string format_error(const Error& e) {
-  return e.describe();
+std::string load_context(CommonOptions& out) {
+  std::string err = load_object(out.context_file, "context", out.run.context);
+  if (err.empty()) err = load_object(out.memory_file, "memory", out.run.memory);
+  HostValue table;
+  if (err.empty()) err = load_object(out.tools_file, "tools table", table);
+  if (err.empty() && out.tools_file) {
+    err = replay_tools(table, out.run.tools);
+    if (!err.empty()) err = fmt::format("{}: {}", *out.tools_file, err);
+  }
+  return err;
 }
 
 // Never throws: invalid UTF-8 (e.g. quoted from a bad program) becomes U+FFFD.

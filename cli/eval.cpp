@@ -11,7 +11,7 @@ namespace ptc::cli {
 namespace {
 
 int run_and_print(const std::string& source, CommonOptions& opts) {
-  RunResult r = run(source, opts.run);
+  Step r = run(source, opts.run);
   // println output: stdout normally; stderr when stdout must be pure JSON.
   std::FILE* prints = opts.json ? stderr : stdout;
   for (const std::string& line : r.prints)

@@ -36,8 +36,8 @@ const char* help_for(const std::string& cmd) {
            "Like eval, with the program read from FILE (- for stdin).\n\noptions:\n";
   if (cmd == "batch")
     return "usage: ptc batch FILE.jsonl [options]\n\n"
-           "Each input line is {\"id\":..., \"program\":\"...\", \"context\":{...}}; each gives "
-           "one\n"
+           "Each input line is {\"id\":..., \"program\":\"...\", \"context\":{...}} (optionally\n"
+           "\"memory\":{...} and \"tools\":{replay table, as --tools}); each gives one\n"
            "output line {\"id\":..., \"ok\":true, \"result\":\"<printed value>\"} or\n"
            "{\"id\":..., \"ok\":false, \"error\":{\"reason\":..., \"message\":..., \"hint\":...,\n"
            "\"line\":..., \"column\":...}}. A bad line gives an error line and the batch goes on.\n"

@@ -199,6 +199,7 @@ uint32_t ArityCompiler::compile_reg(Node* n) {
 
 void ArityCompiler::compile(Node* n, uint32_t dst) {
   check_native_stack("compiling a deeply nested expression");
+  pc_.ctx_.tick();  // holds compile_timeout
   SourceLoc loc = n->loc;
   switch (n->kind) {
     case NodeKind::Const: {

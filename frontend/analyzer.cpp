@@ -33,6 +33,7 @@ struct DepthGuard {
              fmt::format("program nests deeper than {} levels", kMaxAnalysisDepth),
              "split deeply nested expressions with let");
     check_native_stack("analyzing a deeply nested program");
+    a.ctx_.tick();  // holds compile_timeout
   }
   ~DepthGuard() { --a.depth_; }
 };
@@ -377,6 +378,11 @@ Node* Analyzer::analyze_symbol(const Form* f) {
   for (auto& [n, v] : scope_)
     if (n.find(' ') == std::string_view::npos) locals.push_back(n);
   UnknownSymbol u = describe_unknown_symbol(name, locals, defined_names_);
+  if (options_.undefined && u.kind == ErrorKind::UnboundVar) {
+    std::vector<std::string>& seen = *options_.undefined;
+    if (std::find(seen.begin(), seen.end(), name) == seen.end()) seen.emplace_back(name);
+    return const_node(f->loc, Value());
+  }
   fail(u.kind, f, u.message, u.hint);
 }
 

@@ -19,6 +19,9 @@ class Ctx;
 struct AnalyzerOptions {
   // Names already bound in the user namespace (memory from earlier turns).
   std::vector<std::string> known_globals;
+  // When set (validation), undefined names are collected here, each once, and
+  // analysis goes on as if they were nil instead of failing at the first.
+  std::vector<std::string>* undefined = nullptr;
 };
 
 // Constants are created in ctx's arena; IR nodes too. Throws LispError.

@@ -13,8 +13,14 @@ Ctx::Ctx(const Limits& lim)
 }
 
 void Ctx::start_clock() {
+  start_clock(limits.timeout_ms, "execution");
+}
+
+void Ctx::start_clock(uint32_t timeout_ms, const char* phase) {
   start_ = std::chrono::steady_clock::now();
-  deadline_ = start_ + std::chrono::milliseconds(limits.timeout_ms);
+  deadline_ = start_ + std::chrono::milliseconds(timeout_ms);
+  timeout_ms_ = timeout_ms;
+  phase_ = phase;
 }
 
 int64_t Ctx::elapsed_ms() const {
@@ -23,12 +29,17 @@ int64_t Ctx::elapsed_ms() const {
       .count();
 }
 
+int64_t Ctx::remaining_ms() const {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline_ - std::chrono::steady_clock::now());
+  return left.count() > 0 ? left.count() : 0;
+}
+
 void Ctx::end_slice() {
   spent_ += static_cast<uint64_t>(kSlice - budget_);
   budget_ = kSlice;
   if (std::chrono::steady_clock::now() >= deadline_) {
-    throw_error(ErrorKind::Timeout,
-                fmt::format("execution timed out after {} ms", limits.timeout_ms),
+    throw_error(ErrorKind::Timeout, fmt::format("{} timed out after {} ms", phase_, timeout_ms_),
                 "the program did too much work; process fewer items or avoid nested loops "
                 "over large collections");
   }

@@ -25,6 +25,31 @@ class Invoker {
   virtual Value invoke(Value fn, const Value* args, uint32_t nargs) = 0;
 };
 
+class Ctx;
+class LispError;
+
+// The branches of one pmap or pcalls call. Branch i calls fns[0] (pmap) or
+// fns[i] (pcalls) with the `arity` arguments starting at args[i * arity].
+struct ParallelBranches {
+  const char* kind;  // "pmap" or "pcalls", for errors and the host's records
+  size_t count;
+  const Value* fns;
+  bool one_fn;
+  const Value* args;
+  uint32_t arity;
+  // Adds the branch's place to its error (pcalls names the function).
+  void (*annotate)(LispError& e, size_t branch, size_t count);
+};
+
+// Runs parallel branches; implemented by the embedding layer, which owns the
+// threads. Without one, a run evaluates branches in order on its own thread.
+class ParallelExecutor {
+ public:
+  virtual ~ParallelExecutor() = default;
+  // Results in branch order, in ctx's arena. Throws the error of a failed branch.
+  virtual Value run_branches(Ctx& ctx, const ParallelBranches& branches) = 0;
+};
+
 class Ctx {
  public:
   explicit Ctx(const Limits& limits);
@@ -36,6 +61,9 @@ class Ctx {
   Invoker* invoker = nullptr;
   // Set by a host (or a parallel map's deadline) to stop the run early.
   const std::atomic<bool>* cancel = nullptr;
+  ParallelExecutor* parallel = nullptr;
+  // What (budget/remaining) returns: the host's budget map, nil when none.
+  Value budget;
 
   Value call(Value fn, const Value* args, uint32_t nargs) {
     return invoker->invoke(fn, args, nargs);
@@ -53,9 +81,14 @@ class Ctx {
     if (budget_ < 0) [[unlikely]]
       end_slice();
   }
+  // Starts the clock for the run phase (limits.timeout_ms), or for another
+  // phase with its own limit; `phase` names it in the timeout message.
   void start_clock();
+  void start_clock(uint32_t timeout_ms, const char* phase);
   uint64_t reductions() const { return spent_ + static_cast<uint64_t>(kSlice - budget_); }
   int64_t elapsed_ms() const;
+  // Milliseconds until the current phase's deadline (0 when past it).
+  int64_t remaining_ms() const;
 
   // Appends one println line, truncated to max_print_length characters.
   void add_print(std::string line);
@@ -70,6 +103,8 @@ class Ctx {
   int64_t budget_ = kSlice;
   uint64_t spent_ = 0;
   std::chrono::steady_clock::time_point start_, deadline_;
+  uint32_t timeout_ms_ = 0;
+  const char* phase_ = "execution";
 };
 
 // Marks the run executing on this thread for as long as it lives. Deep walks

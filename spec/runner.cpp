@@ -16,13 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include "include/ptc/ptc.hpp"
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
 #include "spec/clojure_data.hpp"
 #include "spec/compare.hpp"
 #include "spec/expected_list.hpp"
 #include "spec/self_test.hpp"
-#include "vm/run.hpp"
 
 namespace spec {
 namespace {
@@ -234,7 +234,7 @@ bool load_corpus(const std::string& dir, std::vector<Case>& cases, std::vector<S
 Outcome run_case(const Case& c) {
   ptc::RunOptions options;
   if (c.context) options.context = *c.context;
-  ptc::RunResult r;
+  ptc::Step r;
   try {
     r = ptc::run(c.program, options);
   } catch (const std::exception& e) {
@@ -281,7 +281,7 @@ std::vector<std::string> all_missing_names(const Case& c, const std::string& fir
     stubs += "(def " + last + " nil)\n";
     ptc::RunOptions options;
     if (c.context) options.context = *c.context;
-    ptc::RunResult r;
+    ptc::Step r;
     try {
       r = ptc::run(stubs + c.program, options);
     } catch (const std::exception&) {

@@ -1,22 +1,33 @@
-#include "vm/run.hpp"
-
+// ptc::run: one program end to end. Read, analyze and compile under the
+// compile limits; bring the context, memory and turn history into the run's
+// arena; execute; copy the result and the new memory out; validate the
+// signature. Every failure becomes an error Step, and a failed run hands back
+// the memory it was given.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <exception>
 #include <new>
 
 #include "compiler/compiler.hpp"
 #include "frontend/analyzer.hpp"
 #include "frontend/reader.hpp"
+#include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/printer.hpp"
+#include "runtime/signature.hpp"
+#include "vm/parallel.hpp"
+#include "vm/tool_broker.hpp"
 #include "vm/vm.hpp"
 
 namespace ptc {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 // Reading, analysis and compilation get their own memory budget, proportional
 // to the source size, so a large but valid program is not charged against the
@@ -33,86 +44,292 @@ void check_size(std::string_view source, const Limits& limits) {
                 "send a shorter program; large data belongs in the context, not the source");
 }
 
-struct Compiled {
-  std::unique_ptr<CompiledProgram> program;
-};
+constexpr std::string_view kCallers[] = {"in_process_v1", "text_mode", "mcp"};
+constexpr std::string_view kProfiles[] = {"", "mcp_no_tools", "mcp_aggregator", "in_process_v1",
+                                          "text_mode"};
 
-Compiled compile_source(Ctx& ctx, std::string_view source) {
+template <size_t N>
+void check_tag(std::string_view what, const std::string& tag, const std::string_view (&set)[N]) {
+  if (std::find(std::begin(set), std::end(set), tag) != std::end(set)) return;
+  std::string allowed;
+  for (std::string_view s : set)
+    if (!s.empty()) allowed += (allowed.empty() ? "" : ", ") + std::string(s);
+  throw_error(ErrorKind::ArgsError,
+              fmt::format("{} \"{}\" is not one of the known tags", what, tag),
+              fmt::format("use one of: {}", allowed));
+}
+
+// Memory entries as (name, value); keys may be strings, keywords or symbols' text.
+std::vector<std::pair<std::string, const HostValue*>> memory_entries(const HostValue& memory) {
+  std::vector<std::pair<std::string, const HostValue*>> out;
+  if (memory.kind() != HostValue::Kind::Map) {
+    if (!memory.is_nil())
+      throw_error(ErrorKind::ArgsError, "memory must be a map from names to values");
+    return out;
+  }
+  const auto& items = memory.items();
+  for (size_t i = 0; i + 1 < items.size(); i += 2) {
+    auto k = items[i].kind();
+    if (k != HostValue::Kind::String && k != HostValue::Kind::Keyword)
+      throw_error(ErrorKind::ArgsError, "memory keys must be names (strings or keywords)");
+    out.emplace_back(items[i].text(), &items[i + 1]);
+  }
+  return out;
+}
+
+std::unique_ptr<CompiledProgram> compile_source(Ctx& ctx, std::string_view source,
+                                                const AnalyzerOptions& options) {
   ReaderOptions ro;
   ro.max_nesting_depth = ctx.limits.max_nesting_depth;
   std::vector<const Form*> forms = read_program(ctx.arena, source, ro);
-  AnalyzedProgram analyzed = analyze_program(ctx, forms);
-  return Compiled{compile_program(ctx, analyzed)};
+  AnalyzedProgram analyzed = analyze_program(ctx, forms, options);
+  return compile_program(ctx, analyzed);
+}
+
+// A context value is kept when the program reads its key, or when it is a
+// scalar (metadata such as a prompt is cheap and often read dynamically).
+bool wanted_context_key(const HostValue& key, const HostValue& value,
+                        const CompiledProgram& program) {
+  using K = HostValue::Kind;
+  if (value.kind() != K::Vector && value.kind() != K::Map && value.kind() != K::Set) return true;
+  if (key.kind() != K::String && key.kind() != K::Keyword) return false;
+  for (const std::string& k : program.data_keys) {
+    std::string underscored = k;
+    std::replace(underscored.begin(), underscored.end(), '-', '_');
+    if (key.text() == k || key.text() == underscored) return true;
+  }
+  return false;
 }
 
 // Builds the data/ map: every key the program reads (or all of them).
 Value import_context(Ctx& ctx, const RunOptions& options, const CompiledProgram& program) {
   const HostValue& c = options.context;
-  if (c.kind() != HostValue::Kind::Map) return Value();
+  if (c.kind() != HostValue::Kind::Map) {
+    if (!c.is_nil()) throw_error(ErrorKind::ArgsError, "context must be a map");
+    return Value();
+  }
   HashBuilder b(ctx.arena, Type::Map);
   const auto& items = c.items();
   for (size_t i = 0; i + 1 < items.size(); i += 2) {
-    const HostValue& k = items[i];
-    if (options.filter_context) {
-      bool wanted = false;
-      if (k.kind() == HostValue::Kind::String || k.kind() == HostValue::Kind::Keyword) {
-        for (const std::string& key : program.data_keys) {
-          std::string underscored = key;
-          for (char& ch : underscored)
-            if (ch == '-') ch = '_';
-          if (k.text() == key || k.text() == underscored) wanted = true;
-        }
-      }
-      if (!wanted) continue;
-    }
-    b.put(import_value(ctx, k), import_value(ctx, items[i + 1]));
+    if (options.filter_context && !wanted_context_key(items[i], items[i + 1], program)) continue;
+    b.put(import_value(ctx, items[i]), import_value(ctx, items[i + 1]));
   }
   return Value::object(b.finish());
 }
 
-}  // namespace
+// Rounds every float to `digits` decimals (float_precision).
+HostValue round_floats(const HostValue& v, int digits) {
+  using K = HostValue::Kind;
+  switch (v.kind()) {
+    case K::Float: {
+      double d = v.as_float();
+      if (!std::isfinite(d)) return v;
+      double scale = std::pow(10.0, digits);
+      double r = std::round(d * scale) / scale;
+      return HostValue::floating(std::isfinite(r) ? r : d);
+    }
+    case K::Vector:
+    case K::Set: {
+      std::vector<HostValue> items;
+      for (const HostValue& x : v.items())
+        items.push_back(round_floats(x, digits));
+      return v.kind() == K::Set ? HostValue::set(std::move(items))
+                                : HostValue::vector(std::move(items));
+    }
+    case K::Map: {
+      std::vector<std::pair<HostValue, HostValue>> entries;
+      const auto& items = v.items();
+      for (size_t i = 0; i + 1 < items.size(); i += 2)
+        entries.emplace_back(items[i], round_floats(items[i + 1], digits));
+      return HostValue::map(std::move(entries));
+    }
+    default:
+      return v;
+  }
+}
 
-RunResult run(std::string_view source, const RunOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  RunResult result;
+int64_t ns_of(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+// The run proper; fills step (value, memory, prints, ledger, usage) or throws.
+void execute(std::string_view source, const RunOptions& options, Step& step) {
+  check_tag("caller", options.caller, kCallers);
+  check_tag("profile", options.profile, kProfiles);
+  std::optional<Signature> signature;
+  if (!options.signature.empty()) {
+    try {
+      signature = parse_signature(options.signature);
+    } catch (LispError& e) {
+      throw_error(ErrorKind::ParseError, "invalid signature: " + e.error().message, e.error().hint);
+    }
+  }
+  check_size(source, options.limits);
+  auto memory = memory_entries(options.memory);
+
   Limits limits = options.limits;
   limits.loop_limit = std::min(limits.loop_limit, Limits::kLoopLimitHardCap);
   limits.max_heap_bytes = compile_budget(source.size());
+  Ctx ctx(limits);
+  ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
+  CurrentRun current(ctx);
+  ToolBroker tools(options.tools, ctx.limits);
+  std::unique_ptr<BranchExecutor> parallel;
+  struct Collect {  // whatever happens, prints and the ledgers reach the step
+    Ctx& ctx;
+    ToolBroker& tools;
+    std::unique_ptr<BranchExecutor>& parallel;
+    Step& step;
+    ~Collect() {
+      step.prints = std::move(ctx.prints);
+      step.tool_calls = tools.take_ledger();
+      if (parallel) step.pmap_calls = parallel->take_records();
+      step.usage.eval_reductions = ctx.reductions();
+    }
+  } collect{ctx, tools, parallel, step};
+
+  AnalyzerOptions analyzer_options;
+  for (const auto& [name, _] : memory)
+    analyzer_options.known_globals.push_back(name);
+  ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
+  std::unique_ptr<CompiledProgram> program = compile_source(ctx, source, analyzer_options);
+
+  ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
+  size_t base_used = ctx.arena.used();
+  ctx.start_clock();
+  parallel = std::make_unique<BranchExecutor>(*program, ctx.limits);
+  ctx.parallel = parallel.get();
+  VM vm(ctx, *program);
+  vm.data = import_context(ctx, options, *program);
+  for (auto it = options.turn_history.rbegin(); it != options.turn_history.rend(); ++it)
+    vm.turn_history.push_back(import_value(ctx, *it));  // *1 is the most recent
+  if (!options.budget.is_nil()) ctx.budget = import_value(ctx, options.budget);
+  vm.tool_caller = [&tools](Ctx& c, std::string_view name, Value args) {
+    return tools.call(c, name, args);
+  };
+  // Memory binds globals by name; functions cannot cross runs.
+  std::vector<Value> imported(program->globals.size());
+  for (uint32_t id = 0; id < program->globals.size(); ++id) {
+    for (const auto& [name, value] : memory) {
+      if (name != program->globals[id]) continue;
+      if (value->kind() == HostValue::Kind::Opaque) {
+        vm.lost_functions.push_back(name);
+      } else {
+        imported[id] = vm.globals()[id] = import_value(ctx, *value);
+      }
+    }
+  }
+
+  Value v = vm.run();
+
+  // Copying out is bounded like the run: a value built from shared structure
+  // can be far larger than the heap it occupies.
+  size_t out_cap = options.limits.max_heap_bytes;
+  HostValue result = export_value(v, out_cap);
+  std::vector<std::pair<HostValue, HostValue>> new_memory;
+  for (const auto& [name, value] : memory)
+    new_memory.emplace_back(HostValue::string(name), *value);
+  for (uint32_t id = 0; id < program->globals.size(); ++id) {
+    Value g = vm.globals()[id];
+    if (VM::is_unbound(g) || g.identical(imported[id])) continue;
+    const std::string& name = program->globals[id];
+    HostValue exported = export_value(g, out_cap);
+    auto same = std::find_if(new_memory.begin(), new_memory.end(),
+                             [&](const auto& e) { return e.first.text() == name; });
+    if (same != new_memory.end())
+      same->second = std::move(exported);
+    else
+      new_memory.emplace_back(HostValue::string(name), std::move(exported));
+  }
+  step.usage.memory_bytes = ctx.arena.used() - base_used;
+
+  if (options.float_precision) result = round_floats(result, *options.float_precision);
+  if (signature) {
+    SignatureCheck check = check_output(*signature, result);
+    if (!check.ok)
+      throw_error(ErrorKind::ValidationError,
+                  fmt::format("the result does not match the signature {}: {}", options.signature,
+                              check.message),
+                  "return a value of the declared shape");
+    result = std::move(check.value);
+  }
+  if (options.float_precision || signature)
+    step.printed = format_value(result, options.display_limit, &step.truncated);
+  else
+    step.printed = display_value(v, options.display_limit, &step.truncated, out_cap);
+  step.value = std::move(result);
+  step.memory = HostValue::map(std::move(new_memory));
+  step.ok = true;
+}
+
+}  // namespace
+
+Step run(std::string_view source, const RunOptions& options) {
+  auto start = Clock::now();
+  Step step;
+  TelemetryEvent event;
+  event.caller = options.caller;
+  event.profile = options.profile;
+  event.program_bytes = source.size();
+  event.signature_supplied = !options.signature.empty();
+  if (options.telemetry) {
+    event.monotonic_ns = ns_of(start);
+    event.system_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    options.telemetry(event);
+  }
+  bool crashed = false;
+  try {
+    execute(source, options, step);
+  } catch (LispError& e) {
+    step.error = e.error();
+  } catch (std::bad_alloc&) {
+    step.error = Error{ErrorKind::MemoryLimit, "out of memory", "", {}, ""};
+  } catch (std::exception& e) {
+    // Never expected: a host tool or a bug. The host still gets a Step.
+    crashed = true;
+    step.error =
+        Error{ErrorKind::RuntimeError, fmt::format("internal error: {}", e.what()), "", {}, ""};
+  }
+  if (!step.ok) {
+    step.ok = false;
+    step.value = HostValue();
+    step.memory = options.memory;  // a failed run changes nothing
+    step.printed.clear();
+  }
+  auto end = Clock::now();
+  step.usage.duration_ms = std::chrono::duration<double, std::milli>(end - start).count();
+  if (options.telemetry) {
+    event.kind = crashed ? TelemetryEvent::Kind::Exception : TelemetryEvent::Kind::Stop;
+    event.monotonic_ns = ns_of(end);
+    event.system_time_ns = 0;
+    event.duration_ms = step.usage.duration_ms;
+    event.result_bytes = step.printed.size();
+    event.prints_count = step.prints.size();
+    if (!step.ok) event.reason = reason_name(step.error.kind);
+    options.telemetry(event);
+  }
+  return step;
+}
+
+std::vector<std::string> validate(std::string_view source, const RunOptions& options) {
+  std::vector<std::string> undefined;
   try {
     check_size(source, options.limits);
+    Limits limits = options.limits;
+    limits.max_heap_bytes = compile_budget(source.size());
     Ctx ctx(limits);
-    ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
-    CurrentRun current(ctx);
-    try {
-      Compiled compiled = compile_source(ctx, source);
-      ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
-      size_t base_used = ctx.arena.used();
-      VM vm(ctx, *compiled.program);
-      vm.data = import_context(ctx, options, *compiled.program);
-      for (const HostValue& h : options.turn_history)
-        vm.turn_history.push_back(import_value(ctx, h));
-      ctx.start_clock();
-      Value v = vm.run();
-      // Copying the result out is bounded like the run: a value built from
-      // shared structure can be far larger than the heap it occupies.
-      result.value = export_value(v, options.limits.max_heap_bytes);
-      result.printed =
-          display_value(v, options.display_limit, &result.truncated, options.limits.max_heap_bytes);
-      result.ok = true;
-      result.memory_bytes = ctx.arena.used() - base_used;
-    } catch (LispError& e) {
-      result.error = e.error();
-    } catch (std::bad_alloc&) {
-      result.error = Error{ErrorKind::MemoryLimit, "out of memory", "", {}, ""};
-    }
-    result.prints = std::move(ctx.prints);
-    result.reductions = ctx.reductions();
+    ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
+    AnalyzerOptions analyzer_options;
+    for (const auto& [name, _] : memory_entries(options.memory))
+      analyzer_options.known_globals.push_back(name);
+    analyzer_options.undefined = &undefined;
+    compile_source(ctx, source, analyzer_options);
   } catch (LispError& e) {
-    result.error = e.error();
+    return {e.error().describe()};
   }
-  result.duration_us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return undefined;
 }
 
 std::string disassemble_source(std::string_view source, const RunOptions& options) {
@@ -120,8 +337,7 @@ std::string disassemble_source(std::string_view source, const RunOptions& option
   Limits limits = options.limits;
   limits.max_heap_bytes = compile_budget(source.size());
   Ctx ctx(limits);
-  Compiled compiled = compile_source(ctx, source);
-  return disassemble(*compiled.program);
+  return disassemble(*compile_source(ctx, source, {}));
 }
 
 }  // namespace ptc

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -122,6 +123,12 @@ Value* VM::stack_top() const {
 
 void VM::unbound_global(uint32_t id) {
   const std::string& name = program_.globals[id];
+  if (std::find(lost_functions.begin(), lost_functions.end(), name) != lost_functions.end())
+    throw_error(ErrorKind::UnboundVar,
+                fmt::format("{} was a function defined by an earlier run; functions do not "
+                            "carry over between runs",
+                            name),
+                fmt::format("define {} again in this program (defn {} ...)", name, name));
   throw_error(ErrorKind::UnboundVar, fmt::format("{} is used before it is defined", name),
               fmt::format("run (def {} ...) before the code that reads it", name));
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +40,9 @@ class VM final : public Invoker {
   Value data = Value();             // context map for data/x
   std::vector<Value> turn_history;  // *1 is turn_history[0]
   ToolCaller tool_caller;           // unset: tool calls are an error
+  // Memory names that held functions: they do not carry over between runs,
+  // and reading one says so instead of "used before it is defined".
+  std::vector<std::string> lost_functions;
 
   // Globals: value per program global id; unbound ones hold kUnbound.
   static Value unbound() { return Value::builtin(0xFFFFFFFEu); }

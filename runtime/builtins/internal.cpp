@@ -86,8 +86,9 @@ Value task_reset(Ctx&, const Value* a, uint32_t) {
   return Value();
 }
 
-// (budget/remaining): the run's budget map; empty outside an agent loop.
-Value budget_remaining(Ctx&, const Value*, uint32_t) {
+// (budget/remaining): the budget map the host passed; empty when none.
+Value budget_remaining(Ctx& ctx, const Value*, uint32_t) {
+  if (ctx.budget.is_map()) return ctx.budget;
   return Value::object(empty_map());
 }
 

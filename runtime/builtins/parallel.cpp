@@ -1,10 +1,10 @@
 // pmap and pcalls (spec §8.1 Transforming). Both are a set of independent
 // branches whose results come back in order; any branch's error ends the call.
 //
-// For now the branches run one after another on the calling thread. All work
-// is first turned into a list of branches (the arguments of each call) and
-// then handed to run_branches, the single place a parallel executor will take
-// over: results are written by index, so order never depends on scheduling.
+// All work is first turned into a list of branches (the arguments of each
+// call) and handed to run_branches: the run's parallel executor spreads them
+// over worker threads (vm/parallel.cpp); results are written by index, so
+// order never depends on scheduling.
 #include <fmt/format.h>
 
 #include <vector>
@@ -18,19 +18,18 @@ namespace ptc::builtins {
 
 namespace {
 
-// Runs branches 0..count-1 and returns their results in branch order. `body(i)`
-// computes branch i; `on_error(e, i)` may add context to an error raised by
-// branch i before it propagates. This loop is what a parallel executor replaces.
-template <class Body, class OnError>
-Value run_branches(Ctx& ctx, size_t count, Body&& body, OnError&& on_error) {
-  ctx.arena.reserve_check(count * sizeof(Value));  // the result vector
-  std::vector<Value> results(count);
-  for (size_t i = 0; i < count; ++i) {
+// Runs the branches: on the run's parallel executor when it has one,
+// otherwise one after another here. Results are in branch order either way.
+Value run_branches(Ctx& ctx, const ParallelBranches& b) {
+  ctx.arena.reserve_check(b.count * sizeof(Value));  // the result vector
+  if (ctx.parallel && b.count > 0) return ctx.parallel->run_branches(ctx, b);
+  std::vector<Value> results(b.count);
+  for (size_t i = 0; i < b.count; ++i) {
     ctx.tick();
     try {
-      results[i] = body(i);
+      results[i] = ctx.call(b.one_fn ? b.fns[0] : b.fns[i], b.args + i * b.arity, b.arity);
     } catch (LispError& e) {
-      on_error(e, i);
+      if (b.annotate) b.annotate(e, i, b.count);
       throw;
     }
   }
@@ -61,28 +60,27 @@ Value pmap(Ctx& ctx, const Value* a, uint32_t n) {
       it.next();
     }
   }
-  return run_branches(
-      ctx, args.size() / arity, [&](size_t i) { return ctx.call(f, &args[i * arity], arity); },
-      [](LispError&, size_t) {});
+  return run_branches(ctx, {"pmap", args.size() / arity, &f, true, args.data(), arity, nullptr});
+}
+
+void annotate_pcalls(LispError& e, size_t i, size_t n) {
+  switch (e.error().kind) {
+    case ErrorKind::Timeout:
+    case ErrorKind::MemoryLimit:
+    case ErrorKind::Fail:
+    case ErrorKind::ParallelCapacityExceeded:
+      return;  // run-level outcomes keep their own message
+    default:
+      e.error().message =
+          fmt::format("pcalls: function {} of {} failed: {}", i + 1, n, e.error().message);
+  }
 }
 
 // (pcalls f1 f2 ...): each fi is called with no arguments.
 Value pcalls(Ctx& ctx, const Value* a, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i)
     expect_callable("pcalls", a[i], static_cast<int>(i) + 1);
-  return run_branches(
-      ctx, n, [&](size_t i) { return ctx.call(a[i], nullptr, 0); },
-      [n](LispError& e, size_t i) {
-        switch (e.error().kind) {
-          case ErrorKind::Timeout:
-          case ErrorKind::MemoryLimit:
-          case ErrorKind::Fail:
-            return;  // run-level outcomes keep their own message
-          default:
-            e.error().message =
-                fmt::format("pcalls: function {} of {} failed: {}", i + 1, n, e.error().message);
-        }
-      });
+  return run_branches(ctx, {"pcalls", n, a, false, nullptr, 0, annotate_pcalls});
 }
 
 // clang-format off

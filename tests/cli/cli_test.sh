@@ -79,6 +79,19 @@ check "bench exit code with a failure" "1" "$rc"
 out="$("$ptc" bench "$tmp/bench.jsonl" -n 20 --json 2>&1)"
 contains "bench json" '"median_us":' "$out"
 
+echo '{"get-user": [{"args": {"id": 7}, "result": {"name": "Ada"}}]}' >"$tmp/tools.json"
+check "tools replay" '"Ada"' "$("$ptc" eval '(:name (tool/get-user {:id 7}))' --tools "$tmp/tools.json")"
+out="$("$ptc" eval '(tool/get-user {:id 8})' --tools "$tmp/tools.json" 2>&1)"
+contains "unrecorded tool call is a tool error" "tool_error" "$out"
+line='{"id":9,"program":"(tool/t {})","tools":{"t":[{"args":{},"result":2}]}}'
+check "batch tools" '{"id":9,"ok":true,"result":"2"}' "$(echo "$line" | "$ptc" batch -)"
+echo '{"x": 5}' >"$tmp/mem.json"
+check "memory" "6" "$("$ptc" eval '(inc x)' --memory "$tmp/mem.json")"
+out="$("$ptc" eval '"a"' --signature ':int' 2>&1)"
+contains "signature mismatch" "validation_error" "$out"
+out="$("$ptc" eval '(tool/t {})' --max-tool-calls 0 2>&1)"; rc=$?
+check "limit flags are validated" "2" "$rc"
+
 contains "disasm" "RETURN" "$("$ptc" disasm -e '(+ 1 2)')"
 contains "help lists commands" "ptc batch FILE.jsonl" "$("$ptc" --help)"
 contains "command help" "usage: ptc bench" "$("$ptc" bench --help)"

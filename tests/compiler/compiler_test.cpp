@@ -7,7 +7,7 @@
 
 #include "compiler/opcodes.hpp"
 #include "compiler/proto.hpp"
-#include "vm/run.hpp"
+#include "include/ptc/ptc.hpp"
 
 namespace ptc {
 namespace {
@@ -80,7 +80,7 @@ TEST(Compiler, ManyArgumentsAndLongPrograms) {
   for (int i = 0; i < 3000; ++i)
     src += " (inc " + std::to_string(i) + ")";
   src += ")";
-  RunResult r = run("(count " + src + ")");
+  Step r = run("(count " + src + ")");
   ASSERT_TRUE(r.ok) << r.error.describe();
   EXPECT_EQ(r.printed, "3000");
 }

@@ -11,13 +11,13 @@ namespace {
 using ptc::ErrorKind;
 
 struct Outcome {
-  ptc::RunResult result;
+  ptc::Step result;
   double ms;
 };
 
 Outcome timed(const std::string& src) {
   auto t0 = std::chrono::steady_clock::now();
-  ptc::RunResult r = ptc::run(src);
+  ptc::Step r = ptc::run(src);
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return {std::move(r), ms};

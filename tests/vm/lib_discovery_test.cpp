@@ -9,7 +9,7 @@ using ptc::testing::eval_error;
 namespace {
 
 TEST(LibDiscovery, DocPrintsAndReturnsNil) {
-  ptc::RunResult r = ptc::run("(doc map)");
+  ptc::Step r = ptc::run("(doc map)");
   ASSERT_TRUE(r.ok) << r.error.describe();
   EXPECT_EQ(r.printed, "nil");
   ASSERT_EQ(r.prints.size(), 1u);
@@ -47,7 +47,7 @@ TEST(LibDiscovery, DirAprioposAndNamespaces) {
 }
 
 TEST(LibDiscovery, SourceHasNothingForBuiltins) {
-  ptc::RunResult r = ptc::run("(source map)");
+  ptc::Step r = ptc::run("(source map)");
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.printed, "nil");
   ASSERT_EQ(r.prints.size(), 1u);

@@ -123,7 +123,7 @@ TEST(LibSortBy, NilAndEmpty) {
 }
 
 TEST(LibSortBy, KeyFunctionsRunOncePerItem) {
-  ptc::RunResult r = ptc::run("(sort-by (fn [x] (println x) x) [3 1 2])");
+  ptc::Step r = ptc::run("(sort-by (fn [x] (println x) x) [3 1 2])");
   ASSERT_TRUE(r.ok) << r.error.describe();
   EXPECT_EQ(r.printed, "[1 2 3]");
   EXPECT_EQ(r.prints.size(), 3u);
@@ -474,7 +474,7 @@ TEST(LibWalk, Postwalk) {
   EXPECT_EQ(eval("(postwalk #(if (keyword? %) (name %) %) {:a {:b [:c]}})"),
             "{\"a\" {\"b\" [\"c\"]}}");
   // Children first: the order in which nodes are seen.
-  ptc::RunResult r = ptc::run("(postwalk (fn [x] (println x) x) [1 [2]])");
+  ptc::Step r = ptc::run("(postwalk (fn [x] (println x) x) [1 [2]])");
   ASSERT_TRUE(r.ok) << r.error.describe();
   ASSERT_EQ(r.prints.size(), 4u);
   EXPECT_EQ(r.prints[0], "1");
@@ -507,7 +507,7 @@ TEST(LibParallel, Pmap) {
   EXPECT_EQ(eval("(pmap :a [{:a 1}] [99])"), "[1]");
   EXPECT_EQ(eval("(pmap first {:a 1 :b 2})"), "[:a :b]");
   // Order is preserved and every branch runs once.
-  ptc::RunResult r = ptc::run("(pmap (fn [x] (println x) x) [3 1 2])");
+  ptc::Step r = ptc::run("(pmap (fn [x] (println x) x) [3 1 2])");
   ASSERT_TRUE(r.ok) << r.error.describe();
   EXPECT_EQ(r.printed, "[3 1 2]");
   EXPECT_EQ(r.prints.size(), 3u);

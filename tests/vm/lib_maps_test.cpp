@@ -490,14 +490,14 @@ TEST(LibMaps, LargeInputsChargeReductions) {
   const std::string setup =
       "(let [a (reduce #(assoc %1 %2 %2) {} (range 4000)) "
       "b (reduce #(assoc %1 %2 %2) {} (range 4000 8000)) s (set (range 4000))] ";
-  ptc::RunResult base = ptc::run(setup + "(count a))");
+  ptc::Step base = ptc::run(setup + "(count a))");
   ASSERT_TRUE(base.ok) << base.error.describe();
   for (const char* body : {"(count (merge a b))", "(count (keys a))", "(count (update-vals a inc))",
                            "(count (select-keys a (range 4000)))",
                            "(count (clojure.set/difference s (set (range 2000 6000))))"}) {
-    ptc::RunResult r = ptc::run(setup + body + ")");
+    ptc::Step r = ptc::run(setup + body + ")");
     ASSERT_TRUE(r.ok) << body << ": " << r.error.describe();
-    EXPECT_GE(r.reductions, base.reductions + 3000) << body;
+    EXPECT_GE(r.usage.eval_reductions, base.usage.eval_reductions + 3000) << body;
   }
 }
 

@@ -484,7 +484,7 @@ TEST(LibNumbers, Type) {
 // Output
 
 TEST(LibNumbers, PrintAndPrn) {
-  ptc::RunResult r = ptc::run(R"((print "a" 1 nil ["x"]) (prn "a" 1 nil) (prn) (print) 7)");
+  ptc::Step r = ptc::run(R"((print "a" 1 nil ["x"]) (prn "a" 1 nil) (prn) (print) 7)");
   ASSERT_TRUE(r.ok) << r.error.describe();
   EXPECT_EQ(r.printed, "7");
   ASSERT_EQ(r.prints.size(), 4u);

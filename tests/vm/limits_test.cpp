@@ -63,7 +63,7 @@ TEST(BadInput, DeepNestingWithinTheLimitRuns) {
   src += std::string(500, ')');
   EXPECT_EQ(eval(src), "500");
   std::string vec = std::string(900, '[') + "1" + std::string(900, ']');
-  ptc::RunResult r = ptc::run("(count " + vec + ")");
+  ptc::Step r = ptc::run("(count " + vec + ")");
   EXPECT_TRUE(r.ok) << r.error.describe();
 }
 
@@ -178,7 +178,7 @@ TEST(Limits, DeeplyNestedDataIsPrintedOrRefusedButNeverCrashes) {
   // Built by reduce (no loop limit): 100,000 levels of nested vectors.
   ptc::RunOptions opts;
   opts.limits.max_heap_bytes = 64 << 20;
-  ptc::RunResult r = ptc::run("(reduce (fn [acc _] [acc]) [] (range 100000))", opts);
+  ptc::Step r = ptc::run("(reduce (fn [acc _] [acc]) [] (range 100000))", opts);
   if (!r.ok) {
     EXPECT_EQ(r.error.kind, ErrorKind::CallDepthExceeded) << r.error.describe();
   }
@@ -198,7 +198,7 @@ TEST(Limits, SymbolLimit) {
 
 TEST(Limits, HostSurvivesManyFailingRuns) {
   for (int i = 0; i < 200; ++i) {
-    ptc::RunResult r =
+    ptc::Step r =
         ptc::run(i % 2 ? "(defn f [x] (+ 1 (f x))) (f 1)" : "(loop [i 0] (recur (inc i)))");
     ASSERT_FALSE(r.ok);
   }

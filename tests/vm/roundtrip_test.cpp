@@ -11,13 +11,13 @@
 namespace {
 
 void expect_round_trip(const std::string& literal) {
-  ptc::RunResult first = ptc::run(literal);
+  ptc::Step first = ptc::run(literal);
   ASSERT_TRUE(first.ok) << literal << ": " << first.error.describe();
-  ptc::RunResult printed = ptc::run("(pr-str " + literal + ")");
+  ptc::Step printed = ptc::run("(pr-str " + literal + ")");
   ASSERT_TRUE(printed.ok) << printed.error.describe();
   ASSERT_EQ(printed.value.kind(), ptc::HostValue::Kind::String);
   const std::string& text = printed.value.text();
-  ptc::RunResult again = ptc::run(text);
+  ptc::Step again = ptc::run(text);
   ASSERT_TRUE(again.ok) << "printed form " << text
                         << " does not read back: " << again.error.describe();
   EXPECT_TRUE(first.value == again.value) << literal << " -> " << text;

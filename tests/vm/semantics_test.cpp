@@ -279,7 +279,7 @@ TEST(Semantics, ForAndDoseq) {
 TEST(Semantics, ForHasNoLoopLimit) {
   EXPECT_EQ(eval("(count (for [x (range 5000)] x))"), "5000");
   EXPECT_EQ(eval("(count (for [x (range 100) y (range 100)] [x y]))"), "10000");
-  ptc::RunResult r = ptc::run("(doseq [x [1 2 3]] (println \"x\" x))");
+  ptc::Step r = ptc::run("(doseq [x [1 2 3]] (println \"x\" x))");
   ASSERT_TRUE(r.ok);
   ASSERT_EQ(r.prints.size(), 3u);
   EXPECT_EQ(r.prints[2], "x 3");
@@ -403,7 +403,7 @@ TEST(Semantics, ContextData) {
 TEST(Semantics, ReturnAndFail) {
   EXPECT_EQ(eval("(do (return 5) 6)"), "5");
   EXPECT_EQ(eval("(map (fn [x] (if (= x 2) (return :early) x)) [1 2 3])"), ":early");
-  ptc::RunResult r = ptc::run("(fail \"no input\")");
+  ptc::Step r = ptc::run("(fail \"no input\")");
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.error.kind, ptc::ErrorKind::Fail);
   EXPECT_EQ(r.error.message, "no input");
@@ -414,7 +414,7 @@ TEST(Semantics, ReturnAndFail) {
 TEST(Semantics, PrintsAreCapturedAndTruncated) {
   ptc::RunOptions opts;
   opts.limits.max_print_length = 5;
-  ptc::RunResult r = ptc::run("(println \"hello world\" [\"a\"]) (println 1 nil) 7", opts);
+  ptc::Step r = ptc::run("(println \"hello world\" [\"a\"]) (println 1 nil) 7", opts);
   ASSERT_TRUE(r.ok);
   ASSERT_EQ(r.prints.size(), 2u);
   EXPECT_EQ(r.prints[0], "hello...");
@@ -443,7 +443,7 @@ TEST(Semantics, CommentAndDiscard) {
 TEST(Semantics, ResultDisplayLimit) {
   ptc::RunOptions opts;
   opts.display_limit = 2;
-  ptc::RunResult r = ptc::run("[1 2 3]", opts);
+  ptc::Step r = ptc::run("[1 2 3]", opts);
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.printed, "[1 2 ...] (2/3)");
   EXPECT_TRUE(r.truncated);

@@ -1,0 +1,173 @@
+// The embedding API of ptc-lisp: run a PTC-Lisp program with a context,
+// memory, turn history, tools and limits, and get back a Step. The contract is
+// PtcRunner's Lisp.run/2 (options, Step, memory and limits); see README.md.
+//
+// Every run is independent (its own arena, VM and limits), so hosts may call
+// ptc::run from many threads at once. Nothing here touches files, the network
+// or the process: tools are the only way out of a program, and they are host
+// callables.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/error.hpp"
+#include "runtime/host_value.hpp"
+#include "runtime/limits.hpp"
+
+namespace ptc {
+
+// ---------------------------------------------------------------- tools
+
+// What a tool gives back: a value, or an error message the program sees as a
+// tool_error naming the tool.
+struct ToolResult {
+  bool ok = true;
+  HostValue value;
+  std::string error;
+
+  static ToolResult success(HostValue v) { return {true, std::move(v), {}}; }
+  static ToolResult failure(std::string message) { return {false, {}, std::move(message)}; }
+};
+
+// A host callable. `args` is the map the program passed (keyword keys become
+// string keys, as JSON would carry them). May be called from several threads
+// at once when the program uses pmap/pcalls.
+struct Tool {
+  std::function<ToolResult(const HostValue& args)> fn;
+  // Calls with equal canonical arguments (string/keyword keys alike, nested
+  // map order ignored, 2.0 equal to 2) are answered from the run's cache.
+  bool cacheable = false;
+};
+
+// Tools by the name programs use after tool/ (kebab-case: "get-user").
+using Tools = std::map<std::string, Tool, std::less<>>;
+
+// One entry of the tool-call ledger.
+struct ToolCall {
+  std::string name;
+  HostValue args;
+  HostValue result;  // a preview when the result printed longer than the cap
+  bool result_truncated = false;
+  std::string error;  // empty when the call succeeded
+  double duration_ms = 0;
+  bool cached = false;
+};
+
+// One pmap or pcalls call.
+struct ParallelCall {
+  std::string kind;  // "pmap" or "pcalls"
+  size_t count = 0;
+  size_t success_count = 0;
+  size_t error_count = 0;
+  double duration_ms = 0;
+};
+
+// ---------------------------------------------------------------- telemetry
+
+struct TelemetryEvent {
+  enum class Kind { Start, Stop, Exception } kind = Kind::Start;
+  // Measurements.
+  double duration_ms = 0;      // stop, exception
+  size_t result_bytes = 0;     // stop: bytes of the printed result
+  size_t prints_count = 0;     // stop
+  int64_t monotonic_ns = 0;    // all: steady clock at the event
+  int64_t system_time_ns = 0;  // start: wall clock
+  // Metadata.
+  std::string caller;
+  std::string profile;  // empty = nil
+  size_t program_bytes = 0;
+  bool signature_supplied = false;
+  std::string reason;  // exception: the error reason
+};
+
+using TelemetryObserver = std::function<void(const TelemetryEvent&)>;
+
+// ---------------------------------------------------------------- run
+
+// Options of one run; defaults are PtcRunner's (seed 001, spec §15.2).
+struct RunOptions {
+  HostValue context;                    // map: its keys are the program's data/ names
+  HostValue memory;                     // map: names bound by earlier def/defn
+  std::vector<HostValue> turn_history;  // earlier results, oldest first: *1 is the last
+  Tools tools;
+  std::string signature;               // validates (and coerces) the result; empty = none
+  std::optional<int> float_precision;  // round floats in the result to this many decimals
+  Limits limits;               // timeout, compile_timeout, max_heap, pmap_*, max_tool_calls, ...
+  bool filter_context = true;  // import only the data/ keys the program reads (scalars always)
+  HostValue budget;            // what (budget/remaining) returns; nil = {}
+  HostValue trace_context;     // passed through to telemetry, otherwise unused
+  // Closed-set telemetry tags; any other value makes the run fail with args_error.
+  std::string caller = "in_process_v1";  // in_process_v1 | text_mode | mcp
+  std::string profile;       // "" (nil) | mcp_no_tools | mcp_aggregator | in_process_v1 | text_mode
+  size_t display_limit = 0;  // collection items shown in Step::printed, 0 = all
+  TelemetryObserver telemetry;  // optional
+};
+
+struct Usage {
+  double duration_ms = 0;
+  size_t memory_bytes = 0;  // heap bytes the run allocated
+  uint64_t eval_reductions = 0;
+};
+
+// The outcome of a run. On failure `error` holds fail.reason (error.kind),
+// fail.message and, for (fail v), the printed v; `memory` is then exactly the
+// memory passed in (a failed run changes nothing).
+struct Step {
+  bool ok = false;
+  HostValue value;                  // the program's return value
+  HostValue memory;                 // memory after the run: passed in, plus every def
+  std::string printed;              // the value in Clojure syntax (display floats)
+  bool truncated = false;           // `printed` was cut by display_limit
+  Error error;                      // when !ok
+  std::vector<std::string> prints;  // println/print/prn output, in order
+  std::vector<ToolCall> tool_calls;
+  std::vector<ParallelCall> pmap_calls;
+  Usage usage;
+};
+
+Step run(std::string_view source, const RunOptions& options = {});
+
+// Reads and analyzes without running: the names the program uses but nothing
+// defines (memory names given in `options.memory` count as defined). Empty
+// when the program is valid; a syntax error is returned as its description.
+std::vector<std::string> validate(std::string_view source, const RunOptions& options = {});
+
+// A value in Clojure syntax; `limit` caps the items shown per collection
+// ("[1 2 ...] (2/3)") and sets *truncated.
+std::string format_value(const HostValue& value, size_t limit = 0, bool* truncated = nullptr);
+
+// "type_error at 3:7: message\n  hint: ..." — the text an LLM gets to retry with.
+std::string format_error(const Error& error);
+
+// ---------------------------------------------------------------- session
+
+// A REPL over runs: memory carries from one run to the next, and the results
+// of the last `history_depth` successful runs are *1, *2, *3. A failed run
+// changes neither. Not thread-safe: one session per conversation.
+class Session {
+ public:
+  explicit Session(RunOptions defaults = {}, size_t history_depth = 3);
+
+  Step eval(std::string_view source);
+
+  const HostValue& memory() const { return options_.memory; }
+  const std::vector<HostValue>& history() const { return options_.turn_history; }
+  RunOptions& options() { return options_; }
+  void reset();
+
+ private:
+  RunOptions options_;
+  size_t depth_;
+};
+
+// The bytecode listing of a program (ptc disasm); throws LispError.
+std::string disassemble_source(std::string_view source, const RunOptions& options = {});
+
+}  // namespace ptc

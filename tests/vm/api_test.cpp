@@ -1,0 +1,389 @@
+// The embedding API (include/ptc/ptc.hpp): options, Step, memory, tools,
+// Session, limits with their reasons, parallel branches and telemetry.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "include/ptc/ptc.hpp"
+#include "vm/tool_broker.hpp"
+
+namespace {
+
+using ptc::ErrorKind;
+using ptc::HostValue;
+using ptc::RunOptions;
+using ptc::Step;
+using ptc::ToolResult;
+using H = HostValue;
+
+H map_of(std::vector<std::pair<std::string, H>> entries) {
+  std::vector<std::pair<H, H>> out;
+  for (auto& [k, v] : entries)
+    out.emplace_back(H::string(k), std::move(v));
+  return H::map(std::move(out));
+}
+
+// The memory a failed run hands back is exactly the memory passed in.
+void expect_failed_with(const Step& s, ErrorKind kind, const RunOptions& o) {
+  ASSERT_FALSE(s.ok) << s.printed;
+  EXPECT_EQ(s.error.kind, kind) << s.error.describe();
+  EXPECT_EQ(s.memory, o.memory);
+  EXPECT_TRUE(s.value.is_nil());
+}
+
+RunOptions with_memory() {
+  RunOptions o;
+  o.memory = map_of({{"kept", H::integer(41)}});
+  return o;
+}
+
+// ---------------------------------------------------------------- memory
+
+TEST(Api, DefPersistsIntoMemoryAndMemoryIsRead) {
+  RunOptions o = with_memory();
+  Step s = ptc::run("(def total (+ kept 1)) (defonce once 5) total", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.value, H::integer(42));
+  EXPECT_EQ(s.memory.get("kept")->as_int(), 41);
+  EXPECT_EQ(s.memory.get("total")->as_int(), 42);
+  EXPECT_EQ(s.memory.get("once")->as_int(), 5);
+}
+
+TEST(Api, FailedRunLeavesMemoryUnchanged) {
+  RunOptions o = with_memory();
+  Step s = ptc::run("(def kept 0) (def other 1) (/ 1 0)", o);
+  expect_failed_with(s, ErrorKind::ArithmeticError, o);
+}
+
+TEST(Api, FunctionsInMemorySayTheyDoNotCarryOver) {
+  Step first = ptc::run("(defn f [x] (* 2 x)) (f 2)");
+  ASSERT_TRUE(first.ok);
+  RunOptions o;
+  o.memory = first.memory;
+  Step second = ptc::run("(f 3)", o);
+  ASSERT_FALSE(second.ok);
+  EXPECT_EQ(second.error.kind, ErrorKind::UnboundVar);
+  EXPECT_NE(second.error.message.find("earlier run"), std::string::npos);
+}
+
+// ---------------------------------------------------------------- session
+
+TEST(Api, SessionKeepsMemoryAndHistoryAcrossThreeTurns) {
+  ptc::Session session;
+  Step a = session.eval("(def xs [1 2 3]) (count xs)");
+  ASSERT_TRUE(a.ok) << a.error.describe();
+  Step b = session.eval("(+ *1 (reduce + xs))");
+  ASSERT_TRUE(b.ok) << b.error.describe();
+  EXPECT_EQ(b.value, H::integer(9));
+  Step c = session.eval("[*1 *2 *3 (count xs)]");
+  ASSERT_TRUE(c.ok) << c.error.describe();
+  EXPECT_EQ(c.printed, "[9 3 nil 3]");
+  // A failed turn changes neither memory nor history.
+  Step bad = session.eval("(def xs nil) (fail \"no\")");
+  EXPECT_FALSE(bad.ok);
+  Step d = session.eval("[*1 (count xs)]");
+  EXPECT_EQ(d.printed, "[[9 3 nil 3] 3]");
+  EXPECT_EQ(session.history().size(), 3u);
+}
+
+TEST(Api, TurnHistoryIsChronological) {
+  RunOptions o;
+  o.turn_history = {H::integer(1), H::integer(2), H::integer(3), H::integer(4)};
+  EXPECT_EQ(ptc::run("[*1 *2 *3]", o).printed, "[4 3 2]");
+}
+
+// ---------------------------------------------------------------- context
+
+TEST(Api, ContextFilteringImportsOnlyReadKeys) {
+  RunOptions o;
+  std::vector<H> many(20000, H::string("unused"));
+  o.context = map_of({{"orders", H::vector({H::integer(1), H::integer(2)})},
+                      {"users", H::vector(many)},
+                      {"prompt", H::string("hi")}});
+  Step filtered = ptc::run("[(count data/orders) data/prompt]", o);
+  EXPECT_EQ(filtered.printed, "[2 \"hi\"]");
+  o.filter_context = false;
+  Step all = ptc::run("[(count data/orders) data/prompt]", o);
+  EXPECT_EQ(all.printed, "[2 \"hi\"]");
+  EXPECT_GT(all.usage.memory_bytes, filtered.usage.memory_bytes + 20000 * 16);
+  EXPECT_EQ(ptc::run("(count data/users)", o).printed, "20000");
+}
+
+// ---------------------------------------------------------------- tools
+
+RunOptions with_tools(std::atomic<int>* calls = nullptr) {
+  RunOptions o;
+  o.tools["get-user"] = {
+      [calls](const H& args) {
+        if (calls) ++*calls;
+        const H* id = args.get("id");
+        if (!id) return ToolResult::failure("id is required");
+        return ToolResult::success(map_of({{"id", *id}, {"name", H::string("Ada")}}));
+      },
+      false};
+  o.tools["search"] = {[calls](const H&) {
+                         if (calls) ++*calls;
+                         return ToolResult::success(H::string(std::string(40000, 'x')));
+                       },
+                       true};
+  return o;
+}
+
+TEST(Api, ToolsAreCalledAndRecorded) {
+  RunOptions o = with_tools();
+  Step s = ptc::run("(:name (tool/get-user {:id 7}))", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.value, H::string("Ada"));
+  ASSERT_EQ(s.tool_calls.size(), 1u);
+  EXPECT_EQ(s.tool_calls[0].name, "get-user");
+  EXPECT_EQ(s.tool_calls[0].args, map_of({{"id", H::integer(7)}}));
+  EXPECT_TRUE(s.tool_calls[0].error.empty());
+}
+
+TEST(Api, ToolErrorsAndUnknownToolsAreRuntimeErrors) {
+  RunOptions o = with_tools();
+  Step s = ptc::run("(tool/get-user {})", o);
+  expect_failed_with(s, ErrorKind::ToolError, o);
+  EXPECT_NE(s.error.message.find("id is required"), std::string::npos);
+  ASSERT_EQ(s.tool_calls.size(), 1u);
+  EXPECT_EQ(s.tool_calls[0].error, "id is required");
+  Step u = ptc::run("(tool/get-usr {:id 1})", o);
+  expect_failed_with(u, ErrorKind::UnknownTool, o);
+  EXPECT_NE(u.error.hint.find("tool/get-user"), std::string::npos);
+}
+
+TEST(Api, LedgerResultsAreBoundedAndCacheableToolsAnswerFromTheCache) {
+  std::atomic<int> calls{0};
+  RunOptions o = with_tools(&calls);
+  Step s = ptc::run(
+      "[(count (tool/search {:q \"a\" :opts {:x 1 :y 2.0}}))"
+      " (count (tool/search {\"q\" \"a\" :opts {:y 2 :x 1}}))]",
+      o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "[40000 40000]");  // the program sees the whole result
+  EXPECT_EQ(calls.load(), 1);
+  ASSERT_EQ(s.tool_calls.size(), 2u);
+  EXPECT_TRUE(s.tool_calls[1].cached);
+  EXPECT_TRUE(s.tool_calls[0].result_truncated);
+  EXPECT_LE(s.tool_calls[0].result.text().size(), 16384u);
+}
+
+TEST(Api, CanonicalArgsKeyIgnoresKeyKindOrderAndIntegralFloats) {
+  H a = map_of({{"a", H::integer(1)}, {"b", map_of({{"c", H::floating(2.0)}})}});
+  H b = H::map({{H::keyword("b"), H::map({{H::keyword("c"), H::integer(2)}})},
+                {H::keyword("a"), H::integer(1)}});
+  EXPECT_EQ(ptc::canonical_args_key(a), ptc::canonical_args_key(b));
+  EXPECT_NE(ptc::canonical_args_key(a), ptc::canonical_args_key(map_of({{"a", H::integer(2)}})));
+}
+
+TEST(Api, MaxToolCalls) {
+  RunOptions o = with_tools();
+  o.limits.max_tool_calls = 2;
+  Step s = ptc::run("(doseq [i (range 5)] (tool/get-user {:id i}))", o);
+  expect_failed_with(s, ErrorKind::ToolCallLimitExceeded, o);
+  EXPECT_EQ(s.tool_calls.size(), 2u);
+}
+
+// ---------------------------------------------------------------- limits
+
+struct LimitCase {
+  const char* name;
+  const char* program;
+  void (*set)(RunOptions&);
+  ErrorKind kind;
+};
+
+TEST(Api, EveryLimitHasItsOwnReason) {
+  const LimitCase cases[] = {
+      {"timeout", "(defn f [n] (if (= n 0) 0 (+ (f (dec n)) (f (dec n))))) (f 40)",
+       [](RunOptions& o) { o.limits.timeout_ms = 50; }, ErrorKind::Timeout},
+      {"max_heap", "(count (vec (range 1000000)))",
+       [](RunOptions& o) { o.limits.max_heap_bytes = 100000; }, ErrorKind::MemoryLimit},
+      {"max_symbols", "(count (map #(keyword (str \"k\" %)) (range 5000)))",
+       [](RunOptions& o) { o.limits.max_symbols = 100; }, ErrorKind::SymbolLimit},
+      {"max_program_bytes", "(+ 1 2)", [](RunOptions& o) { o.limits.max_program_bytes = 3; },
+       ErrorKind::ProgramTooLarge},
+      {"loop_limit", "(loop [i 0] (recur (inc i)))",
+       [](RunOptions& o) { o.limits.loop_limit = 10; }, ErrorKind::LoopLimitExceeded},
+      {"compile_timeout", nullptr, [](RunOptions& o) { o.limits.compile_timeout_ms = 0; },
+       ErrorKind::Timeout},
+      {"caller", "1", [](RunOptions& o) { o.caller = "cli"; }, ErrorKind::ArgsError},
+      {"profile", "1", [](RunOptions& o) { o.profile = "admin"; }, ErrorKind::ArgsError},
+  };
+  std::string big = "[";
+  for (int i = 0; i < 20000; ++i)
+    big += "(+ 1 2) ";
+  big += "]";
+  for (const LimitCase& c : cases) {
+    RunOptions o = with_memory();
+    c.set(o);
+    Step s = ptc::run(c.program ? c.program : big.c_str(), o);
+    SCOPED_TRACE(c.name);
+    expect_failed_with(s, c.kind, o);
+  }
+}
+
+TEST(Api, PrintsAreCutAtMaxPrintLength) {
+  RunOptions o;
+  o.limits.max_print_length = 5;
+  Step s = ptc::run("(println \"abcdefghij\") 1", o);
+  ASSERT_EQ(s.prints.size(), 1u);
+  EXPECT_EQ(s.prints[0], "abcde...");
+}
+
+// ---------------------------------------------------------------- options
+
+TEST(Api, FloatPrecisionRoundsTheResult) {
+  RunOptions o;
+  o.float_precision = 2;
+  Step s = ptc::run("{:a (/ 10 3) :b [1.23456]}", o);
+  ASSERT_TRUE(s.ok);
+  EXPECT_EQ(s.printed, "{:a 3.33 :b [1.23]}");
+  EXPECT_DOUBLE_EQ(s.value.get("a")->as_float(), 3.33);
+}
+
+TEST(Api, BudgetRemainingReadsTheBudgetOption) {
+  RunOptions o;
+  EXPECT_EQ(ptc::run("(budget/remaining)", o).printed, "{}");
+  o.budget = H::map({{H::keyword("turns"), H::integer(10)}});
+  EXPECT_EQ(ptc::run("(:turns (budget/remaining))", o).printed, "10");
+}
+
+TEST(Api, SignatureValidatesTheResult) {
+  RunOptions o = with_memory();
+  o.signature = "{total :int}";
+  EXPECT_TRUE(ptc::run("{:total 3}", o).ok);
+  Step s = ptc::run("{:total \"many\"}", o);
+  expect_failed_with(s, ErrorKind::ValidationError, o);
+  o.signature = "{total";
+  expect_failed_with(ptc::run("{:total 3}", o), ErrorKind::ParseError, o);
+}
+
+TEST(Api, ValidateListsUndefinedNames) {
+  EXPECT_TRUE(ptc::validate("(and (map? data/result) (> (count data/result) 0))").empty());
+  EXPECT_EQ(ptc::validate("(and (map? foo) (bar 1) foo)"),
+            (std::vector<std::string>{"foo", "bar"}));
+  EXPECT_TRUE(ptc::validate("(let [x 1] (> x 0))").empty());
+  RunOptions o = with_memory();
+  EXPECT_TRUE(ptc::validate("(inc kept)", o).empty());
+  EXPECT_EQ(ptc::validate("(+ 1").size(), 1u);
+}
+
+TEST(Api, FormatValueAndFormatError) {
+  bool truncated = false;
+  EXPECT_EQ(
+      ptc::format_value(H::vector({H::integer(1), H::integer(2), H::integer(3)}), 2, &truncated),
+      "[1 2 ...] (2/3)");
+  EXPECT_TRUE(truncated);
+  Step s = ptc::run("(+ 1 \"a\")");
+  EXPECT_EQ(ptc::format_error(s.error).rfind("type_error at 1:1", 0), 0u);
+}
+
+TEST(Api, TelemetryReportsStartAndStop) {
+  std::vector<ptc::TelemetryEvent> events;
+  RunOptions o;
+  o.caller = "mcp";
+  o.profile = "mcp_no_tools";
+  o.telemetry = [&](const ptc::TelemetryEvent& e) { events.push_back(e); };
+  ptc::run("(println 1) [1 2]", o);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].kind, ptc::TelemetryEvent::Kind::Start);
+  EXPECT_EQ(events[1].kind, ptc::TelemetryEvent::Kind::Stop);
+  EXPECT_EQ(events[1].caller, "mcp");
+  EXPECT_EQ(events[1].profile, "mcp_no_tools");
+  EXPECT_EQ(events[1].program_bytes, 17u);
+  EXPECT_EQ(events[1].prints_count, 1u);
+  EXPECT_EQ(events[1].result_bytes, 5u);
+}
+
+// ---------------------------------------------------------------- parallel
+
+TEST(Api, PmapRunsToolCallsConcurrently) {
+  RunOptions o;
+  o.tools["slow"] = {[](const H& args) {
+                       std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                       return ToolResult::success(*args.get("i"));
+                     },
+                     false};
+  o.limits.timeout_ms = 5000;
+  o.limits.pmap_max_concurrency = 16;
+  auto t0 = std::chrono::steady_clock::now();
+  Step s = ptc::run("(reduce + (pmap #(tool/slow {:i %}) (range 64)))", o);
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.value, H::integer(2016));
+  EXPECT_EQ(s.tool_calls.size(), 64u);
+  ASSERT_EQ(s.pmap_calls.size(), 1u);
+  EXPECT_EQ(s.pmap_calls[0].success_count, 64u);
+  EXPECT_LT(ms, 64 * 20 / 2) << "sequential would take 1280 ms";
+}
+
+TEST(Api, NestedPmapBeyondMaxParallelWorkersFails) {
+  RunOptions o = with_memory();
+  o.limits.max_parallel_workers = 4;
+  o.limits.pmap_max_concurrency = 4;
+  Step s = ptc::run("(pmap (fn [i] (pmap inc (range 4))) (range 4))", o);
+  expect_failed_with(s, ErrorKind::ParallelCapacityExceeded, o);
+}
+
+TEST(Api, BranchesKeepOrderAndIsolateDefs) {
+  Step s = ptc::run("(def x 1) [(pmap (fn [i] (def x i) (* i i)) (range 10)) x]");
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "[[0 1 4 9 16 25 36 49 64 81] 1]");
+  Step p = ptc::run("(pcalls (fn [] (println \"a\") :a) (fn [] (println \"b\") {:k [1 \"s\"]}))");
+  EXPECT_EQ(p.printed, "[:a {:k [1 \"s\"]}]");
+  EXPECT_EQ(p.prints, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(Api, BranchFailureEndsTheCall) {
+  RunOptions o = with_memory();
+  Step s = ptc::run("(pmap (fn [i] (if (= i 5) (fail \"five\") i)) (range 10))", o);
+  expect_failed_with(s, ErrorKind::Fail, o);
+  EXPECT_EQ(s.error.message, "five");
+  Step t = ptc::run("(pmap (fn [i] (loop [] (recur))) (range 3))", o);
+  EXPECT_FALSE(t.ok);
+}
+
+TEST(Api, BranchHeapIsWorkerMaxHeap) {
+  RunOptions o = with_memory();
+  o.limits.worker_max_heap_bytes = 100000;
+  Step s = ptc::run("(pmap (fn [i] (count (vec (range 100000)))) (range 2))", o);
+  expect_failed_with(s, ErrorKind::MemoryLimit, o);
+}
+
+TEST(Api, ClosuresReturnedByBranchesStayCallable) {
+  Step s = ptc::run("(map (fn [f] (f 10)) (pmap (fn [i] (fn [x] (+ x i))) (range 3)))");
+  EXPECT_EQ(s.printed, "[10 11 12]");
+}
+
+// ---------------------------------------------------------------- threads
+
+TEST(Api, ConcurrentRunsGiveTheSameResults) {
+  const char* programs[] = {
+      "(reduce + (map inc (range 100)))",     "(->> [{:a 1} {:a 2}] (map :a) (filter odd?) vec)",
+      "(str/join \",\" (map str (range 5)))", "(pmap inc [1 2 3])",
+      "(def m {:x 1}) (assoc m :y 2)",        "(/ 1 0)",
+  };
+  std::vector<std::string> expected;
+  for (const char* p : programs) {
+    Step s = ptc::run(p);
+    expected.push_back(s.ok ? s.printed : s.error.describe());
+  }
+  std::atomic<int> mismatches{0};
+  auto worker = [&] {
+    for (int i = 0; i < 10000; ++i) {
+      size_t k = static_cast<size_t>(i) % std::size(programs);
+      Step s = ptc::run(programs[k]);
+      if ((s.ok ? s.printed : s.error.describe()) != expected[k]) ++mismatches;
+    }
+  };
+  std::thread a(worker), b(worker);
+  a.join();
+  b.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+}  // namespace

@@ -1,0 +1,48 @@
+// Parallel branches of pmap and pcalls for one run. Each branch runs in its
+// own context (arena capped at worker_max_heap, deadline from pmap_timeout,
+// a fresh VM over the run's compiled program with a copy of the globals, so a
+// def inside a branch stays in the branch). Up to pmap_max_concurrency
+// branches of a call are in flight, on WorkerPool threads plus the calling
+// thread; max_parallel_workers bounds the workers alive across the whole run,
+// nesting included. A call runs with the slots it can get, and one that gets
+// none fails with parallel_capacity_exceeded rather than wait.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "compiler/proto.hpp"
+#include "include/ptc/ptc.hpp"
+#include "runtime/ctx.hpp"
+
+namespace ptc {
+
+class BranchExecutor final : public ParallelExecutor {
+ public:
+  BranchExecutor(const CompiledProgram& program, const Limits& limits)
+      : program_(program), limits_(limits) {}
+  ~BranchExecutor() override;
+
+  Value run_branches(Ctx& ctx, const ParallelBranches& branches) override;
+
+  std::vector<ParallelCall> take_records();
+
+ private:
+  struct Call;
+  void work(Call& call);
+  void run_branch(Call& call, size_t i);
+  bool try_acquire_slot();
+  void release_slots(uint32_t n);
+
+  const CompiledProgram& program_;
+  const Limits& limits_;
+  std::atomic<uint32_t> slots_held_{0};
+  std::mutex mutex_;  // guards records_ and kept_
+  std::vector<ParallelCall> records_;
+  // Branch contexts whose results hold code (a closure) live until the run ends.
+  std::vector<std::unique_ptr<Ctx>> kept_;
+};
+
+}  // namespace ptc

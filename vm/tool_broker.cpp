@@ -1,0 +1,221 @@
+#include "vm/tool_broker.hpp"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+
+#include "runtime/error.hpp"
+#include "runtime/stack_guard.hpp"
+
+namespace ptc {
+
+namespace {
+
+// Canonical text of a host value: a tag per kind, lengths before text, map
+// entries sorted by their canonical keys.
+void canonical(std::string& out, const HostValue& v) {
+  check_native_stack("hashing tool arguments");
+  using K = HostValue::Kind;
+  auto text = [&](char tag, const std::string& s) {
+    out += fmt::format("{}{}:", tag, s.size());
+    out += s;
+  };
+  switch (v.kind()) {
+    case K::Nil:
+      out += 'n';
+      return;
+    case K::Bool:
+      out += v.as_bool() ? 't' : 'f';
+      return;
+    case K::Int:
+      out += fmt::format("i{};", v.as_int());
+      return;
+    case K::BigInt:
+      text('i', v.text());
+      return;
+    case K::Float: {
+      double d = v.as_float();
+      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18)
+        out += fmt::format("i{};", static_cast<int64_t>(d));
+      else
+        out += fmt::format("d{};", d);
+      return;
+    }
+    case K::String:
+    case K::Keyword:  // a keyword and a string of the same name are one key
+      text('s', v.text());
+      return;
+    case K::Opaque:
+      text('o', v.text());
+      return;
+    case K::Vector:
+    case K::Set: {
+      std::vector<std::string> parts;
+      for (const HostValue& x : v.items()) {
+        std::string p;
+        canonical(p, x);
+        parts.push_back(std::move(p));
+      }
+      if (v.kind() == K::Set) std::sort(parts.begin(), parts.end());
+      out += fmt::format("{}{}[", v.kind() == K::Set ? '#' : 'v', parts.size());
+      for (const std::string& p : parts)
+        out += p;
+      out += ']';
+      return;
+    }
+    case K::Map: {
+      std::vector<std::pair<std::string, std::string>> entries;
+      const auto& items = v.items();
+      for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        std::string k, val;
+        canonical(k, items[i]);
+        canonical(val, items[i + 1]);
+        entries.emplace_back(std::move(k), std::move(val));
+      }
+      std::sort(entries.begin(), entries.end());
+      out += fmt::format("m{}{{", entries.size());
+      for (const auto& [k, val] : entries) {
+        out += k;
+        out += val;
+      }
+      out += '}';
+      return;
+    }
+  }
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The ledger keeps at most `cap` bytes of a result: beyond that, a string
+// preview of its JSON-like printed form.
+HostValue ledger_copy(const HostValue& result, size_t cap, bool* truncated) {
+  std::string printed = format_value(result);
+  *truncated = cap && printed.size() > cap;
+  if (!*truncated) return result;
+  printed.resize(cap);
+  return HostValue::string(std::move(printed));
+}
+
+}  // namespace
+
+std::string canonical_args_key(const HostValue& args) {
+  std::string text;
+  canonical(text, args);
+  XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+HostValue string_keys(const HostValue& v) {
+  check_native_stack("converting tool arguments");
+  using K = HostValue::Kind;
+  switch (v.kind()) {
+    case K::Vector:
+    case K::Set: {
+      std::vector<HostValue> items;
+      for (const HostValue& x : v.items())
+        items.push_back(string_keys(x));
+      return v.kind() == K::Set ? HostValue::set(std::move(items))
+                                : HostValue::vector(std::move(items));
+    }
+    case K::Map: {
+      std::vector<std::pair<HostValue, HostValue>> entries;
+      const auto& items = v.items();
+      for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        HostValue k = items[i].kind() == K::Keyword ? HostValue::string(items[i].text())
+                                                    : string_keys(items[i]);
+        entries.emplace_back(std::move(k), string_keys(items[i + 1]));
+      }
+      return HostValue::map(std::move(entries));
+    }
+    default:
+      return v;
+  }
+}
+
+Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
+  auto found = tools_.find(name);
+  if (found == tools_.end()) {
+    if (tools_.empty())
+      throw_error(ErrorKind::UnknownTool, fmt::format("unknown tool tool/{}", name),
+                  "this run has no tools");
+    std::string names;
+    for (const auto& [n, _] : tools_)
+      names += (names.empty() ? "tool/" : ", tool/") + n;
+    throw_error(ErrorKind::UnknownTool, fmt::format("unknown tool tool/{}", name),
+                fmt::format("available tools: {}", names));
+  }
+  if (!args.is_nil() && !args.is_map())
+    throw_error(
+        ErrorKind::TypeError,
+        fmt::format("tool/{} takes a map of arguments, got {}", name, type_name(args.type())),
+        fmt::format("(tool/{} {{:key value}})", name));
+  uint32_t n = calls_.fetch_add(1) + 1;
+  if (limits_.max_tool_calls && n > *limits_.max_tool_calls)
+    throw_error(ErrorKind::ToolCallLimitExceeded,
+                fmt::format("tool call limit exceeded: at most {} tool calls per run",
+                            *limits_.max_tool_calls),
+                "batch the work into fewer calls, or reuse results already fetched");
+
+  ToolCall entry;
+  entry.name = std::string(name);
+  entry.args = args.is_nil() ? HostValue::map({})
+                             : string_keys(export_value(args, ctx.arena.remaining() + 1));
+  const Tool& tool = found->second;
+  std::string key;
+  if (tool.cacheable) {
+    key = entry.name + '\n' + canonical_args_key(entry.args);
+    std::lock_guard lock(mutex_);
+    if (auto hit = cache_.find(key); hit != cache_.end()) {
+      entry.cached = true;
+      entry.result =
+          ledger_copy(hit->second, limits_.max_tool_call_result_bytes, &entry.result_truncated);
+      HostValue result = hit->second;
+      ledger_.push_back(std::move(entry));
+      return import_value(ctx, result);
+    }
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  ToolResult r;
+  try {
+    r = tool.fn ? tool.fn(entry.args) : ToolResult::failure("the tool has no implementation");
+  } catch (const std::exception& e) {
+    r = ToolResult::failure(e.what());
+  } catch (...) {
+    r = ToolResult::failure("the tool raised an unknown exception");
+  }
+  entry.duration_ms = ms_since(t0);
+  if (!r.ok) {
+    entry.error = r.error;
+    record(std::move(entry));
+    throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", name, r.error),
+                "check the arguments against the tool's description");
+  }
+  entry.result = ledger_copy(r.value, limits_.max_tool_call_result_bytes, &entry.result_truncated);
+  record(std::move(entry));
+  if (tool.cacheable) {
+    std::lock_guard lock(mutex_);
+    cache_.emplace(std::move(key), r.value);
+  }
+  // The time limit includes the tool's time: a slow tool cannot stretch it.
+  ctx.tick();
+  return import_value(ctx, r.value);
+}
+
+void ToolBroker::record(ToolCall entry) {
+  std::lock_guard lock(mutex_);
+  ledger_.push_back(std::move(entry));
+}
+
+std::vector<ToolCall> ToolBroker::take_ledger() {
+  std::lock_guard lock(mutex_);
+  return std::move(ledger_);
+}
+
+}  // namespace ptc

@@ -1,0 +1,50 @@
+// Calls host tools for one run: resolves the name, enforces max_tool_calls,
+// answers cacheable tools from the run's cache, converts arguments and
+// results between the run and the host, and keeps the ledger. Thread-safe:
+// parallel branches call tools through the same broker.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "include/ptc/ptc.hpp"
+#include "runtime/ctx.hpp"
+
+namespace ptc {
+
+class ToolBroker {
+ public:
+  ToolBroker(const Tools& tools, const Limits& limits) : tools_(tools), limits_(limits) {}
+
+  // Runs tool `name` with the program's argument map; the result lives in
+  // ctx's arena. Failures throw LispError (unknown_tool, tool_error,
+  // tool_call_limit_exceeded).
+  Value call(Ctx& ctx, std::string_view name, Value args);
+
+  std::vector<ToolCall> take_ledger();
+
+ private:
+  void record(ToolCall entry);
+
+  const Tools& tools_;
+  const Limits& limits_;
+  std::atomic<uint32_t> calls_{0};
+  std::mutex mutex_;  // guards ledger_ and cache_
+  std::vector<ToolCall> ledger_;
+  std::unordered_map<std::string, HostValue> cache_;  // tool name + canonical args key
+};
+
+// The cache identity of tool arguments: keys compared as strings whether they
+// came as keywords or strings, map order ignored at every depth, and
+// integer-valued floats equal to the integer (2.0 is 2). A 128-bit xxHash of
+// the canonical form, as 32 hex digits.
+std::string canonical_args_key(const HostValue& args);
+
+// Keyword map keys become strings at every depth, as JSON would carry them.
+HostValue string_keys(const HostValue& v);
+
+}  // namespace ptc

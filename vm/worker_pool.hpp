@@ -1,0 +1,39 @@
+// One process-wide pool of threads for parallel branches. It grows on demand
+// up to a fixed cap and never blocks a submitter: a task that finds no idle
+// thread waits in the queue, and the thread that submitted it keeps working
+// on its own branches meanwhile, so nested parallel calls cannot deadlock.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ptc {
+
+class WorkerPool {
+ public:
+  static WorkerPool& instance();
+
+  void submit(std::function<void()> task);
+
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+  ~WorkerPool();
+
+ private:
+  WorkerPool() = default;
+  void loop();
+
+  static constexpr size_t kMaxThreads = 64;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> queue_;
+  std::vector<std::thread> threads_;
+  size_t idle_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace ptc
