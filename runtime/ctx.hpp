@@ -85,6 +85,9 @@ class Ctx {
   // phase with its own limit; `phase` names it in the timeout message.
   void start_clock();
   void start_clock(uint32_t timeout_ms, const char* phase);
+  // Checks the deadline (and cancellation) now, after work that took time
+  // without reductions, such as waiting for a tool.
+  void check_deadline() { end_slice(); }
   uint64_t reductions() const { return spent_ + static_cast<uint64_t>(kSlice - budget_); }
   int64_t elapsed_ms() const;
   // Milliseconds until the current phase's deadline (0 when past it).

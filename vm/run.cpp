@@ -272,6 +272,7 @@ Step run(std::string_view source, const RunOptions& options) {
   event.profile = options.profile;
   event.program_bytes = source.size();
   event.signature_supplied = !options.signature.empty();
+  event.trace_context = options.trace_context;
   if (options.telemetry) {
     event.monotonic_ns = ns_of(start);
     event.system_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -204,7 +204,7 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
     cache_.emplace(std::move(key), r.value);
   }
   // The time limit includes the tool's time: a slow tool cannot stretch it.
-  ctx.tick();
+  ctx.check_deadline();
   return import_value(ctx, r.value);
 }
 

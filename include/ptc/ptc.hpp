@@ -84,7 +84,8 @@ struct TelemetryEvent {
   std::string profile;  // empty = nil
   size_t program_bytes = 0;
   bool signature_supplied = false;
-  std::string reason;  // exception: the error reason
+  HostValue trace_context;  // RunOptions::trace_context, passed through
+  std::string reason;       // exception: the error reason
 };
 
 using TelemetryObserver = std::function<void(const TelemetryEvent&)>;

@@ -286,6 +286,7 @@ TEST(Api, TelemetryReportsStartAndStop) {
   RunOptions o;
   o.caller = "mcp";
   o.profile = "mcp_no_tools";
+  o.trace_context = map_of({{"trace_id", H::string("t1")}});
   o.telemetry = [&](const ptc::TelemetryEvent& e) { events.push_back(e); };
   ptc::run("(println 1) [1 2]", o);
   ASSERT_EQ(events.size(), 2u);
@@ -296,6 +297,13 @@ TEST(Api, TelemetryReportsStartAndStop) {
   EXPECT_EQ(events[1].program_bytes, 17u);
   EXPECT_EQ(events[1].prints_count, 1u);
   EXPECT_EQ(events[1].result_bytes, 5u);
+  EXPECT_EQ(events[1].trace_context.get("trace_id")->text(), "t1");
+  events.clear();
+  o.signature = "{x";
+  ptc::run("1", o);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_TRUE(events[1].signature_supplied);
+  EXPECT_EQ(events[1].reason, "parse_error");
 }
 
 // ---------------------------------------------------------------- parallel
@@ -345,6 +353,44 @@ TEST(Api, BranchFailureEndsTheCall) {
   EXPECT_EQ(s.error.message, "five");
   Step t = ptc::run("(pmap (fn [i] (loop [] (recur))) (range 3))", o);
   EXPECT_FALSE(t.ok);
+}
+
+TEST(Api, PmapTimeoutBoundsTheBranches) {
+  RunOptions o = with_memory();
+  o.limits.timeout_ms = 5000;
+  o.limits.pmap_timeout_ms = 50;
+  o.tools["slow"] = {[](const H&) {
+                       std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                       return ToolResult::success(H::nil());
+                     },
+                     false};
+  auto t0 = std::chrono::steady_clock::now();
+  Step s = ptc::run("(pmap (fn [i] (doseq [j (range 100)] (tool/slow {}))) (range 2))", o);
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  expect_failed_with(s, ErrorKind::Timeout, o);
+  EXPECT_NE(s.error.message.find("parallel branch"), std::string::npos) << s.error.message;
+  EXPECT_LT(ms, 1000);
+}
+
+TEST(Api, PmapMaxConcurrencyIsTheWindow) {
+  std::atomic<int> in_flight{0}, peak{0};
+  RunOptions o;
+  o.limits.timeout_ms = 5000;
+  o.limits.pmap_max_concurrency = 3;
+  o.tools["probe"] = {[&](const H&) {
+                        int now = ++in_flight;
+                        int seen = peak.load();
+                        while (now > seen && !peak.compare_exchange_weak(seen, now)) {}
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                        --in_flight;
+                        return ToolResult::success(H::nil());
+                      },
+                      false};
+  Step s = ptc::run("(count (pmap (fn [i] (tool/probe {})) (range 12)))", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_LE(peak.load(), 3);
+  EXPECT_GE(peak.load(), 2);
 }
 
 TEST(Api, BranchHeapIsWorkerMaxHeap) {
