@@ -59,6 +59,7 @@
 #include <unordered_map>
 
 #include "runtime/printer.hpp"
+#include "runtime/strings.hpp"
 
 namespace ptc {
 namespace {
@@ -467,33 +468,10 @@ void render(std::string& out, const SigType* t) {
 // ---------------------------------------------------------------------------
 
 void quote_into(std::string& out, std::string_view s, size_t limit) {
-  out += '"';
-  for (char c : s) {
-    if (out.size() >= limit) {
-      out += "...";
-      break;
-    }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out += c;
-    }
-  }
-  out += '"';
+  size_t room = limit > out.size() ? limit - out.size() : 0;
+  size_t cut = grapheme_offset(s, room);
+  append_quoted(out, s.substr(0, cut));
+  if (cut < s.size()) out.insert(out.size() - 1, "...");
 }
 
 // Clojure-like printed form, cut off near `limit` bytes. Every level adds at
