@@ -16,31 +16,14 @@
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/vector.hpp"
+#include "support/host_builders.hpp"
 
 namespace ptc {
 namespace {
 
 using H = HostValue;
 using Kind = HostValue::Kind;
-
-H vec(std::vector<H> items) {
-  return H::vector(std::move(items));
-}
-H map(std::vector<std::pair<H, H>> entries) {
-  return H::map(std::move(entries));
-}
-H set(std::vector<H> items) {
-  return H::set(std::move(items));
-}
-H str(const char* s) {
-  return H::string(s);
-}
-H kw(const char* s) {
-  return H::keyword(s);
-}
-H num(int64_t i) {
-  return H::integer(i);
-}
+using namespace testing::host;
 std::string named(const char* prefix, size_t i) {
   std::string s(prefix);
   s += std::to_string(i);

@@ -8,28 +8,14 @@
 
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
+#include "support/host_builders.hpp"
 
 namespace ptc {
 namespace {
 
 using H = HostValue;
 using Kind = HostValue::Kind;
-
-H vec(std::vector<H> items) {
-  return H::vector(std::move(items));
-}
-H map(std::vector<std::pair<H, H>> entries) {
-  return H::map(std::move(entries));
-}
-H str(const char* s) {
-  return H::string(s);
-}
-H kw(const char* s) {
-  return H::keyword(s);
-}
-H num(int64_t i) {
-  return H::integer(i);
-}
+using namespace testing::host;
 
 // Parses `json` expecting a ParseError; returns the error.
 Error parse_error(std::string_view json) {

@@ -7,28 +7,14 @@
 
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
+#include "support/host_builders.hpp"
 
 namespace ptc {
 namespace {
 
 using H = HostValue;
 using K = SigType::Kind;
-
-H vec(std::vector<H> items) {
-  return H::vector(std::move(items));
-}
-H map(std::vector<std::pair<H, H>> entries) {
-  return H::map(std::move(entries));
-}
-H str(const char* s) {
-  return H::string(s);
-}
-H kw(const char* s) {
-  return H::keyword(s);
-}
-H num(int64_t i) {
-  return H::integer(i);
-}
+using namespace testing::host;
 
 // The signature rendered back, which also checks the round trip.
 std::string parsed(std::string_view text) {
