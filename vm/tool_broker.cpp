@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <optional>
 
 #include "runtime/error.hpp"
+#include "runtime/printer.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace ptc {
@@ -92,13 +94,20 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The ledger keeps at most `cap` bytes of a result: beyond that, a string
-// preview of its JSON-like printed form.
-HostValue ledger_copy(const HostValue& result, size_t cap, bool* truncated) {
-  std::string printed = format_value(result);
-  *truncated = cap && printed.size() > cap;
+// The ledger keeps a result whole when its printed form fits in `cap` bytes,
+// else a string preview of that form. `imported` is the result as the run
+// holds it; printing it stops soon after the cap, so a huge result costs
+// little here.
+HostValue ledger_copy(Value imported, const HostValue& result, size_t cap, bool* truncated) {
+  *truncated = false;
+  if (!cap) return result;
+  PrintOptions opts;
+  opts.floats = FloatStyle::Display;
+  opts.max_bytes = cap;
+  std::string printed;
+  *truncated = print_value(printed, imported, opts) || printed.size() > cap;
   if (!*truncated) return result;
-  printed.resize(cap);
+  printed.resize(std::min(printed.size(), cap));
   return HostValue::string(std::move(printed));
 }
 
@@ -170,14 +179,14 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
   std::string key;
   if (tool.cacheable) {
     key = entry.name + '\n' + canonical_args_key(entry.args);
-    std::lock_guard lock(mutex_);
-    if (auto hit = cache_.find(key); hit != cache_.end()) {
+    std::optional<HostValue> hit;
+    {
+      std::lock_guard lock(mutex_);
+      if (auto found_key = cache_.find(key); found_key != cache_.end()) hit = found_key->second;
+    }
+    if (hit) {
       entry.cached = true;
-      entry.result =
-          ledger_copy(hit->second, limits_.max_tool_call_result_bytes, &entry.result_truncated);
-      HostValue result = hit->second;
-      ledger_.push_back(std::move(entry));
-      return import_value(ctx, result);
+      return finish(ctx, std::move(entry), *hit);
     }
   }
 
@@ -197,15 +206,28 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
     throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", name, r.error),
                 "check the arguments against the tool's description");
   }
-  entry.result = ledger_copy(r.value, limits_.max_tool_call_result_bytes, &entry.result_truncated);
-  record(std::move(entry));
   if (tool.cacheable) {
     std::lock_guard lock(mutex_);
     cache_.emplace(std::move(key), r.value);
   }
   // The time limit includes the tool's time: a slow tool cannot stretch it.
   ctx.check_deadline();
-  return import_value(ctx, r.value);
+  return finish(ctx, std::move(entry), r.value);
+}
+
+Value ToolBroker::finish(Ctx& ctx, ToolCall entry, const HostValue& result) {
+  Value imported;
+  try {
+    imported = import_value(ctx, result);
+  } catch (LispError& e) {  // the call happened: the ledger says how it ended
+    entry.error = e.error().message;
+    record(std::move(entry));
+    throw;
+  }
+  entry.result =
+      ledger_copy(imported, result, limits_.max_tool_call_result_bytes, &entry.result_truncated);
+  record(std::move(entry));
+  return imported;
 }
 
 void ToolBroker::record(ToolCall entry) {

@@ -29,6 +29,8 @@ class ToolBroker {
 
  private:
   void record(ToolCall entry);
+  // Brings a successful result into the run and records the call.
+  Value finish(Ctx& ctx, ToolCall entry, const HostValue& result);
 
   const Tools& tools_;
   const Limits& limits_;
