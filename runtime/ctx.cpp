@@ -43,8 +43,10 @@ void Ctx::end_slice() {
                 "the program did too much work; process fewer items or avoid nested loops "
                 "over large collections");
   }
-  if (cancel && cancel->load(std::memory_order_relaxed))
+  if (cancel && cancel->load(std::memory_order_relaxed)) {
+    cancelled_ = true;
     throw_error(ErrorKind::Timeout, "execution was cancelled");
+  }
 }
 
 void Ctx::add_print(std::string line) {

@@ -88,6 +88,9 @@ class Ctx {
   // Checks the deadline (and cancellation) now, after work that took time
   // without reductions, such as waiting for a tool.
   void check_deadline() { end_slice(); }
+  // True once the run stopped because `cancel` was raised (its error says
+  // "cancelled"; the cause is elsewhere, e.g. a sibling parallel branch).
+  bool was_cancelled() const { return cancelled_; }
   uint64_t reductions() const { return spent_ + static_cast<uint64_t>(kSlice - budget_); }
   int64_t elapsed_ms() const;
   // Milliseconds until the current phase's deadline (0 when past it).
@@ -107,6 +110,7 @@ class Ctx {
   uint64_t spent_ = 0;
   std::chrono::steady_clock::time_point start_, deadline_;
   uint32_t timeout_ms_ = 0;
+  bool cancelled_ = false;
   const char* phase_ = "execution";
 };
 

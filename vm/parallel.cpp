@@ -41,6 +41,7 @@ struct BranchExecutor::Call {
   std::vector<std::unique_ptr<Ctx>> ctxs;
   std::vector<Value> results;
   std::vector<std::optional<Error>> errors;
+  std::vector<char> cancelled;  // branch i stopped because another failed
 };
 
 BranchExecutor::~BranchExecutor() = default;
@@ -81,6 +82,7 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
   } catch (LispError& e) {
     if (b.annotate) b.annotate(e, i, b.count);
     call.errors[i] = e.error();
+    call.cancelled[i] = bctx.was_cancelled();
     call.cancel.store(true);
   } catch (std::bad_alloc&) {
     call.errors[i] =
@@ -143,6 +145,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   call->ctxs.resize(b.count);
   call->results.resize(b.count);
   call->errors.resize(b.count);
+  call->cancelled.resize(b.count);
 
   // Helpers on the pool; this thread is a worker too, so the call progresses
   // even when every pool thread is busy.
@@ -158,13 +161,15 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   record.kind = b.kind;
   record.count = b.count;
   const Error* failure = nullptr;
+  bool failure_cancelled = false;
   for (size_t i = 0; i < b.count; ++i) {
     if (call->errors[i]) {
       ++record.error_count;
-      // The first real failure; branches stopped because of it say "cancelled".
-      bool cancelled = call->errors[i]->message == "execution was cancelled";
-      if (!failure || (!cancelled && failure->message == "execution was cancelled"))
+      // The first real failure; branches stopped because of it were cancelled.
+      if (!failure || (!call->cancelled[i] && failure_cancelled)) {
         failure = &*call->errors[i];
+        failure_cancelled = call->cancelled[i];
+      }
     } else if (call->ctxs[i]) {
       ++record.success_count;
     }
