@@ -281,23 +281,6 @@ bool host_equal(const HostValue& a, const HostValue& b) {
 // ---------------------------------------------------------------------------
 // Runtime value -> host value.
 
-// Bytes an exported value may still take. Shared structure lets a small
-// runtime value expand into a huge host tree, so the copy is bounded too.
-struct ExportBudget {
-  size_t remaining;  // SIZE_MAX = unbounded
-
-  void charge(size_t bytes) {
-    charge_walk();
-    if (remaining == SIZE_MAX) return;
-    if (bytes > remaining)
-      throw_error(ErrorKind::MemoryLimit,
-                  "memory limit exceeded: the result is too large to return",
-                  "shared structure counts each time it appears in the result; return a "
-                  "summary (a count, a part) instead");
-    remaining -= bytes;
-  }
-};
-
 HostValue export_rec(Value v, ExportBudget& budget) {
   check_native_stack("exporting a nested value");
   budget.charge(sizeof(HostValue) + (v.is_string() ? v.str()->view().size() : 0));
@@ -530,6 +513,22 @@ const HostValue* HostValue::get(std::string_view key) const {
 
 bool HostValue::operator==(const HostValue& other) const {
   return host_equal(*this, other);
+}
+
+void ExportBudget::charge(size_t bytes) {
+  charge_walk();
+  if (remaining == SIZE_MAX) return;
+  if (bytes > remaining)
+    throw_error(ErrorKind::MemoryLimit,
+                "memory limit exceeded: the result, with the values def keeps in memory, is "
+                "too large to return",
+                "shared structure counts each time it appears; return or def a summary (a "
+                "count, a part) instead");
+  remaining -= bytes;
+}
+
+HostValue export_value(Value v, ExportBudget& budget) {
+  return export_rec(v, budget);
 }
 
 HostValue export_value(Value v, size_t max_bytes) {

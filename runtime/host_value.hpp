@@ -77,6 +77,15 @@ class HostValue {
 // Opaque with their printed form. With max_bytes, a copy that would take
 // more (roughly) is a memory_limit LispError.
 HostValue export_value(Value v, size_t max_bytes = 0);
+
+// Bytes a series of exports may take together (the result and the memory of
+// a run): shared structure lets a small runtime value expand into a huge host
+// tree, so all of it is bounded by one budget.
+struct ExportBudget {
+  size_t remaining = SIZE_MAX;  // SIZE_MAX = unbounded
+  void charge(size_t bytes);    // throws memory_limit past `remaining`
+};
+HostValue export_value(Value v, ExportBudget& budget);
 // Builds the runtime value in the context's arena.
 Value import_value(Ctx& ctx, const HostValue& h);
 

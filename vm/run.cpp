@@ -10,6 +10,7 @@
 #include <cmath>
 #include <exception>
 #include <new>
+#include <unordered_map>
 
 #include "compiler/compiler.hpp"
 #include "frontend/analyzer.hpp"
@@ -208,24 +209,28 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
     return tools.call(c, name, args);
   };
   // Memory binds globals by name; functions cannot cross runs.
+  std::unordered_map<std::string_view, size_t> memory_index;  // name -> entry
+  for (size_t i = 0; i < memory.size(); ++i)
+    memory_index[memory[i].first] = i;
   std::vector<Value> imported(program->globals.size());
   for (uint32_t id = 0; id < program->globals.size(); ++id) {
-    for (const auto& [name, value] : memory) {
-      if (name != program->globals[id]) continue;
-      if (value->kind() == HostValue::Kind::Opaque) {
-        vm.lost_functions.push_back(name);
-      } else {
-        imported[id] = vm.globals()[id] = import_value(ctx, *value);
-      }
-    }
+    auto found = memory_index.find(program->globals[id]);
+    if (found == memory_index.end()) continue;
+    const HostValue& value = *memory[found->second].second;
+    if (value.kind() == HostValue::Kind::Opaque)
+      vm.lost_functions.push_back(program->globals[id]);
+    else
+      imported[id] = vm.globals()[id] = import_value(ctx, value);
   }
 
   Value v = vm.run();
 
-  // Copying out is bounded like the run: a value built from shared structure
-  // can be far larger than the heap it occupies.
+  // Copying out is bounded like the run, by one budget for the result and
+  // the memory together: a value built from shared structure can be far
+  // larger than the heap it occupies, and may be def'd many times.
   size_t out_cap = options.limits.max_heap_bytes;
-  HostValue result = export_value(v, out_cap);
+  ExportBudget out_budget{out_cap};
+  HostValue result = export_value(v, out_budget);
   std::vector<std::pair<HostValue, HostValue>> new_memory;
   for (const auto& [name, value] : memory)
     new_memory.emplace_back(HostValue::string(name), *value);
@@ -233,11 +238,10 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
     Value g = vm.globals()[id];
     if (VM::is_unbound(g) || g.identical(imported[id])) continue;
     const std::string& name = program->globals[id];
-    HostValue exported = export_value(g, out_cap);
-    auto same = std::find_if(new_memory.begin(), new_memory.end(),
-                             [&](const auto& e) { return e.first.text() == name; });
-    if (same != new_memory.end())
-      same->second = std::move(exported);
+    HostValue exported = export_value(g, out_budget);
+    auto found = memory_index.find(name);
+    if (found != memory_index.end())
+      new_memory[found->second].second = std::move(exported);
     else
       new_memory.emplace_back(HostValue::string(name), std::move(exported));
   }

@@ -120,6 +120,17 @@ TEST(Hostile, ReturningSharedStructureIsAMemoryLimit) {
   EXPECT_LT(o.ms, 3000);
 }
 
+TEST(Hostile, ResultAndMemoryShareOneCopyBudget) {
+  // About 6 MB when copied out: it fits the 10 MB heap once, not three times.
+  const std::string def = "(def a (vec (repeat 100 (vec (range 1000))))) ";
+  Outcome once = timed(def + "(count a)");
+  ASSERT_TRUE(once.result.ok) << once.result.error.describe();
+  Outcome thrice = timed(def + "(def b a) (def c a) (count a)");
+  ASSERT_FALSE(thrice.result.ok);
+  EXPECT_EQ(thrice.result.error.kind, ErrorKind::MemoryLimit) << thrice.result.error.describe();
+  EXPECT_LT(thrice.ms, 3000);
+}
+
 TEST(Hostile, ComparingSharedStructureHitsTheTimeout) {
   // Equal but not identical: a full walk of 10^9 items would be needed.
   for (const char* body :
