@@ -26,8 +26,10 @@ uint32_t default_window() {
 }  // namespace
 
 // Everything the workers of one call share. Workers that start after the
-// call is over (queued helpers) only touch `next`, `in_flight` and `cancel`.
+// call is over (queued helpers) only touch `next`, `in_flight` and `cancel`;
+// the pointers are used for claimed branches, which the call waits for.
 struct BranchExecutor::Call {
+  BranchExecutor* executor;
   const ParallelBranches* branches;  // only valid while the call waits
   size_t count;
   Ctx* parent;
@@ -98,7 +100,7 @@ void BranchExecutor::work(Call& call) {
       ++call.in_flight;
     }
     size_t i = call.cancel.load() ? call.count : call.next.fetch_add(1);
-    if (i < call.count) run_branch(call, i);
+    if (i < call.count) call.executor->run_branch(call, i);
     bool last = i >= call.count;
     {
       std::lock_guard lock(call.mutex);
@@ -133,6 +135,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   } slot_release{release};
 
   auto call = std::make_shared<Call>();
+  call->executor = this;
   call->branches = &b;
   call->count = b.count;
   call->parent = &ctx;
@@ -150,7 +153,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   // Helpers on the pool; this thread is a worker too, so the call progresses
   // even when every pool thread is busy.
   for (uint32_t w = 1; w < workers; ++w)
-    WorkerPool::instance().submit([this, call] { work(*call); });
+    WorkerPool::instance().submit([call] { work(*call); });
   work(*call);
   {
     std::unique_lock lock(call->mutex);

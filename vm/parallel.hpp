@@ -31,7 +31,9 @@ class BranchExecutor final : public ParallelExecutor {
 
  private:
   struct Call;
-  void work(Call& call);
+  // A worker's loop. Static: a helper may start after the call, and even
+  // the executor, are gone; it then touches nothing but `call`.
+  static void work(Call& call);
   void run_branch(Call& call, size_t i);
   bool try_acquire_slot();
   void release_slots(uint32_t n);
