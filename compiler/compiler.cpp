@@ -113,6 +113,10 @@ class ProgramCompiler {
     fp->name = fp->name_text;
     fp->params = fp->params_text;
     fp->loc = fn->loc;
+    fp->origin = fn->origin;
+    for (const LocalVar* v : fn->captures)
+      fp->capture_names.push_back(v->name);
+    if (fn->origin) fp->restorer_source = restorer_source;
     for (FnArity* arity : fn->arities) {
       auto proto = std::make_unique<Proto>();
       proto->fn = fp;
@@ -127,6 +131,8 @@ class ProgramCompiler {
 
   std::unique_ptr<CompiledProgram> finish(const AnalyzedProgram& prog) {
     out_->main = compile_fn(prog.main);
+    for (auto [form, fn] : prog.restorers)
+      out_->restorers.emplace_back(form, compile_fn(fn));
     for (auto g : prog.globals)
       out_->globals.emplace_back(g);
     out_->global_defined = prog.global_defined;

@@ -13,6 +13,7 @@
 
 namespace ptc {
 
+struct Form;
 struct FnProto;
 
 struct Proto {
@@ -39,6 +40,11 @@ struct FnProto : FnHeader {
   std::vector<std::unique_ptr<Proto>> arities;  // fixed arities by parameter count, then variadic
   std::vector<Capture> captures;
   SourceLoc loc;
+  // For memory (FnHeader::restorer_source): the form written and the names
+  // of the captured bindings, in capture order. The form lives in the run's
+  // arena, like the program.
+  const Form* origin = nullptr;
+  std::vector<std::string_view> capture_names;
 
   // The arity that accepts `nargs` arguments, or nullptr.
   const Proto* arity_for(uint32_t nargs) const {
@@ -56,10 +62,16 @@ struct FnProto : FnHeader {
 struct CompiledProgram {
   std::vector<std::unique_ptr<FnProto>> fns;
   FnProto* main = nullptr;
+  // Memory restorers by factory form: zero-argument functions returning the
+  // factory (AnalyzedProgram::restorers).
+  std::vector<std::pair<const Form*, FnProto*>> restorers;
   std::vector<std::string> globals;    // names, indexed by global id
   std::vector<bool> global_defined;    // the program contains a def of it
   std::vector<std::string> data_keys;  // context keys the program reads (data/x)
 };
+
+// FnHeader::restorer_source of every compiled function (restorer.cpp).
+std::string restorer_source(const FnHeader& fn);
 
 // Human-readable listing of every function's bytecode (ptc disasm).
 std::string disassemble(const CompiledProgram& program);

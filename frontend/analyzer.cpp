@@ -51,15 +51,43 @@ AnalyzedProgram Analyzer::run(std::span<const Form* const> forms) {
   for (const Form* f : forms)
     collect_def_names(f, defined_names_);
 
-  FnNode* main = node<FnNode>(forms.empty() ? SourceLoc{1, 1} : forms.front()->loc);
-  main->name = "";
-  current_fn_ = main;
-  FnArity* arity = arena_.make<FnArity>();
-  arity->loc = main->loc;
-  arity->body = analyze_body(forms, main->loc, /*tail=*/true);
-  main->arities = span_of(std::vector<FnArity*>{arity});
-  program_.main = main;
+  program_.main = top_level_fn(forms, forms.empty() ? SourceLoc{1, 1} : forms.front()->loc);
+  if (options_.restorers_for) analyze_restorers();
   return std::move(program_);
+}
+
+FnNode* Analyzer::top_level_fn(std::span<const Form* const> forms, SourceLoc loc) {
+  FnNode* fn = node<FnNode>(loc);
+  fn->name = "";
+  current_fn_ = fn;
+  FnArity* arity = arena_.make<FnArity>();
+  arity->loc = loc;
+  arity->body = analyze_body(forms, loc, /*tail=*/true);
+  fn->arities = span_of(std::vector<FnArity*>{arity});
+  current_fn_ = nullptr;
+  return fn;
+}
+
+void Analyzer::analyze_restorers() {
+  restoring_ = true;
+  std::unordered_set<const Form*> seen;
+  // Restorers may mention further globals; the list grows while we walk it.
+  for (size_t i = 0; i < program_.globals.size(); ++i) {
+    std::vector<const Form*> forms;
+    options_.restorers_for(program_.globals[i], forms);
+    for (const Form* f : forms) {
+      if (!seen.insert(f).second) continue;
+      size_t mark = scope_mark();
+      try {
+        program_.restorers.emplace_back(f, top_level_fn({&f, 1}, f->loc));
+      } catch (LispError&) {
+        scope_.resize(mark);  // left out; the run says the function could not be kept
+        recur_target_ = nullptr;
+        current_fn_ = nullptr;
+      }
+    }
+  }
+  restoring_ = false;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -378,6 +406,8 @@ Node* Analyzer::analyze_symbol(const Form* f) {
   for (auto& [n, v] : scope_)
     if (n.find(' ') == std::string_view::npos) locals.push_back(n);
   UnknownSymbol u = describe_unknown_symbol(name, locals, defined_names_);
+  if (restoring_ && u.kind == ErrorKind::UnboundVar)
+    return node<GlobalNode>(f->loc, global_id(name));
   if (options_.undefined && u.kind == ErrorKind::UnboundVar) {
     std::vector<std::string>& seen = *options_.undefined;
     if (std::find(seen.begin(), seen.end(), name) == seen.end()) seen.emplace_back(name);
@@ -624,7 +654,7 @@ std::string param_display(const Form* p) {
 }
 }  // namespace
 
-Node* Analyzer::analyze_fn(const Form* f, std::string_view def_name) {
+Node* Analyzer::analyze_fn(const Form* f, std::string_view def_name, const Form* origin) {
   auto parts = f->children().subspan(1);
   std::string_view name = def_name;
   const Form* self_name = nullptr;
@@ -652,6 +682,7 @@ Node* Analyzer::analyze_fn(const Form* f, std::string_view def_name) {
 
   auto* fn = node<FnNode>(f->loc);
   fn->name = name;
+  fn->origin = origin ? origin : f;
   fn->parent = current_fn_;
   FnNode* saved_fn = current_fn_;
   RecurTarget* saved_target = recur_target_;
@@ -863,7 +894,7 @@ Node* Analyzer::analyze_fn_literal(const Form* f) {
         f->loc, {make_symbol(kLetHead, f->loc),
                  make_vector(f->loc, {make_symbol("%", f->loc), make_symbol("%1", f->loc)}), body});
   return analyze_fn(
-      make_list(f->loc, {make_symbol(kFnHead, f->loc), make_vector(f->loc, params), body}), "");
+      make_list(f->loc, {make_symbol(kFnHead, f->loc), make_vector(f->loc, params), body}), "", f);
 }
 
 }  // namespace analysis

@@ -5,6 +5,7 @@
 // hint. Nothing is evaluated here.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +23,14 @@ struct AnalyzerOptions {
   // When set (validation), undefined names are collected here, each once, and
   // analysis goes on as if they were nil instead of failing at the first.
   std::vector<std::string>* undefined = nullptr;
+  // Functions that memory carries from earlier runs: given a global name the
+  // program (or a restorer) uses, appends the forms of the Restorer factories
+  // its memory value needs. Each is analyzed after the program as a top-level
+  // expression in the same namespace; names it uses that nothing defines
+  // become globals that fail only if called (the def that made them may not
+  // have run). A factory that does not analyze is left out, not an error: the
+  // run then reports that memory name as a function that could not be kept.
+  std::function<void(std::string_view name, std::vector<const Form*>& out)> restorers_for;
 };
 
 // Constants are created in ctx's arena; IR nodes too. Throws LispError.

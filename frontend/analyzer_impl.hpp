@@ -47,7 +47,10 @@ class Analyzer {
   Node* analyze_let(const Form* f, bool tail);
   Node* analyze_loop(const Form* f, bool tail);
   Node* analyze_recur(const Form* f, bool tail);
-  Node* analyze_fn(const Form* f, std::string_view def_name);
+  Node* analyze_fn(const Form* f, std::string_view def_name, const Form* origin = nullptr);
+  // A zero-argument function of `forms` at top level (the program, a restorer).
+  FnNode* top_level_fn(std::span<const Form* const> forms, SourceLoc loc);
+  void analyze_restorers();
   Node* analyze_fn_literal(const Form* f);
   Node* analyze_def(const Form* f, std::string_view head);
   Node* analyze_defn(const Form* f);
@@ -130,6 +133,7 @@ class Analyzer {
   RecurTarget* recur_target_ = nullptr;
   uint32_t gensym_counter_ = 0;
   uint32_t depth_ = 0;
+  bool restoring_ = false;  // analyzing memory restorers: unknown names are globals
 };
 
 // Collects the names every def/defn/defonce in the program binds.

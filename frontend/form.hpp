@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "runtime/error.hpp"
@@ -48,5 +49,9 @@ struct Form {
   bool is_symbol(std::string_view name) const { return kind == FormKind::Symbol && text == name; }
   bool is_seq() const { return kind == FormKind::List || kind == FormKind::Vector; }
 };
+
+// Source text that reads back as `f` (form_printer.cpp).
+std::string print_form(const Form& f);
+void print_form(const Form& f, std::string& out);
 
 }  // namespace ptc

@@ -149,7 +149,8 @@ struct FnNode : Node {
   Span<FnArity*> arities;           // sorted by fixed parameter count; at most one variadic
   std::vector<LocalVar*> captures;  // enclosing bindings the body reads, in upvalue order
   FnNode* parent = nullptr;
-  std::string params_display;  // "x y" for #fn[x y]
+  std::string params_display;    // "x y" for #fn[x y]
+  const Form* origin = nullptr;  // the (fn ...) or #(...) form written, for memory
   FnNode(SourceLoc l) : Node(NodeKind::Fn, l) {}
 };
 
@@ -206,6 +207,9 @@ struct AnalyzedProgram {
   std::vector<std::string_view> globals;
   std::vector<bool> global_defined;         // the program contains a def of it
   std::vector<std::string_view> data_keys;  // context keys read through data/x
+  // Memory restorers (AnalyzerOptions::restorers_for): the factory form and
+  // a zero-argument function returning its value.
+  std::vector<std::pair<const Form*, FnNode*>> restorers;
 };
 
 }  // namespace ptc

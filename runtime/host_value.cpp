@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "runtime/bignum.hpp"
+#include "runtime/builtins/registry.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
 #include "runtime/hashcoll.hpp"
@@ -281,6 +282,9 @@ bool host_equal(const HostValue& a, const HostValue& b) {
 // ---------------------------------------------------------------------------
 // Runtime value -> host value.
 
+std::shared_ptr<const Restorer> restorer_of(Value v, ExportBudget& budget);
+std::shared_ptr<const Restorer> make_restorer(Value v, ExportBudget& budget);
+
 HostValue export_rec(Value v, ExportBudget& budget) {
   check_native_stack("exporting a nested value");
   budget.charge(sizeof(HostValue) + (v.is_string() ? v.str()->view().size() : 0));
@@ -322,16 +326,85 @@ HostValue export_rec(Value v, ExportBudget& budget) {
         items.push_back(export_rec(it.key(), budget));
       return HostValue::set(std::move(items));
     }
-    case Type::Symbol:
     case Type::Closure:
     case Type::NativeFn:
     case Type::Builtin:
     case Type::Regex:
+    case Type::Symbol:
+      if (budget.restorable_functions)
+        return HostValue::opaque(print_to_string(v), restorer_of(v, budget));
+      break;
     case Type::Var:
     case Type::Opaque:
       break;
   }
   return HostValue::opaque(print_to_string(v));
+}
+
+// "(fn [c0 c1] (name c0 c1))" for a function `name` made from n values.
+std::string call_factory(std::string_view name, uint32_t n) {
+  std::string params, call = fmt::format("({}", name);
+  for (uint32_t i = 0; i < n; ++i) {
+    params += fmt::format("{}c{}", i ? " " : "", i);
+    call += fmt::format(" c{}", i);
+  }
+  return fmt::format("(fn [{}] {})", params, call + ")");
+}
+
+// The captured values as restorer arguments; false when one of them cannot be
+// rebuilt (then neither can the function).
+bool export_captures(const Value* values, uint32_t n, ExportBudget& budget, Items& out) {
+  for (uint32_t i = 0; i < n; ++i) {
+    out.push_back(export_rec(values[i], budget));
+    if (out.back().kind() == Kind::Opaque && !out.back().restorer()) return false;
+  }
+  return true;
+}
+
+std::shared_ptr<const Restorer> make_restorer(Value v, ExportBudget& budget) {
+  auto r = std::make_shared<Restorer>();
+  switch (v.type()) {
+    case Type::Closure: {
+      // The compiler knows the function's source and the names of what it captured.
+      const auto* c = v.as<ClosureObj>();
+      if (!c->fn->restorer_source) return nullptr;
+      r->factory = c->fn->restorer_source(*c->fn);
+      if (r->factory.empty() || !export_captures(c->captured(), c->ncaptured, budget, r->args))
+        return nullptr;
+      break;
+    }
+    case Type::NativeFn: {
+      // Made by a builtin from exactly the values it captured (support.hpp).
+      const auto* f = v.as<NativeFnObj>();
+      r->factory = call_factory(fmt::format("clojure.core/{}", f->name), f->ncaptured);
+      if (!export_captures(f->captured(), f->ncaptured, budget, r->args)) return nullptr;
+      break;
+    }
+    case Type::Builtin:
+      r->factory = fmt::format("(fn [] clojure.core/{})", builtin_def(v.builtin_id()).name);
+      break;
+    case Type::Symbol:  // only a quote makes one
+      r->factory = fmt::format("(fn [] '{})", v.kw()->name());
+      break;
+    case Type::Regex:
+      r->factory = call_factory("re-pattern", 1);
+      r->args.push_back(HostValue::string(std::string(v.as<RegexObj>()->source->view())));
+      break;
+    default:
+      return nullptr;
+  }
+  budget.charge(r->factory.size());
+  return r;
+}
+
+std::shared_ptr<const Restorer> restorer_of(Value v, ExportBudget& budget) {
+  if (!v.is_object()) return make_restorer(v, budget);
+  const void* identity = v.obj();
+  if (auto known = budget.restorers.find(identity); known != budget.restorers.end())
+    return known->second;
+  auto r = make_restorer(v, budget);
+  budget.restorers.emplace(identity, r);
+  return r;
 }
 
 // ---------------------------------------------------------------------------
@@ -346,7 +419,7 @@ void check_host_text(std::string_view text, const char* what) {
   }
 }
 
-Value import_rec(Ctx& ctx, const HostValue& h) {
+Value import_rec(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer) {
   check_native_stack("importing a nested value");
   switch (h.kind()) {
     case Kind::Nil:
@@ -367,6 +440,7 @@ Value import_rec(Ctx& ctx, const HostValue& h) {
       check_host_text(h.text(), "string");
       return ctx.string(h.text());
     case Kind::Opaque:
+      if (restorer && h.restorer()) return restorer->restore(ctx, h);
       check_host_text(h.text(), "opaque value's text");
       return ctx.string(h.text());
     case Kind::Keyword:
@@ -375,22 +449,22 @@ Value import_rec(Ctx& ctx, const HostValue& h) {
     case Kind::Vector: {
       VecBuilder b(ctx.arena);
       for (const HostValue& x : h.items())
-        b.push(import_rec(ctx, x));
+        b.push(import_rec(ctx, x, restorer));
       return vec_value(b.finish());
     }
     case Kind::Map: {
       HashBuilder b(ctx.arena, Type::Map);
       const Items& it = h.items();
       for (size_t i = 0; i + 1 < it.size(); i += 2) {
-        Value k = import_rec(ctx, it[i]);
-        b.put(k, import_rec(ctx, it[i + 1]));
+        Value k = import_rec(ctx, it[i], restorer);
+        b.put(k, import_rec(ctx, it[i + 1], restorer));
       }
       return Value::object(finish_map(b));
     }
     case Kind::Set: {
       HashBuilder b(ctx.arena, Type::Set);
       for (const HostValue& x : h.items())
-        b.put(import_rec(ctx, x));
+        b.put(import_rec(ctx, x, restorer));
       return Value::object(finish_set(b));
     }
   }
@@ -444,10 +518,11 @@ HostValue HostValue::keyword(std::string name) {
   return h;
 }
 
-HostValue HostValue::opaque(std::string printed) {
+HostValue HostValue::opaque(std::string printed, std::shared_ptr<const Restorer> restorer) {
   HostValue h;
   h.kind_ = Kind::Opaque;
   h.text_ = std::make_shared<const std::string>(std::move(printed));
+  h.restorer_ = std::move(restorer);
   return h;
 }
 
@@ -532,12 +607,13 @@ HostValue export_value(Value v, ExportBudget& budget) {
 }
 
 HostValue export_value(Value v, size_t max_bytes) {
-  ExportBudget budget{max_bytes ? max_bytes : SIZE_MAX};
+  ExportBudget budget;
+  budget.remaining = max_bytes ? max_bytes : SIZE_MAX;
   return export_rec(v, budget);
 }
 
-Value import_value(Ctx& ctx, const HostValue& h) {
-  return import_rec(ctx, h);
+Value import_value(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer) {
+  return import_rec(ctx, h, restorer);
 }
 
 }  // namespace ptc

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,16 @@
 namespace ptc {
 
 class Ctx;
+class HostValue;
+
+// How a function (or another value with no data form) is rebuilt in a later
+// run: `factory` is PTC-Lisp source of a function that, applied to `args`,
+// returns it, e.g. "(fn [n] (fn add-n [x] (+ x n)))" with args [5]. Memory
+// carries defn'd functions from run to run this way (vm/run.cpp).
+struct Restorer {
+  std::string factory;
+  std::vector<HostValue> args;
+};
 
 class HostValue {
  public:
@@ -44,7 +55,7 @@ class HostValue {
   static HostValue vector(std::vector<HostValue> items);
   static HostValue map(std::vector<std::pair<HostValue, HostValue>> entries);
   static HostValue set(std::vector<HostValue> items);
-  static HostValue opaque(std::string printed);
+  static HostValue opaque(std::string printed, std::shared_ptr<const Restorer> restorer = {});
 
   Kind kind() const { return kind_; }
   bool is_nil() const { return kind_ == Kind::Nil; }
@@ -56,6 +67,8 @@ class HostValue {
   // Vector and Set elements; Map keys and values alternately.
   const std::vector<HostValue>& items() const;
   size_t size() const;  // elements, or entries for a map
+  // How an Opaque value is rebuilt in another run; nullptr when it cannot be.
+  const Restorer* restorer() const { return restorer_.get(); }
 
   // Map lookup by string or keyword key of that name (flexible, as §7.5).
   const HostValue* get(std::string_view key) const;
@@ -71,6 +84,7 @@ class HostValue {
   double d_ = 0;
   std::shared_ptr<const std::string> text_;
   std::shared_ptr<const std::vector<HostValue>> items_;
+  std::shared_ptr<const Restorer> restorer_;
 };
 
 // Copies a runtime value out of its run. Functions, regexes and vars become
@@ -83,11 +97,28 @@ HostValue export_value(Value v, size_t max_bytes = 0);
 // tree, so all of it is bounded by one budget.
 struct ExportBudget {
   size_t remaining = SIZE_MAX;  // SIZE_MAX = unbounded
-  void charge(size_t bytes);    // throws memory_limit past `remaining`
+  // Give functions a Restorer (memory export): their source is printed and
+  // their captured values exported, which other exports need not pay for.
+  bool restorable_functions = false;
+  // One Restorer per function object, so a function captured by many others
+  // is exported once and comes back as one function.
+  std::unordered_map<const void*, std::shared_ptr<const Restorer>> restorers;
+  void charge(size_t bytes);  // throws memory_limit past `remaining`
 };
 HostValue export_value(Value v, ExportBudget& budget);
+
+// Rebuilds Opaque values that carry a Restorer while importing (the run
+// compiles their factories); without one they import as their printed text.
+class FunctionRestorer {
+ public:
+  virtual Value restore(Ctx& ctx, const HostValue& h) = 0;
+
+ protected:
+  ~FunctionRestorer() = default;
+};
+
 // Builds the runtime value in the context's arena.
-Value import_value(Ctx& ctx, const HostValue& h);
+Value import_value(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer = nullptr);
 
 // JSON -> host value (objects keep string keys; integers that do not fit
 // int64 become BigInt; other numbers Float). Throws LispError(ParseError)

@@ -20,6 +20,7 @@
 #include "runtime/hashcoll.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/signature.hpp"
+#include "vm/memory_functions.hpp"
 #include "vm/parallel.hpp"
 #include "vm/tool_broker.hpp"
 #include "vm/vm.hpp"
@@ -192,6 +193,11 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   AnalyzerOptions analyzer_options;
   for (const auto& [name, _] : memory)
     analyzer_options.known_globals.push_back(name);
+  MemoryFunctions memory_functions(ctx, memory);
+  analyzer_options.restorers_for = [&memory_functions](std::string_view name,
+                                                       std::vector<const Form*>& out) {
+    memory_functions.forms_for(name, out);
+  };
   ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
   std::unique_ptr<CompiledProgram> program = compile_source(ctx, source, analyzer_options);
 
@@ -208,7 +214,8 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   vm.tool_caller = [&tools](Ctx& c, std::string_view name, Value args) {
     return tools.call(c, name, args);
   };
-  // Memory binds globals by name; functions cannot cross runs.
+  // Memory binds globals by name; functions are rebuilt from their source.
+  memory_functions.attach(vm, *program);
   std::unordered_map<std::string_view, size_t> memory_index;  // name -> entry
   for (size_t i = 0; i < memory.size(); ++i)
     memory_index[memory[i].first] = i;
@@ -217,10 +224,11 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
     auto found = memory_index.find(program->globals[id]);
     if (found == memory_index.end()) continue;
     const HostValue& value = *memory[found->second].second;
-    if (value.kind() == HostValue::Kind::Opaque)
+    bool no_data = value.kind() == HostValue::Kind::Opaque && !value.restorer();
+    if (no_data || !memory_functions.restorable(value))
       vm.lost_functions.push_back(program->globals[id]);
     else
-      imported[id] = vm.globals()[id] = import_value(ctx, value);
+      imported[id] = vm.globals()[id] = import_value(ctx, value, &memory_functions);
   }
 
   Value v = vm.run();
@@ -229,8 +237,10 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   // the memory together: a value built from shared structure can be far
   // larger than the heap it occupies, and may be def'd many times.
   size_t out_cap = options.limits.max_heap_bytes;
-  ExportBudget out_budget{out_cap};
+  ExportBudget out_budget;
+  out_budget.remaining = out_cap;
   HostValue result = export_value(v, out_budget);
+  out_budget.restorable_functions = true;
   std::vector<std::pair<HostValue, HostValue>> new_memory;
   for (const auto& [name, value] : memory)
     new_memory.emplace_back(HostValue::string(name), *value);

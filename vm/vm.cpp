@@ -125,8 +125,9 @@ void VM::unbound_global(uint32_t id) {
   const std::string& name = program_.globals[id];
   if (std::find(lost_functions.begin(), lost_functions.end(), name) != lost_functions.end())
     throw_error(ErrorKind::UnboundVar,
-                fmt::format("{} was a function defined by an earlier run; functions do not "
-                            "carry over between runs",
+                fmt::format("{} was defined by an earlier run as a value that could not be "
+                            "carried over (a function whose source or captured values cannot "
+                            "be rebuilt)",
                             name),
                 fmt::format("define {} again in this program (defn {} ...)", name, name));
   throw_error(ErrorKind::UnboundVar, fmt::format("{} is used before it is defined", name),
@@ -230,15 +231,19 @@ Value VM::invoke(Value fn, const Value* args, uint32_t nargs) {
   return execute(depth);
 }
 
+Value VM::top_level_closure(const FnProto* fn) {
+  auto* c = static_cast<ClosureObj*>(ctx_.arena.alloc(sizeof(ClosureObj)));
+  new (c) ClosureObj();
+  c->type = Type::Closure;
+  c->fn = fn;
+  return Value::object(c);
+}
+
 Value VM::run() {
   frames_.clear();
-  auto* main = static_cast<ClosureObj*>(ctx_.arena.alloc(sizeof(ClosureObj)));
-  new (main) ClosureObj();
-  main->type = Type::Closure;
-  main->fn = program_.main;
   Value* slot = stack_;
-  slot[0] = Value::object(main);
-  push_frame(main, slot, 0);
+  slot[0] = top_level_closure(program_.main);
+  push_frame(slot[0].as<ClosureObj>(), slot, 0);
   try {
     return execute(0);
   } catch (ReturnSignal& r) {

@@ -35,6 +35,9 @@ class VM final : public Invoker {
   Value run();
 
   Value invoke(Value fn, const Value* args, uint32_t nargs) override;
+  // A closure of a top-level function of the program (no captures): main, or
+  // a memory restorer.
+  Value top_level_closure(const FnProto* fn);
 
   // Inputs of a run.
   Value data = Value();             // context map for data/x

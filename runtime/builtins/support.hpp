@@ -60,6 +60,8 @@ Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int 
 
 // A function value made by a builtin (partial, comp, complement, ...): `impl`
 // runs when it is called, with `captured` available as self->captured().
+// `name` must be that builtin and `captured` exactly the arguments it was
+// given: memory rebuilds the function in a later run by calling it again.
 Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name,
                      std::initializer_list<Value> captured);
 Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name, const Value* captured,

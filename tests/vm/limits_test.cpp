@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "support/build_info.hpp"
 #include "support/run_helpers.hpp"
 
 using ptc::ErrorKind;
@@ -113,10 +114,13 @@ TEST(BadInput, InfiniteRecursionHitsCallDepth) {
 }
 
 TEST(BadInput, RecursionThroughBuiltinsIsBounded) {
-  // Each level re-enters the VM from `map`: the native stack guard stops it.
-  ptc::Error e = eval_error("(defn f [x] (map f [x])) (f 1)");
+  // Each level re-enters the VM from `map`: the native stack guard stops it
+  // (before the timer, also in slow sanitized builds).
+  ptc::RunOptions opts;
+  opts.limits.timeout_ms *= ptc::testing::kSlowdown;
+  ptc::Error e = eval_error("(defn f [x] (map f [x])) (f 1)", opts);
   EXPECT_EQ(e.kind, ErrorKind::CallDepthExceeded);
-  e = eval_error("(defn g [x] (reduce (fn [a b] (g b)) 0 [x])) (g 1)");
+  e = eval_error("(defn g [x] (reduce (fn [a b] (g b)) 0 [x])) (g 1)", opts);
   EXPECT_EQ(e.kind, ErrorKind::CallDepthExceeded);
 }
 
@@ -178,6 +182,7 @@ TEST(Limits, DeeplyNestedDataIsPrintedOrRefusedButNeverCrashes) {
   // Built by reduce (no loop limit): 100,000 levels of nested vectors.
   ptc::RunOptions opts;
   opts.limits.max_heap_bytes = 64 << 20;
+  opts.limits.timeout_ms *= ptc::testing::kSlowdown;
   ptc::Step r = ptc::run("(reduce (fn [acc _] [acc]) [] (range 100000))", opts);
   if (!r.ok) {
     EXPECT_EQ(r.error.kind, ErrorKind::CallDepthExceeded) << r.error.describe();

@@ -1,0 +1,45 @@
+// The memory restorer of a compiled function: "(fn [captured names] (fn ...))",
+// a function of the closure's captured values that rebuilds it in a later run.
+#include <string>
+
+#include "compiler/proto.hpp"
+#include "frontend/form.hpp"
+
+namespace ptc {
+
+std::string restorer_source(const FnHeader& header) {
+  const auto& fn = static_cast<const FnProto&>(header);
+  if (!fn.origin) return {};
+  std::string out = "(fn [";
+  for (size_t i = 0; i < fn.capture_names.size(); ++i) {
+    std::string_view name = fn.capture_names[i];
+    // Bindings the analyzer made itself (their names have a space) or #()'s
+    // parameters cannot be written as parameters; `fn` and `let` would hide
+    // the forms the printed source uses.
+    if (name.empty() || name.find(' ') != std::string_view::npos || name.starts_with('%') ||
+        name == "fn" || name == "let")
+      return {};
+    if (i) out += ' ';
+    out += name;
+  }
+  out += "] ";
+  const Form& origin = *fn.origin;
+  bool unnamed_list = origin.kind == FormKind::List &&
+                      (origin.count < 2 || origin.items[1]->kind != FormKind::Symbol);
+  if (unnamed_list && !fn.name.empty()) {
+    // (defn f [x] ...) and (def f (fn [x] ...)): keep the name, for #fn[f].
+    out += "(fn ";
+    out += fn.name;
+    for (size_t i = 1; i < origin.count; ++i) {
+      out += ' ';
+      print_form(*origin.items[i], out);
+    }
+    out += ')';
+  } else {
+    print_form(origin, out);
+  }
+  out += ')';
+  return out;
+}
+
+}  // namespace ptc
