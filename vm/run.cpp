@@ -166,6 +166,10 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
       throw_error(ErrorKind::ParseError, "invalid signature: " + e.error().message, e.error().hint);
     }
   }
+  if (options.float_precision && (*options.float_precision < 0 || *options.float_precision > 17))
+    throw_error(ErrorKind::ArgsError,
+                fmt::format("float_precision {} is out of range", *options.float_precision),
+                "give a number of decimals from 0 to 17, or none for full precision");
   check_size(source, options.limits);
   auto memory = memory_entries(options.memory);
 
