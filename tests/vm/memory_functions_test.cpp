@@ -59,6 +59,30 @@ TEST(MemoryFunctions, FunctionsMadeByBuiltinsSurvive) {
       "[11 8 2 \"aa\" 'hello [1 2]]");
 }
 
+TEST(MemoryFunctions, CapturesFromLoopsPatternsAndNamedFunctions) {
+  EXPECT_EQ(
+      last_of({"(def fs (vec (for [i (range 3)] (fn [] (* i 10))))) "
+               "(def get-a (let [{:keys [a] :as m} {:a 1 :b 2}] (fn [] [a (count m)]))) "
+               "(def counter (fn count-down [n] (if (pos? n) (cons n (count-down (dec n))) "
+               "[]))) (def maker (fn self [n] (fn [] (if (pos? n) ((self (dec n))) :bottom))))"
+               " (def deep-maker (maker 3))",
+               "[(mapv (fn [f] (f)) fs) (get-a) (counter 3) (deep-maker)]"}),
+      "[[0 10 20] [1 2] [3 2 1] :bottom]");
+}
+
+TEST(MemoryFunctions, HelpersThatCallToolsAndLoop) {
+  Session session;
+  session.options().tools["get-user"] = {[](const HostValue& args) {
+    return ptc::ToolResult::success(
+        HostValue::string("user " + std::to_string(args.get("id")->as_int())));
+  }};
+  EXPECT_EQ(last_of({"(defn user-names [ids] (loop [ids ids out []] (if (empty? ids) out "
+                     "(recur (rest ids) (conj out (tool/get-user {:id (first ids)}))))))",
+                     "(user-names [1 2])"},
+                    session),
+            "[\"user 1\" \"user 2\"]");
+}
+
 TEST(MemoryFunctions, FunctionsInsideDataSurvive) {
   EXPECT_EQ(last_of({"(def handlers {:twice (fn [x] (* 2 x)) :neg -})",
                      "[((:twice handlers) 4) ((:neg handlers) 4)]"}),
