@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,9 @@ class Ctx {
   ParallelExecutor* parallel = nullptr;
   // What (budget/remaining) returns: the host's budget map, nil when none.
   Value budget;
+  // The value of the (fail v) that ended the run, for the host to read as
+  // data (unset when a parallel branch failed: its value is in its own arena).
+  std::optional<Value> failed_with;
 
   Value call(Value fn, const Value* args, uint32_t nargs) {
     return invoker->invoke(fn, args, nargs);

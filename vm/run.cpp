@@ -235,7 +235,21 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
       imported[id] = vm.globals()[id] = import_value(ctx, value, &memory_functions);
   }
 
-  Value v = vm.run();
+  Value v;
+  try {
+    v = vm.run();
+  } catch (LispError& e) {
+    if (e.error().kind == ErrorKind::Fail && ctx.failed_with) {
+      ExportBudget fail_budget;
+      fail_budget.remaining = options.limits.max_heap_bytes;
+      try {
+        step.fail_value = export_value(*ctx.failed_with, fail_budget);
+      } catch (LispError&) {
+        // Too large to copy out: the printed (capped) value in error.fail_value remains.
+      }
+    }
+    throw;
+  }
 
   // Copying out is bounded like the run, by one budget for the result and
   // the memory together: a value built from shared structure can be far

@@ -478,6 +478,7 @@ Value VM::execute(size_t stop_depth) {
         VM_CASE(FAILSIG) {
           SAVE_PC();
           Value v = R[in.a];
+          ctx_.failed_with = v;
           Error e;
           e.kind = ErrorKind::Fail;
           // Capped (and cut) like any printing a program reaches: a value

@@ -118,8 +118,8 @@ struct Usage {
 };
 
 // The outcome of a run. On failure `error` holds fail.reason (error.kind),
-// fail.message and, for (fail v), the printed v; `memory` is then exactly the
-// memory passed in (a failed run changes nothing).
+// fail.message and, for (fail v), the printed v (and `fail_value` v itself);
+// `memory` is then exactly the memory passed in (a failed run changes nothing).
 struct Step {
   bool ok = false;
   HostValue value;                  // the program's return value
@@ -127,6 +127,7 @@ struct Step {
   std::string printed;              // the value in Clojure syntax (display floats)
   bool truncated = false;           // `printed` was cut by display_limit
   Error error;                      // when !ok
+  HostValue fail_value;             // the value of (fail v) as data (error.kind == Fail)
   std::vector<std::string> prints;  // println/print/prn output, in order
   std::vector<ToolCall> tool_calls;
   std::vector<ParallelCall> pmap_calls;

@@ -193,6 +193,17 @@ TEST(Api, MaxToolCalls) {
 
 // Each limit exceeded by a hostile program: limit_cases_test.cpp.
 
+TEST(Api, FailHandsTheHostItsValueAsData) {
+  RunOptions o = with_memory();
+  Step s = ptc::run("(def kept 0) (fail {:reason :not-found :ids [1 2]})", o);
+  expect_failed_with(s, ErrorKind::Fail, o);
+  EXPECT_EQ(s.fail_value, H::map({{H::keyword("reason"), H::keyword("not-found")},
+                                  {H::keyword("ids"), H::vector({H::integer(1), H::integer(2)})}}));
+  EXPECT_EQ(s.error.fail_value, "{:reason :not-found :ids [1 2]}");
+  // Other failures carry none.
+  EXPECT_TRUE(ptc::run("(/ 1 0)").fail_value.is_nil());
+}
+
 TEST(Api, PrintsAreCutAtMaxPrintLength) {
   RunOptions o;
   o.limits.max_print_length = 5;
