@@ -6,48 +6,11 @@
 
 #include "frontend/form.hpp"
 #include "runtime/stack_guard.hpp"
+#include "runtime/strings.hpp"
 
 namespace ptc {
 
 namespace {
-
-void print_string(std::string_view s, std::string& out) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
 
 void print_float(double d, std::string& out) {
   if (std::isnan(d)) {
@@ -94,7 +57,7 @@ void print_form(const Form& f, std::string& out) {
       print_float(f.d, out);
       return;
     case FormKind::String:
-      print_string(f.text, out);
+      append_quoted(out, f.text);  // as pr-str: reads back as the same string
       return;
     case FormKind::Keyword:
       out += ':';
