@@ -8,16 +8,9 @@
 
 namespace ptc {
 
-MemoryFunctions::MemoryFunctions(
-    Ctx& ctx, const std::vector<std::pair<std::string, const HostValue*>>& memory)
-    : ctx_(ctx) {
-  for (const auto& [name, value] : memory)
-    by_name_.emplace(name, value);
-}
-
 void MemoryFunctions::forms_for(std::string_view name, std::vector<const Form*>& out) {
-  auto found = by_name_.find(name);
-  if (found != by_name_.end()) collect(*found->second, out);
+  auto found = memory_.index.find(name);
+  if (found != memory_.index.end()) collect(*memory_.entries[found->second].second, out);
 }
 
 // Every Restorer inside `h`, its arguments' own included.

@@ -18,9 +18,15 @@ namespace ptc {
 class Ctx;
 class VM;
 
+// The memory a run was given: its entries in order, and where each name is.
+struct MemoryEntries {
+  std::vector<std::pair<std::string, const HostValue*>> entries;
+  std::unordered_map<std::string_view, size_t> index;  // into entries
+};
+
 class MemoryFunctions final : public FunctionRestorer {
  public:
-  MemoryFunctions(Ctx& ctx, const std::vector<std::pair<std::string, const HostValue*>>& memory);
+  MemoryFunctions(Ctx& ctx, const MemoryEntries& memory) : ctx_(ctx), memory_(memory) {}
 
   // AnalyzerOptions::restorers_for: the factories memory name `name` needs.
   void forms_for(std::string_view name, std::vector<const Form*>& out);
@@ -40,7 +46,7 @@ class MemoryFunctions final : public FunctionRestorer {
   const Form* read_factory(const Restorer& r);
 
   Ctx& ctx_;
-  std::unordered_map<std::string_view, const HostValue*> by_name_;
+  const MemoryEntries& memory_;
   std::unordered_map<const Restorer*, const Form*> forms_;  // nullptr: does not read
   std::unordered_map<const Form*, const FnProto*> compiled_;
   std::unordered_map<const Restorer*, bool> restorable_;

@@ -62,8 +62,8 @@ void check_tag(std::string_view what, const std::string& tag, const std::string_
 }
 
 // Memory entries as (name, value); keys may be strings, keywords or symbols' text.
-std::vector<std::pair<std::string, const HostValue*>> memory_entries(const HostValue& memory) {
-  std::vector<std::pair<std::string, const HostValue*>> out;
+MemoryEntries memory_entries(const HostValue& memory) {
+  MemoryEntries out;
   if (memory.kind() != HostValue::Kind::Map) {
     if (!memory.is_nil())
       throw_error(ErrorKind::ArgsError, "memory must be a map from names to values");
@@ -74,8 +74,11 @@ std::vector<std::pair<std::string, const HostValue*>> memory_entries(const HostV
     auto k = items[i].kind();
     if (k != HostValue::Kind::String && k != HostValue::Kind::Keyword)
       throw_error(ErrorKind::ArgsError, "memory keys must be names (strings or keywords)");
-    out.emplace_back(items[i].text(), &items[i + 1]);
+    out.entries.emplace_back(items[i].text(), &items[i + 1]);
   }
+  // Built once the entries are in place: the views point into their names.
+  for (size_t i = 0; i < out.entries.size(); ++i)
+    out.index[out.entries[i].first] = i;
   return out;
 }
 
@@ -95,11 +98,16 @@ bool wanted_context_key(const HostValue& key, const HostValue& value,
   using K = HostValue::Kind;
   if (value.kind() != K::Vector && value.kind() != K::Map && value.kind() != K::Set) return true;
   if (key.kind() != K::String && key.kind() != K::Keyword) return false;
-  for (const std::string& k : program.data_keys) {
-    std::string underscored = k;
-    std::replace(underscored.begin(), underscored.end(), '-', '_');
-    if (key.text() == k || key.text() == underscored) return true;
-  }
+  // data/order-items also reads a key written order_items (compared in place:
+  // this runs for every context key against every key the program reads).
+  auto underscored = [](std::string_view written, std::string_view read) {
+    if (written.size() != read.size()) return false;
+    for (size_t i = 0; i < read.size(); ++i)
+      if (written[i] != (read[i] == '-' ? '_' : read[i])) return false;
+    return true;
+  };
+  for (const std::string& k : program.data_keys)
+    if (key.text() == k || underscored(key.text(), k)) return true;
   return false;
 }
 
@@ -195,7 +203,7 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   } collect{ctx, tools, parallel, step};
 
   AnalyzerOptions analyzer_options;
-  for (const auto& [name, _] : memory)
+  for (const auto& [name, _] : memory.entries)
     analyzer_options.known_globals.push_back(name);
   MemoryFunctions memory_functions(ctx, memory);
   analyzer_options.restorers_for = [&memory_functions](std::string_view name,
@@ -220,14 +228,11 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   };
   // Memory binds globals by name; functions are rebuilt from their source.
   memory_functions.attach(vm, *program);
-  std::unordered_map<std::string_view, size_t> memory_index;  // name -> entry
-  for (size_t i = 0; i < memory.size(); ++i)
-    memory_index[memory[i].first] = i;
   std::vector<Value> imported(program->globals.size());
   for (uint32_t id = 0; id < program->globals.size(); ++id) {
-    auto found = memory_index.find(program->globals[id]);
-    if (found == memory_index.end()) continue;
-    const HostValue& value = *memory[found->second].second;
+    auto found = memory.index.find(program->globals[id]);
+    if (found == memory.index.end()) continue;
+    const HostValue& value = *memory.entries[found->second].second;
     bool no_data = value.kind() == HostValue::Kind::Opaque && !value.restorer();
     if (no_data || !memory_functions.restorable(value))
       vm.lost_functions.push_back(program->globals[id]);
@@ -260,15 +265,15 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   HostValue result = export_value(v, out_budget);
   out_budget.restorable_functions = true;
   std::vector<std::pair<HostValue, HostValue>> new_memory;
-  for (const auto& [name, value] : memory)
+  for (const auto& [name, value] : memory.entries)
     new_memory.emplace_back(HostValue::string(name), *value);
   for (uint32_t id = 0; id < program->globals.size(); ++id) {
     Value g = vm.globals()[id];
     if (VM::is_unbound(g) || g.identical(imported[id])) continue;
     const std::string& name = program->globals[id];
     HostValue exported = export_value(g, out_budget);
-    auto found = memory_index.find(name);
-    if (found != memory_index.end())
+    auto found = memory.index.find(name);
+    if (found != memory.index.end())
       new_memory[found->second].second = std::move(exported);
     else
       new_memory.emplace_back(HostValue::string(name), std::move(exported));
@@ -326,7 +331,6 @@ Step run(std::string_view source, const RunOptions& options) {
         Error{ErrorKind::RuntimeError, fmt::format("internal error: {}", e.what()), "", {}, ""};
   }
   if (!step.ok) {
-    step.ok = false;
     step.value = HostValue();
     step.memory = options.memory;  // a failed run changes nothing
     step.printed.clear();
@@ -355,7 +359,8 @@ std::vector<std::string> validate(std::string_view source, const RunOptions& opt
     Ctx ctx(limits);
     ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
     AnalyzerOptions analyzer_options;
-    for (const auto& [name, _] : memory_entries(options.memory))
+    MemoryEntries memory = memory_entries(options.memory);
+    for (const auto& [name, _] : memory.entries)
       analyzer_options.known_globals.push_back(name);
     analyzer_options.undefined = &undefined;
     compile_source(ctx, source, analyzer_options);
