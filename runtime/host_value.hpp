@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/stack_guard.hpp"
 #include "runtime/value.hpp"
 
 namespace ptc {
@@ -119,6 +120,35 @@ class FunctionRestorer {
 
 // Builds the runtime value in the context's arena.
 Value import_value(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer = nullptr);
+
+// A copy of `h` with its vectors, sets and maps rebuilt: `leaf(x)` replaces
+// every other value, and `key(k)` every map key (map values are walked).
+template <class Leaf, class Key>
+HostValue map_host_value(const HostValue& h, const Leaf& leaf, const Key& key) {
+  check_native_stack("copying a nested host value");
+  using K = HostValue::Kind;
+  switch (h.kind()) {
+    case K::Vector:
+    case K::Set: {
+      std::vector<HostValue> items;
+      items.reserve(h.items().size());
+      for (const HostValue& x : h.items())
+        items.push_back(map_host_value(x, leaf, key));
+      return h.kind() == K::Set ? HostValue::set(std::move(items))
+                                : HostValue::vector(std::move(items));
+    }
+    case K::Map: {
+      std::vector<std::pair<HostValue, HostValue>> entries;
+      const auto& items = h.items();
+      entries.reserve(items.size() / 2);
+      for (size_t i = 0; i + 1 < items.size(); i += 2)
+        entries.emplace_back(key(items[i]), map_host_value(items[i + 1], leaf, key));
+      return HostValue::map(std::move(entries));
+    }
+    default:
+      return leaf(h);
+  }
+}
 
 // JSON -> host value (objects keep string keys; integers that do not fit
 // int64 become BigInt; other numbers Float). Throws LispError(ParseError)

@@ -127,35 +127,15 @@ Value import_context(Ctx& ctx, const RunOptions& options, const CompiledProgram&
   return Value::object(b.finish());
 }
 
-// Rounds every float to `digits` decimals (float_precision).
+// Rounds every float to `digits` decimals (float_precision); map keys stay.
 HostValue round_floats(const HostValue& v, int digits) {
-  using K = HostValue::Kind;
-  switch (v.kind()) {
-    case K::Float: {
-      double d = v.as_float();
-      if (!std::isfinite(d)) return v;
-      double scale = std::pow(10.0, digits);
-      double r = std::round(d * scale) / scale;
-      return HostValue::floating(std::isfinite(r) ? r : d);
-    }
-    case K::Vector:
-    case K::Set: {
-      std::vector<HostValue> items;
-      for (const HostValue& x : v.items())
-        items.push_back(round_floats(x, digits));
-      return v.kind() == K::Set ? HostValue::set(std::move(items))
-                                : HostValue::vector(std::move(items));
-    }
-    case K::Map: {
-      std::vector<std::pair<HostValue, HostValue>> entries;
-      const auto& items = v.items();
-      for (size_t i = 0; i + 1 < items.size(); i += 2)
-        entries.emplace_back(items[i], round_floats(items[i + 1], digits));
-      return HostValue::map(std::move(entries));
-    }
-    default:
-      return v;
-  }
+  double scale = std::pow(10.0, digits);
+  auto round_leaf = [scale](const HostValue& x) {
+    if (x.kind() != HostValue::Kind::Float || !std::isfinite(x.as_float())) return x;
+    double r = std::round(x.as_float() * scale) / scale;
+    return std::isfinite(r) ? HostValue::floating(r) : x;
+  };
+  return map_host_value(v, round_leaf, [](const HostValue& k) { return k; });
 }
 
 int64_t ns_of(Clock::time_point t) {

@@ -121,30 +121,11 @@ std::string canonical_args_key(const HostValue& args) {
 }
 
 HostValue string_keys(const HostValue& v) {
-  check_native_stack("converting tool arguments");
-  using K = HostValue::Kind;
-  switch (v.kind()) {
-    case K::Vector:
-    case K::Set: {
-      std::vector<HostValue> items;
-      for (const HostValue& x : v.items())
-        items.push_back(string_keys(x));
-      return v.kind() == K::Set ? HostValue::set(std::move(items))
-                                : HostValue::vector(std::move(items));
-    }
-    case K::Map: {
-      std::vector<std::pair<HostValue, HostValue>> entries;
-      const auto& items = v.items();
-      for (size_t i = 0; i + 1 < items.size(); i += 2) {
-        HostValue k = items[i].kind() == K::Keyword ? HostValue::string(items[i].text())
-                                                    : string_keys(items[i]);
-        entries.emplace_back(std::move(k), string_keys(items[i + 1]));
-      }
-      return HostValue::map(std::move(entries));
-    }
-    default:
-      return v;
-  }
+  auto same = [](const HostValue& x) { return x; };
+  auto key = [&](const HostValue& k) {
+    return k.kind() == HostValue::Kind::Keyword ? HostValue::string(k.text()) : string_keys(k);
+  };
+  return map_host_value(v, same, key);
 }
 
 Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
