@@ -58,6 +58,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "runtime/calendar.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/strings.hpp"
 
@@ -659,32 +660,6 @@ bool valid_keyword_name(std::string_view s) {
   return true;
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date, and back.
-int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-void civil_from_days(int64_t z, int64_t& y, int64_t& m, int64_t& d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp + (mp < 10 ? 3 : -9);
-  y = yoe + era * 400 + (m <= 2);
-}
-
-bool leap_year(int64_t y) {
-  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
 struct DateTimeText {
   bool ok = false;
   bool naive = false;  // well formed but without an offset
@@ -726,9 +701,8 @@ DateTimeText parse_datetime(std::string_view s) {
     if (i == start) return r;
     frac = std::string(s.substr(start, std::min<size_t>(i - start, 6)));
   }
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (mo < 1 || mo > 12 || d < 1) return r;
-  if (d > kDays[mo - 1] + (mo == 2 && leap_year(y) ? 1 : 0)) return r;
+  if (d > days_in_month(y, static_cast<int>(mo))) return r;
   if (h > 23 || mi > 59 || sec > 59) return r;
   int64_t offset = 0;
   if (i == s.size()) {
@@ -753,15 +727,14 @@ DateTimeText parse_datetime(std::string_view s) {
   }
   if (i != s.size()) return r;
   int64_t seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset * 60;
-  int64_t days = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400);
+  int64_t days = floor_div(seconds, 86400);
   int64_t rem = seconds - days * 86400;
-  int64_t uy, um, ud;
-  civil_from_days(days, uy, um, ud);
-  if (uy < 0 || uy > 9999) return r;
+  Civil utc = civil_from_days(days);
+  if (utc.year < 0 || utc.year > 9999) return r;
   r.ok = true;
   r.offset_minutes = static_cast<int>(offset);
-  r.utc = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{}{}Z", uy, um, ud, rem / 3600,
-                      rem / 60 % 60, rem % 60, frac.empty() ? "" : ".", frac);
+  r.utc = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{}{}Z", utc.year, utc.month, utc.day,
+                      rem / 3600, rem / 60 % 60, rem % 60, frac.empty() ? "" : ".", frac);
   return r;
 }
 
