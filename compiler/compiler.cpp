@@ -59,6 +59,8 @@ class ArityCompiler {
   }
   size_t emit_jump(Op op, uint32_t a, SourceLoc loc) { return emit(Instr::asbx(op, a, 0), loc); }
   uint32_t constant(Value v);
+  // The upvalue index of a binding this function captured, or -1.
+  int64_t upvalue(const LocalVar* v);
 
   // ---- registers
   uint32_t alloc(SourceLoc loc) {
@@ -96,7 +98,8 @@ class ArityCompiler {
   Proto* p_;
   uint32_t next_ = 0;
   std::unordered_map<uint64_t, uint32_t> const_index_;
-  std::unordered_map<const void*, LoopTarget> targets_;  // keyed by LoopNode* or FnArity*
+  std::unordered_map<const LocalVar*, uint32_t> upvalues_;  // built on first use
+  std::unordered_map<const void*, LoopTarget> targets_;     // keyed by LoopNode* or FnArity*
 };
 
 class ProgramCompiler {
@@ -186,11 +189,20 @@ void ArityCompiler::compile_local(LocalNode* n, uint32_t dst) {
     if (v->reg != dst) emit(Instr::abc(Op::MOVE, dst, v->reg), n->loc);
     return;
   }
-  auto it = std::find(fn_->captures.begin(), fn_->captures.end(), v);
-  if (it == fn_->captures.end())
+  int64_t index = upvalue(v);
+  if (index < 0)
     throw LispError(ErrorKind::RuntimeError, fmt::format("internal: {} is not captured", v->name),
                     "", n->loc);
-  emit(Instr::abc(Op::GETUPVAL, dst, static_cast<uint32_t>(it - fn_->captures.begin())), n->loc);
+  emit(Instr::abc(Op::GETUPVAL, dst, static_cast<uint32_t>(index)), n->loc);
+}
+
+int64_t ArityCompiler::upvalue(const LocalVar* v) {
+  // A map, not a search of the captures: a function may capture thousands.
+  if (upvalues_.empty())
+    for (size_t i = 0; i < fn_->captures.size(); ++i)
+      upvalues_.emplace(fn_->captures[i], static_cast<uint32_t>(i));
+  auto it = upvalues_.find(v);
+  return it == upvalues_.end() ? -1 : it->second;
 }
 
 uint32_t ArityCompiler::compile_reg(Node* n) {
@@ -408,8 +420,11 @@ void ArityCompiler::compile_fn(FnNode* n, uint32_t dst) {
     if (v->owner == fn_) {
       child->captures.push_back({false, v->reg});
     } else {
-      auto it = std::find(fn_->captures.begin(), fn_->captures.end(), v);
-      child->captures.push_back({true, static_cast<uint32_t>(it - fn_->captures.begin())});
+      int64_t index = upvalue(v);
+      if (index < 0)
+        throw LispError(ErrorKind::RuntimeError,
+                        fmt::format("internal: {} is not captured", v->name), "", n->loc);
+      child->captures.push_back({true, static_cast<uint32_t>(index)});
     }
   }
   auto idx = static_cast<uint32_t>(p_->closures.size());

@@ -81,7 +81,7 @@ void Analyzer::analyze_restorers() {
       try {
         program_.restorers.emplace_back(f, top_level_fn({&f, 1}, f->loc));
       } catch (LispError&) {
-        scope_.resize(mark);  // left out; the run says the function could not be kept
+        scope_restore(mark);  // left out; the run says the function could not be kept
         recur_target_ = nullptr;
         current_fn_ = nullptr;
       }
@@ -179,8 +179,26 @@ LocalVar* Analyzer::declare(std::string_view name, SourceLoc loc) {
   v->name = name;
   v->owner = current_fn_;
   v->loc = loc;
-  scope_.emplace_back(name, v);
+  bind_local(name, v);
   return v;
+}
+
+void Analyzer::bind_local(std::string_view name, LocalVar* v) {
+  auto index = static_cast<uint32_t>(scope_.size());
+  auto [top, fresh] = scope_top_.try_emplace(name, index);
+  scope_.push_back({name, v, fresh ? kNoEntry : top->second});
+  top->second = index;
+}
+
+void Analyzer::scope_restore(size_t mark) {
+  while (scope_.size() > mark) {
+    const ScopeEntry& e = scope_.back();
+    if (e.shadowed == kNoEntry)
+      scope_top_.erase(e.name);
+    else
+      scope_top_[e.name] = e.shadowed;
+    scope_.pop_back();
+  }
 }
 
 LocalVar* Analyzer::hidden_local(SourceLoc loc, std::string_view label) {
@@ -192,19 +210,16 @@ LocalVar* Analyzer::hidden_local(SourceLoc loc, std::string_view label) {
 }
 
 LocalVar* Analyzer::lookup_local(std::string_view name) {
-  for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
-    if (it->first != name) continue;
-    LocalVar* v = it->second;
-    if (v->owner != current_fn_) {
-      // A binding of an enclosing function: every function in between captures it.
-      v->captured = true;
-      for (FnNode* fn = current_fn_; fn && fn != v->owner; fn = fn->parent)
-        if (std::find(fn->captures.begin(), fn->captures.end(), v) == fn->captures.end())
-          fn->captures.push_back(v);
-    }
-    return v;
+  auto found = scope_top_.find(name);
+  if (found == scope_top_.end()) return nullptr;
+  LocalVar* v = scope_[found->second].var;
+  if (v->owner != current_fn_) {
+    // A binding of an enclosing function: every function in between captures it.
+    v->captured = true;
+    for (FnNode* fn = current_fn_; fn && fn != v->owner; fn = fn->parent)
+      if (captured_.emplace(fn, v).second) fn->captures.push_back(v);
   }
-  return nullptr;
+  return v;
 }
 
 // ---------------------------------------------------------------- globals
@@ -225,7 +240,7 @@ bool Analyzer::is_defined_global(std::string_view name) const {
 
 // Names bound by def/defn/defonce anywhere in the program: they resolve as
 // user globals (shadowing builtins) even before their def runs.
-void collect_def_names(const Form* root, std::unordered_set<std::string_view>& out) {
+void collect_def_names(const Form* root, StringSet& out) {
   std::vector<const Form*> stack{root};
   while (!stack.empty()) {
     const Form* f = stack.back();
@@ -303,57 +318,70 @@ std::optional<Value> Analyzer::constant_of(const Form* f) {
       return ctx_.string(f->text);
     case FormKind::Keyword:
       return ctx_.keyword(f->text);
-    case FormKind::Vector: {
-      VecBuilder b(arena_);
-      for (const Form* item : f->children()) {
-        auto v = constant_of(item);
-        if (!v) return std::nullopt;
-        b.push(*v);
-      }
-      return Value::object(b.finish());
-    }
+    case FormKind::Vector:
     case FormKind::Map:
     case FormKind::Set: {
-      bool is_map = f->kind == FormKind::Map;
-      HashBuilder b(arena_, is_map ? Type::Map : Type::Set);
-      for (size_t i = 0; i < f->count; i += is_map ? 2 : 1) {
-        auto k = constant_of(f->items[i]);
-        if (!k) return std::nullopt;
-        if (is_map) {
-          auto v = constant_of(f->items[i + 1]);
-          if (!v) return std::nullopt;
-          b.put(*k, *v);
-        } else {
-          b.put(*k);
-        }
-      }
-      return Value::object(b.finish());
+      // A literal nested in others is asked about once per enclosing literal.
+      auto [memo, fresh] = constant_memo_.try_emplace(f);
+      if (fresh) memo->second = fold_collection(f);
+      return memo->second;
     }
     default:
       return std::nullopt;
   }
 }
 
+std::optional<Value> Analyzer::fold_collection(const Form* f) {
+  ctx_.tick(static_cast<int64_t>(f->count) + 1);  // holds compile_timeout
+  if (f->kind == FormKind::Vector) {
+    VecBuilder b(arena_);
+    for (const Form* item : f->children()) {
+      auto v = constant_of(item);
+      if (!v) return std::nullopt;
+      b.push(*v);
+    }
+    return Value::object(b.finish());
+  }
+  bool is_map = f->kind == FormKind::Map;
+  HashBuilder b(arena_, is_map ? Type::Map : Type::Set);
+  for (size_t i = 0; i < f->count; i += is_map ? 2 : 1) {
+    auto k = constant_of(f->items[i]);
+    if (!k) return std::nullopt;
+    if (is_map) {
+      auto v = constant_of(f->items[i + 1]);
+      if (!v) return std::nullopt;
+      b.put(*k, *v);
+    } else {
+      b.put(*k);
+    }
+  }
+  return Value::object(b.finish());
+}
+
 // Literal keys written twice are a program error (GAP-S147); keys that only
 // turn out equal at runtime dedupe silently (DIV-06).
 static void check_duplicate_literal_keys(Analyzer& a, const Form* f) {
+  struct Hash {
+    size_t operator()(Value v) const { return hash_value(v); }
+  };
+  struct Eq {
+    bool operator()(Value x, Value y) const { return equals(x, y); }
+  };
   bool is_map = f->kind == FormKind::Map;
   size_t step = is_map ? 2 : 1;
-  std::vector<std::pair<Value, const Form*>> seen;
+  std::unordered_map<Value, const Form*, Hash, Eq> seen;  // hash_value is seeded
+  seen.reserve(f->count / step);
   for (size_t i = 0; i < f->count; i += step) {
     auto k = a.constant_of(f->items[i]);
     if (!k) continue;
-    for (auto& [v, at] : seen) {
-      if (equals(v, *k)) {
-        a.fail(ErrorKind::InvalidForm, f->items[i],
-               fmt::format("duplicate {} {} in {} literal (first at {}:{})",
-                           is_map ? "key" : "element", print_to_string(*k), is_map ? "map" : "set",
-                           at->loc.line, at->loc.col),
-               is_map ? "each key may appear once in a map literal"
-                      : "each element may appear once in a set literal");
-      }
-    }
-    seen.emplace_back(*k, f->items[i]);
+    auto [first, fresh] = seen.try_emplace(*k, f->items[i]);
+    if (fresh) continue;
+    const Form* at = first->second;
+    a.fail(ErrorKind::InvalidForm, f->items[i],
+           fmt::format("duplicate {} {} in {} literal (first at {}:{})", is_map ? "key" : "element",
+                       print_to_string(*k), is_map ? "map" : "set", at->loc.line, at->loc.col),
+           is_map ? "each key may appear once in a map literal"
+                  : "each element may appear once in a set literal");
   }
 }
 
@@ -392,9 +420,7 @@ Node* Analyzer::analyze_symbol(const Form* f) {
     case Resolution::Constant:
       return const_node(f->loc, r.constant);
     case Resolution::Data:
-      if (std::find(program_.data_keys.begin(), program_.data_keys.end(), r.name) ==
-          program_.data_keys.end())
-        program_.data_keys.push_back(r.name);
+      if (data_keys_seen_.insert(r.name).second) program_.data_keys.push_back(r.name);
       return node<DataNode>(f->loc, ctx_.string(r.name));
     case Resolution::Tool:
       fail(ErrorKind::InvalidForm, f, fmt::format("{} is a tool and must be called", name),
@@ -402,15 +428,18 @@ Node* Analyzer::analyze_symbol(const Form* f) {
     case Resolution::Error:
       break;
   }
+  // Listing undefined names (validate) or rebuilding memory functions needs
+  // only the kind of the problem, not the did-you-mean suggestions.
+  bool collecting = restoring_ || options_.undefined;
   std::vector<std::string_view> locals;
-  for (auto& [n, v] : scope_)
-    if (n.find(' ') == std::string_view::npos) locals.push_back(n);
-  UnknownSymbol u = describe_unknown_symbol(name, locals, defined_names_);
+  if (!collecting)
+    for (const ScopeEntry& e : scope_)
+      if (e.name.find(' ') == std::string_view::npos) locals.push_back(e.name);
+  UnknownSymbol u = describe_unknown_symbol(name, locals, defined_names_, !collecting);
   if (restoring_ && u.kind == ErrorKind::UnboundVar)
     return node<GlobalNode>(f->loc, global_id(name));
   if (options_.undefined && u.kind == ErrorKind::UnboundVar) {
-    std::vector<std::string>& seen = *options_.undefined;
-    if (std::find(seen.begin(), seen.end(), name) == seen.end()) seen.emplace_back(name);
+    if (undefined_seen_.insert(name).second) options_.undefined->emplace_back(name);
     return const_node(f->loc, Value());
   }
   fail(u.kind, f, u.message, u.hint);

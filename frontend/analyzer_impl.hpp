@@ -14,6 +14,7 @@
 #include "frontend/analyzer.hpp"
 #include "runtime/arena.hpp"
 #include "runtime/ctx.hpp"
+#include "runtime/hash.hpp"
 
 namespace ptc::analysis {
 
@@ -24,6 +25,12 @@ inline constexpr std::string_view kFnHead = "fn ";
 inline constexpr std::string_view kLetHead = "let ";
 inline constexpr std::string_view kIfHead = "if ";
 inline constexpr std::string_view kDoHead = "do ";
+
+struct PairPointerHash {
+  size_t operator()(const std::pair<const FnNode*, const LocalVar*>& p) const {
+    return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+  }
+};
 
 // Where a `recur` jumps: a loop or a function arity, with its binding count.
 struct RecurTarget {
@@ -58,6 +65,7 @@ class Analyzer {
   Node* analyze_tool_call(const Form* f, std::string_view tool);
   Node* analyze_collection(const Form* f);
   std::optional<Value> constant_of(const Form* f);  // literal data without symbols
+  std::optional<Value> fold_collection(const Form* f);
 
   // ---- macros.cpp: forms that expand into others ----
   Node* analyze_macro(const Form* f, std::string_view head, bool tail, bool* handled);
@@ -82,8 +90,10 @@ class Analyzer {
   LocalVar* declare(std::string_view name, SourceLoc loc);
   LocalVar* hidden_local(SourceLoc loc, std::string_view label = "tmp");
   LocalVar* lookup_local(std::string_view name);
+  // Makes `v` visible under `name` until the scope is restored past it.
+  void bind_local(std::string_view name, LocalVar* v);
   size_t scope_mark() const { return scope_.size(); }
-  void scope_restore(size_t mark) { scope_.resize(mark); }
+  void scope_restore(size_t mark);
 
   // ---- node and form construction ----
   template <class T, class... Args>
@@ -126,9 +136,27 @@ class Analyzer {
   Arena& arena_;
   const AnalyzerOptions& options_;
   AnalyzedProgram program_;
-  std::unordered_map<std::string_view, uint32_t> global_ids_;
-  std::unordered_set<std::string_view> defined_names_;  // def'd in program or memory
-  std::vector<std::pair<std::string_view, LocalVar*>> scope_;
+  // Every table here is indexed (seeded hashes, no linear scans): analysis
+  // stays linear in program size however many names a program declares.
+  StringMap<uint32_t> global_ids_;
+  StringSet defined_names_;  // def'd in program or memory
+  // Visible bindings, innermost last; each entry links to the binding of the
+  // same name it shadows, and scope_top_ maps a name to its innermost entry.
+  struct ScopeEntry {
+    std::string_view name;
+    LocalVar* var;
+    uint32_t shadowed;  // index in scope_, or kNoEntry
+  };
+  static constexpr uint32_t kNoEntry = 0xFFFFFFFFu;
+  std::vector<ScopeEntry> scope_;
+  StringMap<uint32_t> scope_top_;
+  // (function, captured binding) pairs already in the function's captures.
+  std::unordered_set<std::pair<const FnNode*, const LocalVar*>, PairPointerHash> captured_;
+  StringSet data_keys_seen_;
+  StringSet undefined_seen_;
+  // Literal collections already folded (nullopt: not constant), so nested
+  // literals are examined once, not once per enclosing literal.
+  std::unordered_map<const Form*, std::optional<Value>> constant_memo_;
   FnNode* current_fn_ = nullptr;
   RecurTarget* recur_target_ = nullptr;
   uint32_t gensym_counter_ = 0;
@@ -137,6 +165,6 @@ class Analyzer {
 };
 
 // Collects the names every def/defn/defonce in the program binds.
-void collect_def_names(const Form* f, std::unordered_set<std::string_view>& out);
+void collect_def_names(const Form* f, StringSet& out);
 
 }  // namespace ptc::analysis

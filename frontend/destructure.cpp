@@ -26,7 +26,7 @@ void Analyzer::bind_pattern(const Form* p, Node* init, std::vector<Binding>& out
       v->owner = current_fn_;
       v->loc = loc;
       out.push_back({v, init});
-      scope_.emplace_back(p->text, v);
+      bind_local(p->text, v);
       return;
     }
     case FormKind::Vector: {

@@ -166,18 +166,28 @@ const Unsupported kUnsupported[] = {
     {"time", "PTC-Lisp has no timing macro; use (System/currentTimeMillis) before and after"},
 };
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j)
+// Names longer than this get no did-you-mean list.
+constexpr size_t kMaxSuggestedName = 128;
+
+// Levenshtein distance of a and b when it is at most k, else k + 1. Only
+// cells within k of the diagonal can lead to a distance <= k.
+size_t edit_distance_within(std::string_view a, std::string_view b, size_t k) {
+  const size_t over = k + 1;
+  if (a.size() > b.size() + k || b.size() > a.size() + k) return over;
+  std::vector<size_t> prev(b.size() + 2, over), cur(b.size() + 2, over);
+  for (size_t j = 0; j <= std::min(b.size(), k); ++j)
     prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] =
-          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    size_t lo = i > k ? i - k : 1, hi = std::min(b.size(), i + k);
+    // The cells just outside the band are read by this row and the next.
+    cur[lo - 1] = lo == 1 && i <= k ? i : over;
+    for (size_t j = lo; j <= hi; ++j)
+      cur[j] = std::min(
+          {prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1), over});
+    cur[hi + 1] = over;
     std::swap(prev, cur);
   }
-  return prev[b.size()];
+  return std::min(prev[b.size()], over);
 }
 
 }  // namespace
@@ -186,8 +196,7 @@ bool is_special_form(std::string_view name) {
   return contains(kSpecialForms, name);
 }
 
-Resolution resolve_symbol(std::string_view name,
-                          const std::unordered_set<std::string_view>& defined) {
+Resolution resolve_symbol(std::string_view name, const StringSet& defined) {
   Resolution r;
   r.name = name;
   size_t slash = name.find('/');
@@ -233,7 +242,7 @@ Resolution resolve_symbol(std::string_view name,
 
 UnknownSymbol describe_unknown_symbol(std::string_view name,
                                       const std::vector<std::string_view>& locals,
-                                      const std::unordered_set<std::string_view>& defined) {
+                                      const StringSet& defined, bool suggest) {
   UnknownSymbol u{ErrorKind::UnboundVar, fmt::format("undefined symbol {}", name), ""};
   if (name == "data") {
     u.message = "data is not a value: the context is read one key at a time";
@@ -278,14 +287,21 @@ UnknownSymbol describe_unknown_symbol(std::string_view name,
       pos = end + 1;
     }
   }
-  // Did you mean: the closest known names.
+  // Did you mean: the closest known names. Only names of similar length can
+  // be close, and the distance is computed in a band of width 2*limit+1, so
+  // this stays linear in the number of names however long they are.
   std::vector<std::pair<size_t, std::string_view>> near;
   size_t limit = name.size() <= 3 ? 1 : (name.size() <= 6 ? 2 : 3);
   auto consider = [&](std::string_view cand) {
+    if (cand.size() + limit < name.size() || name.size() + limit < cand.size()) return;
     if (cand.starts_with("__") || cand.find(' ') != std::string_view::npos) return;
-    size_t d = edit_distance(name, cand);
+    size_t d = edit_distance_within(name, cand, limit);
     if (d <= limit) near.emplace_back(d, cand);
   };
+  if (!suggest || name.size() > kMaxSuggestedName) {
+    u.hint = "define it with (def name value) or let, or check the function reference";
+    return u;
+  }
   for (const auto& def : all_builtins())
     consider(def.name);
   for (auto s : kSpecialForms)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/error.hpp"
+#include "runtime/hash.hpp"
 #include "runtime/value.hpp"
 
 namespace ptc {
@@ -23,8 +24,7 @@ struct Resolution {
 
 // `defined` holds names bound by def in the program or in memory; they shadow
 // builtins of the same name.
-Resolution resolve_symbol(std::string_view name,
-                          const std::unordered_set<std::string_view>& defined);
+Resolution resolve_symbol(std::string_view name, const StringSet& defined);
 
 bool is_special_form(std::string_view name);
 
@@ -33,8 +33,9 @@ struct UnknownSymbol {
   std::string message;
   std::string hint;
 };
+// With `suggest`, the hint lists the closest known names (did you mean).
 UnknownSymbol describe_unknown_symbol(std::string_view name,
                                       const std::vector<std::string_view>& locals,
-                                      const std::unordered_set<std::string_view>& defined);
+                                      const StringSet& defined, bool suggest = true);
 
 }  // namespace ptc

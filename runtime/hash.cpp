@@ -27,6 +27,10 @@ uint32_t hash_bytes(std::string_view bytes) {
       static_cast<uint32_t>(XXH3_64bits_withSeed(bytes.data(), bytes.size(), hash_seed())));
 }
 
+uint64_t hash_bytes64(std::string_view bytes) {
+  return XXH3_64bits_withSeed(bytes.data(), bytes.size(), hash_seed());
+}
+
 uint32_t hash_u64(uint64_t x) {
   return nonzero_hash(static_cast<uint32_t>(XXH3_64bits_withSeed(&x, sizeof x, hash_seed())));
 }

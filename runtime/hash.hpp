@@ -5,7 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ptc {
 
@@ -14,7 +18,23 @@ uint64_t hash_seed();
 void set_hash_seed_for_testing(uint64_t seed);
 
 uint32_t hash_bytes(std::string_view bytes);
+uint64_t hash_bytes64(std::string_view bytes);
 uint32_t hash_u64(uint64_t x);
+
+// The hasher for every std::unordered_map or set whose keys come from outside
+// (program names, JSON object keys, memory names): std::hash is unseeded, so
+// crafted keys could make such a table quadratic. Transparent, so lookups by
+// string_view need no copy.
+struct SeededStringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return hash_bytes64(s); }
+};
+template <class V>
+using StringMap = std::unordered_map<std::string_view, V, SeededStringHash, std::equal_to<>>;
+using StringSet = std::unordered_set<std::string_view, SeededStringHash, std::equal_to<>>;
+// Same, owning its keys.
+template <class V>
+using OwnedStringMap = std::unordered_map<std::string, V, SeededStringHash, std::equal_to<>>;
 
 // Combine for ordered sequences (vectors) and the order-independent combine
 // for maps and sets.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "runtime/error.hpp"
+#include "runtime/hash.hpp"
 #include "runtime/host_value.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
@@ -74,7 +75,7 @@ class ObjectBuilder {
   }
 
   std::vector<std::pair<HostValue, HostValue>> entries_;
-  std::unordered_map<std::string_view, size_t> index_;
+  StringMap<size_t> index_;  // seeded: object keys come from outside
 };
 
 // ---------------------------------------------------------------------------

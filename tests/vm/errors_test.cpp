@@ -5,6 +5,7 @@
 #include "support/run_helpers.hpp"
 
 using ptc::ErrorKind;
+using ptc::testing::eval;
 using ptc::testing::eval_error;
 
 namespace {
@@ -76,6 +77,21 @@ TEST(Errors, DidYouMeanHints) {
   EXPECT_NE(e.hint.find("filter"), std::string::npos) << e.hint;
   e = eval_error("(let [count-x 1] cuont-x)");
   EXPECT_NE(e.hint.find("count-x"), std::string::npos) << e.hint;
+  // Insertions, deletions and the longest distance still suggested (3).
+  EXPECT_NE(eval_error("(def order-total 1) ordr-total").hint.find("order-total"),
+            std::string::npos);
+  EXPECT_NE(eval_error("(def order-total 1) orderr-totall").hint.find("order-total"),
+            std::string::npos);
+  EXPECT_NE(eval_error("(def order-total 1) xxdxr-total").hint.find("order-total"),
+            std::string::npos);
+  EXPECT_EQ(eval_error("(def order-total 1) xxdxx-total").hint.find("order-total"),
+            std::string::npos);
+  // A binding that went out of scope is no longer suggested; the visible one is.
+  e = eval_error("(let [apple 1] (let [apples 2] apples)) appl");
+  EXPECT_NE(e.hint.find("apply"), std::string::npos) << e.hint;
+  EXPECT_EQ(e.hint.find("apple"), std::string::npos) << e.hint;
+  EXPECT_EQ(eval("(let [a 1] (let [a 2] a))"), "2");
+  EXPECT_EQ(eval("(let [a 1] (let [a 2] a) a)"), "1");
 }
 
 TEST(Errors, RuntimeErrors) {
