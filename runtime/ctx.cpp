@@ -17,8 +17,14 @@ void Ctx::start_clock() {
 }
 
 void Ctx::start_clock(uint32_t timeout_ms, const char* phase) {
+  start_clock_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms),
+                    timeout_ms, phase);
+}
+
+void Ctx::start_clock_until(std::chrono::steady_clock::time_point deadline, uint32_t timeout_ms,
+                            const char* phase) {
   start_ = std::chrono::steady_clock::now();
-  deadline_ = start_ + std::chrono::milliseconds(timeout_ms);
+  deadline_ = deadline;
   timeout_ms_ = timeout_ms;
   phase_ = phase;
 }
@@ -43,7 +49,7 @@ void Ctx::end_slice() {
                 "the program did too much work; process fewer items or avoid nested loops "
                 "over large collections");
   }
-  if (cancel && cancel->load(std::memory_order_relaxed)) {
+  if (cancel_requested()) {
     cancelled_ = true;
     throw_error(ErrorKind::Timeout, "execution was cancelled");
   }

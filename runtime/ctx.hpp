@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,9 +61,16 @@ class Ctx {
   Limits limits;
   std::vector<std::string> prints;
   Invoker* invoker = nullptr;
-  // Set by a host (or a parallel map's deadline) to stop the run early.
+  // Raised by a host (or by a failing sibling branch) to stop the run early.
   const std::atomic<bool>* cancel = nullptr;
+  // A parallel branch's calling context: its cancellation stops the branch too.
+  const Ctx* outer = nullptr;
   ParallelExecutor* parallel = nullptr;
+  // Held by any thread other than the run's own that touches this context's
+  // arena or interner (a parallel branch copying its result in, a tool call
+  // charging the ledger). The run's own thread never does so while such
+  // threads exist, as it is then busy inside the parallel call.
+  std::mutex foreign;
   // What (budget/remaining) returns: the host's budget map, nil when none.
   Value budget;
   // The value of the (fail v) that ended the run, for the host to read as
@@ -89,12 +97,26 @@ class Ctx {
   // phase with its own limit; `phase` names it in the timeout message.
   void start_clock();
   void start_clock(uint32_t timeout_ms, const char* phase);
+  // A clock that ends at a deadline fixed elsewhere (the run's, shared by
+  // every parallel branch); `timeout_ms` and `phase` only word the error.
+  void start_clock_until(std::chrono::steady_clock::time_point deadline, uint32_t timeout_ms,
+                         const char* phase);
+  std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+  uint32_t timeout_ms() const { return timeout_ms_; }
+  const char* phase() const { return phase_; }
   // Checks the deadline (and cancellation) now, after work that took time
   // without reductions, such as waiting for a tool.
   void check_deadline() { end_slice(); }
   // True once the run stopped because `cancel` was raised (its error says
   // "cancelled"; the cause is elsewhere, e.g. a sibling parallel branch).
   bool was_cancelled() const { return cancelled_; }
+  void mark_cancelled() { cancelled_ = true; }
+  // True when this context or one it runs inside was cancelled.
+  bool cancel_requested() const {
+    for (const Ctx* c = this; c; c = c->outer)
+      if (c->cancel && c->cancel->load(std::memory_order_relaxed)) return true;
+    return false;
+  }
   uint64_t reductions() const { return spent_ + static_cast<uint64_t>(kSlice - budget_); }
   int64_t elapsed_ms() const;
   // Milliseconds until the current phase's deadline (0 when past it).

@@ -35,14 +35,24 @@ struct BranchExecutor::Call {
   Ctx* parent;
   VM* parent_vm;
   Limits branch_limits;
+  // One deadline for every branch: the run's, or the call's pmap_timeout
+  // when that comes first. A branch never gets a clock of its own.
+  std::chrono::steady_clock::time_point deadline;
+  uint32_t deadline_ms;
+  const char* deadline_phase;
   std::atomic<size_t> next{0};
   std::atomic<bool> cancel{false};
+  std::atomic<uint64_t> reductions{0};
   std::mutex mutex;
   std::condition_variable changed;
   size_t in_flight = 0;  // workers inside work(), under mutex
-  std::vector<std::unique_ptr<Ctx>> ctxs;
+  // Per branch, filled by the branch's worker. Results and prints are
+  // already in the parent's arena (charged there): a finished branch's own
+  // heap is gone, so only the branches running now hold memory of their own.
   std::vector<Value> results;
+  std::vector<std::vector<std::string>> prints;
   std::vector<std::optional<Error>> errors;
+  std::vector<char> ran;
   std::vector<char> cancelled;  // branch i stopped because another failed
 };
 
@@ -59,36 +69,91 @@ void BranchExecutor::release_slots(uint32_t n) {
   slots_held_.fetch_sub(n);
 }
 
+// Moves a finished branch's prints into the call, charged to the calling
+// context. Under the caller's lock: other branches may be finishing at once.
+void BranchExecutor::settle_prints(Call& call, size_t i, Ctx& bctx) {
+  Ctx& parent = *call.parent;
+  std::lock_guard lock(parent.foreign);
+  size_t bytes = 0;
+  for (const std::string& line : bctx.prints)
+    bytes += line.size() + sizeof(std::string);
+  parent.arena.charge(bytes);
+  call.prints[i] = std::move(bctx.prints);
+}
+
+// Copies a finished branch's result into the calling context. Returns true
+// when the branch's context must outlive the call instead (the result holds
+// code, which cannot be copied); its heap is then charged to the caller.
+bool BranchExecutor::settle_result(Call& call, size_t i, Ctx& bctx, Value result) {
+  Ctx& parent = *call.parent;
+  std::lock_guard lock(parent.foreign);
+  if (is_transferable(result)) {
+    call.results[i] = transfer_value(parent, result);
+    return false;
+  }
+  parent.arena.charge(bctx.arena.used());
+  call.results[i] = result;
+  return true;
+}
+
 void BranchExecutor::run_branch(Call& call, size_t i) {
   const ParallelBranches& b = *call.branches;
-  auto ctx = std::make_unique<Ctx>(call.branch_limits);
-  Ctx& bctx = *ctx;
-  call.ctxs[i] = std::move(ctx);
-  bctx.cancel = &call.cancel;
-  bctx.parallel = this;
-  bctx.budget = call.parent->budget;
-  bctx.start_clock(call.branch_limits.timeout_ms, "parallel branch");
-  CurrentRun current(bctx);
+  std::unique_ptr<Ctx> owned;
   try {
-    VM vm(bctx, program_);
-    vm.globals() = call.parent_vm->globals();
-    vm.data = call.parent_vm->data;
-    vm.turn_history = call.parent_vm->turn_history;
-    vm.tool_caller = call.parent_vm->tool_caller;
-    vm.lost_functions = call.parent_vm->lost_functions;
+    owned = std::make_unique<Ctx>(call.branch_limits);
+    Ctx& bctx = *owned;
+    bctx.cancel = &call.cancel;
+    bctx.outer = call.parent;
+    bctx.parallel = this;
+    bctx.budget = call.parent->budget;
+    bctx.start_clock_until(call.deadline, call.deadline_ms, call.deadline_phase);
+    call.ran[i] = 1;
+    CurrentRun current(bctx);
+    bool keep;
     try {
-      call.results[i] = vm.invoke(b.one_fn ? b.fns[0] : b.fns[i], b.args + i * b.arity, b.arity);
-    } catch (ReturnSignal& r) {
-      call.results[i] = r.value;  // (return v) ends the branch, not the program
+      VM vm(bctx, program_);
+      vm.globals() = call.parent_vm->globals();
+      vm.data = call.parent_vm->data;
+      vm.turn_history = call.parent_vm->turn_history;
+      vm.tool_caller = call.parent_vm->tool_caller;
+      vm.lost_functions = call.parent_vm->lost_functions;
+      Value result;
+      try {
+        result = vm.invoke(b.one_fn ? b.fns[0] : b.fns[i], b.args + i * b.arity, b.arity);
+      } catch (ReturnSignal& r) {
+        result = r.value;  // (return v) ends the branch, not the program
+      }
+      call.reductions.fetch_add(bctx.reductions(), std::memory_order_relaxed);
+      settle_prints(call, i, bctx);
+      keep = settle_result(call, i, bctx, result);
+    } catch (LispError& e) {
+      if (b.annotate) b.annotate(e, i, b.count);
+      call.errors[i] = e.error();
+      call.cancelled[i] = bctx.was_cancelled();
+      call.cancel.store(true);
+      try {
+        settle_prints(call, i, bctx);  // what a failed branch printed is kept when it fits
+      } catch (LispError&) {}
+      return;
     }
-  } catch (LispError& e) {
-    if (b.annotate) b.annotate(e, i, b.count);
+    if (keep) {
+      std::lock_guard lock(mutex_);
+      kept_.push_back(std::move(owned));
+    }
+  } catch (LispError& e) {  // setting up the branch failed
     call.errors[i] = e.error();
-    call.cancelled[i] = bctx.was_cancelled();
     call.cancel.store(true);
   } catch (std::bad_alloc&) {
     call.errors[i] =
         Error{ErrorKind::MemoryLimit, "out of memory in a parallel branch", "", {}, ""};
+    call.cancel.store(true);
+  } catch (std::exception& e) {
+    // Never expected; it must not take the worker thread (and the process) down.
+    call.errors[i] = Error{ErrorKind::RuntimeError,
+                           fmt::format("internal error in a parallel branch: {}", e.what()),
+                           "",
+                           {},
+                           ""};
     call.cancel.store(true);
   }
 }
@@ -114,6 +179,7 @@ void BranchExecutor::work(Call& call) {
 Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   auto* parent_vm = dynamic_cast<VM*>(ctx.invoker);
   if (!parent_vm) throw_error(ErrorKind::RuntimeError, "parallel call outside a running program");
+  ctx.check_deadline();  // a call made after the deadline starts nothing
   auto started = std::chrono::steady_clock::now();
   uint32_t window = limits_.pmap_max_concurrency ? limits_.pmap_max_concurrency : default_window();
   // As many workers as slots allow, up to the window; none at all is an error
@@ -128,7 +194,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
                             "running (max_parallel_workers)",
                             b.kind, limits_.max_parallel_workers),
                 "do not nest pmap/pcalls inside pmap/pcalls; use map for the inner level");
-  auto release = [this, workers] { release_slots(workers); };
+  auto release = [this, &workers] { release_slots(workers); };
   struct OnExit {
     decltype(release)& fn;
     ~OnExit() { fn(); }
@@ -143,17 +209,31 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   call->branch_limits = ctx.limits;
   if (limits_.worker_max_heap_bytes)
     call->branch_limits.max_heap_bytes = limits_.worker_max_heap_bytes;
-  call->branch_limits.timeout_ms = static_cast<uint32_t>(
-      std::min<int64_t>(limits_.pmap_timeout_ms, std::max<int64_t>(ctx.remaining_ms(), 1)));
-  call->ctxs.resize(b.count);
+  auto pmap_deadline = started + std::chrono::milliseconds(limits_.pmap_timeout_ms);
+  if (pmap_deadline < ctx.deadline()) {
+    call->deadline = pmap_deadline;
+    call->deadline_ms = limits_.pmap_timeout_ms;
+    call->deadline_phase = "parallel branch";
+  } else {
+    call->deadline = ctx.deadline();
+    call->deadline_ms = ctx.timeout_ms();
+    call->deadline_phase = ctx.phase();
+  }
   call->results.resize(b.count);
+  call->prints.resize(b.count);
   call->errors.resize(b.count);
+  call->ran.resize(b.count);
   call->cancelled.resize(b.count);
 
   // Helpers on the pool; this thread is a worker too, so the call progresses
-  // even when every pool thread is busy.
-  for (uint32_t w = 1; w < workers; ++w)
-    WorkerPool::instance().submit([call] { work(*call); });
+  // even when every pool thread is busy or none could be started.
+  for (uint32_t w = 1; w < workers; ++w) {
+    if (!WorkerPool::instance().submit([call] { work(*call); })) {
+      release_slots(workers - w);  // this thread does the rest
+      workers = w;
+      break;
+    }
+  }
   work(*call);
   {
     std::unique_lock lock(call->mutex);
@@ -173,7 +253,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
         failure = &*call->errors[i];
         failure_cancelled = call->cancelled[i];
       }
-    } else if (call->ctxs[i]) {
+    } else if (call->ran[i]) {
       ++record.success_count;
     }
   }
@@ -184,32 +264,18 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
     records_.push_back(record);
   }
 
-  // Prints of the branches, in branch order, then their cost.
-  for (size_t i = 0; i < b.count; ++i) {
-    if (!call->ctxs[i]) continue;
-    Ctx& bctx = *call->ctxs[i];
-    ctx.tick(static_cast<int64_t>(bctx.reductions()));
-    for (std::string& line : bctx.prints) {
-      ctx.arena.charge(line.size() + sizeof(std::string));
+  // Prints of the branches in branch order (already charged), then their cost.
+  for (auto& lines : call->prints)
+    for (std::string& line : lines)
       ctx.prints.push_back(std::move(line));
-    }
+  if (failure) {
+    // Every branch stopped because something outside the call was cancelled
+    // (an enclosing call's sibling failed): so did this context.
+    if (failure_cancelled) ctx.mark_cancelled();
+    throw LispError(*failure);
   }
-  if (failure) throw LispError(*failure);
-
-  VecBuilder out(ctx.arena);
-  for (size_t i = 0; i < b.count; ++i) {
-    Value r = call->results[i];
-    if (is_transferable(r)) {
-      out.push(transfer_value(ctx, r));
-    } else {
-      // Code cannot be copied: keep the branch's arena for the rest of the run.
-      ctx.arena.charge(call->ctxs[i]->arena.used());
-      out.push(r);
-      std::lock_guard lock(mutex_);
-      kept_.push_back(std::move(call->ctxs[i]));
-    }
-  }
-  return Value::object(out.finish());
+  ctx.tick(static_cast<int64_t>(call->reductions.load()));
+  return Value::object(vec_from(ctx.arena, call->results.data(), call->results.size()));
 }
 
 std::vector<ParallelCall> BranchExecutor::take_records() {

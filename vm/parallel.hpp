@@ -1,7 +1,10 @@
 // Parallel branches of pmap and pcalls for one run. Each branch runs in its
-// own context (arena capped at worker_max_heap, deadline from pmap_timeout,
-// a fresh VM over the run's compiled program with a copy of the globals, so a
-// def inside a branch stays in the branch). Up to pmap_max_concurrency
+// own context (arena capped at worker_max_heap; the run's deadline, or the
+// call's pmap_timeout when sooner; a fresh VM over the run's compiled program
+// with a copy of the globals, so a def inside a branch stays in the branch).
+// A finished branch's result and prints are copied into the caller at once
+// and its heap freed, so memory held at any moment is the caller's heap plus
+// one heap per running branch. Up to pmap_max_concurrency
 // branches of a call are in flight, on WorkerPool threads plus the calling
 // thread; max_parallel_workers bounds the workers alive across the whole run,
 // nesting included. A call runs with the slots it can get, and one that gets
@@ -35,6 +38,8 @@ class BranchExecutor final : public ParallelExecutor {
   // the executor, are gone; it then touches nothing but `call`.
   static void work(Call& call);
   void run_branch(Call& call, size_t i);
+  void settle_prints(Call& call, size_t i, Ctx& bctx);
+  bool settle_result(Call& call, size_t i, Ctx& bctx, Value result);
   bool try_acquire_slot();
   void release_slots(uint32_t n);
 

@@ -17,13 +17,27 @@ WorkerPool::~WorkerPool() {
     t.join();
 }
 
-void WorkerPool::submit(std::function<void()> task) {
+bool WorkerPool::submit(std::function<void()> task) noexcept {
   std::lock_guard lock(mutex_);
-  queue_.push_back(std::move(task));
-  if (idle_ < queue_.size() && threads_.size() < kMaxThreads)
-    threads_.emplace_back([this] { loop(); });
-  else
-    wake_.notify_one();
+  try {
+    queue_.push_back(std::move(task));
+  } catch (...) {
+    return false;
+  }
+  if (idle_ < queue_.size() && threads_.size() < kMaxThreads) {
+    try {
+      threads_.emplace_back([this] { loop(); });
+      return true;
+    } catch (...) {
+      // Out of threads or memory: an existing thread may still take the task.
+      if (threads_.empty()) {
+        queue_.pop_back();
+        return false;
+      }
+    }
+  }
+  wake_.notify_one();
+  return true;
 }
 
 void WorkerPool::loop() {
@@ -36,7 +50,11 @@ void WorkerPool::loop() {
     std::function<void()> task = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
-    task();
+    try {
+      task();
+    } catch (...) {
+      // Tasks report their own failures; nothing may end a pool thread.
+    }
     lock.lock();
   }
 }

@@ -17,7 +17,9 @@ class WorkerPool {
  public:
   static WorkerPool& instance();
 
-  void submit(std::function<void()> task);
+  // Queues a task. False when it could not be queued (no memory, no thread
+  // could be started and none exists): the caller then does the work itself.
+  bool submit(std::function<void()> task) noexcept;
 
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
