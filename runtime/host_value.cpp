@@ -42,25 +42,33 @@ const Items& no_items() {
 // recurse once per level (vector -> element -> shared_ptr -> vector ...). The
 // deleter is trampolined: a release that happens while another one is running
 // on this thread is queued and freed by the outer loop, so the native stack
-// stays flat whatever the nesting.
-thread_local bool t_releasing = false;
-thread_local std::vector<const Items*> t_pending;
+// stays flat whatever the nesting. The queue belongs to the outermost release
+// (a local); the thread-local is a plain pointer with no destructor, so a
+// host value released after thread-local destruction (one in static storage,
+// at exit) still works.
+thread_local std::vector<const Items*>* t_pending = nullptr;
 
 struct ItemsDeleter {
   void operator()(const Items* p) const noexcept {
-    if (t_releasing) {
-      t_pending.push_back(p);
+    if (t_pending) {
+      try {
+        t_pending->push_back(p);
+        return;
+      } catch (...) {
+        // No memory to queue it: free it here, recursing one level instead.
+      }
+      delete p;
       return;
     }
-    t_releasing = true;
+    std::vector<const Items*> pending;
+    t_pending = &pending;
     delete p;
-    while (!t_pending.empty()) {
-      const Items* q = t_pending.back();
-      t_pending.pop_back();
+    while (!pending.empty()) {
+      const Items* q = pending.back();
+      pending.pop_back();
       delete q;
     }
-    if (t_pending.capacity() > 4096) std::vector<const Items*>().swap(t_pending);
-    t_releasing = false;
+    t_pending = nullptr;
   }
 };
 

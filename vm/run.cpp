@@ -167,7 +167,7 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   Ctx ctx(limits);
   ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
   CurrentRun current(ctx);
-  ToolBroker tools(options.tools, ctx.limits);
+  ToolBroker tools(options.tools, ctx.limits, ctx);
   std::unique_ptr<BranchExecutor> parallel;
   struct Collect {  // whatever happens, prints and the ledgers reach the step
     Ctx& ctx;
@@ -303,7 +303,12 @@ Step run(std::string_view source, const RunOptions& options) {
   } catch (LispError& e) {
     step.error = e.error();
   } catch (std::bad_alloc&) {
-    step.error = Error{ErrorKind::MemoryLimit, "out of memory", "", {}, ""};
+    step.error = Error{ErrorKind::MemoryLimit,
+                       "out of memory: the host process could not get more memory for this run",
+                       "set max_heap below the memory the host can spare, so that runs stop at "
+                       "their own limit first",
+                       {},
+                       ""};
   } catch (std::exception& e) {
     // Never expected: a host tool or a bug. The host still gets a Step.
     crashed = true;

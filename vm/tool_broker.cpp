@@ -94,20 +94,20 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The ledger keeps a result whole when its printed form fits in `cap` bytes,
-// else a string preview of that form. `imported` is the result as the run
-// holds it; printing it stops soon after the cap, so a huge result costs
-// little here.
-HostValue ledger_copy(Value imported, const HostValue& result, size_t cap, bool* truncated) {
+// The ledger keeps a value whole when its printed form fits in `cap` bytes,
+// else a string preview of that form. `in_run` is the value as the run holds
+// it; printing it stops soon after the cap, so a huge value costs little here.
+HostValue ledger_copy(Value in_run, const HostValue& value, size_t cap, bool* truncated) {
   *truncated = false;
-  if (!cap) return result;
+  if (!cap) return value;
   PrintOptions opts;
   opts.floats = FloatStyle::Display;
   opts.max_bytes = cap;
   std::string printed;
-  *truncated = print_value(printed, imported, opts) || printed.size() > cap;
-  if (!*truncated) return result;
+  *truncated = print_value(printed, in_run, opts) || printed.size() > cap;
+  if (!*truncated) return value;
   printed.resize(std::min(printed.size(), cap));
+  printed.shrink_to_fit();  // a huge string printed whole must not stay behind as capacity
   return HostValue::string(std::move(printed));
 }
 
@@ -118,6 +118,34 @@ std::string canonical_args_key(const HostValue& args) {
   canonical(text, args);
   XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+size_t host_value_bytes(const HostValue& v) {
+  size_t bytes = 0;
+  std::vector<const HostValue*> stack{&v};
+  while (!stack.empty()) {
+    const HostValue* h = stack.back();
+    stack.pop_back();
+    bytes += sizeof(HostValue);
+    switch (h->kind()) {
+      case HostValue::Kind::String:
+      case HostValue::Kind::Keyword:
+      case HostValue::Kind::BigInt:
+      case HostValue::Kind::Opaque:
+        bytes += h->text().size() + 32;  // the shared string and its control block
+        break;
+      case HostValue::Kind::Vector:
+      case HostValue::Kind::Map:
+      case HostValue::Kind::Set:
+        bytes += 32;
+        for (const HostValue& x : h->items())
+          stack.push_back(&x);
+        break;
+      default:
+        break;
+    }
+  }
+  return bytes;
 }
 
 HostValue string_keys(const HostValue& v) {
@@ -154,12 +182,18 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
 
   ToolCall entry;
   entry.name = std::string(name);
-  entry.args = args.is_nil() ? HostValue::map({})
-                             : string_keys(export_value(args, ctx.arena.remaining() + 1));
+  // The tool gets the whole arguments; the ledger keeps a bounded preview
+  // and the canonical key, so the call stays identifiable.
+  HostValue full_args = args.is_nil() ? HostValue::map({})
+                                      : string_keys(export_value(args, ctx.arena.remaining() + 1));
+  entry.args_key = canonical_args_key(full_args);
+  entry.args = args.is_nil() ? full_args
+                             : ledger_copy(args, full_args, limits_.max_tool_call_result_bytes,
+                                           &entry.args_truncated);
   const Tool& tool = found->second;
   std::string key;
   if (tool.cacheable) {
-    key = entry.name + '\n' + canonical_args_key(entry.args);
+    key = entry.name + '\n' + entry.args_key;
     std::optional<HostValue> hit;
     {
       std::lock_guard lock(mutex_);
@@ -174,7 +208,7 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
   auto t0 = std::chrono::steady_clock::now();
   ToolResult r;
   try {
-    r = tool.fn ? tool.fn(entry.args) : ToolResult::failure("the tool has no implementation");
+    r = tool.fn ? tool.fn(full_args) : ToolResult::failure("the tool has no implementation");
   } catch (const std::exception& e) {
     r = ToolResult::failure(e.what());
   } catch (...) {
@@ -187,7 +221,9 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
     throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", name, r.error),
                 "check the arguments against the tool's description");
   }
+  full_args = HostValue();  // no longer needed; the run may be near its heap cap
   if (tool.cacheable) {
+    charge_run(host_value_bytes(r.value) + key.size() + 64);
     std::lock_guard lock(mutex_);
     cache_.emplace(std::move(key), r.value);
   }
@@ -211,7 +247,14 @@ Value ToolBroker::finish(Ctx& ctx, ToolCall entry, const HostValue& result) {
   return imported;
 }
 
+void ToolBroker::charge_run(size_t bytes) {
+  std::lock_guard lock(run_.foreign);
+  run_.arena.charge(bytes);
+}
+
 void ToolBroker::record(ToolCall entry) {
+  charge_run(sizeof(ToolCall) + entry.name.size() + entry.args_key.size() + entry.error.size() +
+             host_value_bytes(entry.args) + host_value_bytes(entry.result));
   std::lock_guard lock(mutex_);
   ledger_.push_back(std::move(entry));
 }

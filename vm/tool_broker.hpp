@@ -18,7 +18,10 @@ namespace ptc {
 
 class ToolBroker {
  public:
-  ToolBroker(const Tools& tools, const Limits& limits) : tools_(tools), limits_(limits) {}
+  // `run` is the run's own context: the ledger and the cache are charged to
+  // its heap, whichever branch makes the call.
+  ToolBroker(const Tools& tools, const Limits& limits, Ctx& run)
+      : tools_(tools), limits_(limits), run_(run) {}
 
   // Runs tool `name` with the program's argument map; the result lives in
   // ctx's arena. Failures throw LispError (unknown_tool, tool_error,
@@ -31,9 +34,12 @@ class ToolBroker {
   void record(ToolCall entry);
   // Brings a successful result into the run and records the call.
   Value finish(Ctx& ctx, ToolCall entry, const HostValue& result);
+  // Counts bytes the broker keeps (ledger, cache) against the run's heap.
+  void charge_run(size_t bytes);
 
   const Tools& tools_;
   const Limits& limits_;
+  Ctx& run_;
   std::atomic<uint32_t> calls_{0};
   std::mutex mutex_;  // guards ledger_ and cache_
   std::vector<ToolCall> ledger_;
@@ -48,5 +54,8 @@ std::string canonical_args_key(const HostValue& args);
 
 // Keyword map keys become strings at every depth, as JSON would carry them.
 HostValue string_keys(const HostValue& v);
+
+// About how many bytes a host value tree occupies (nodes and text).
+size_t host_value_bytes(const HostValue& v);
 
 }  // namespace ptc

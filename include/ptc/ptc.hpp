@@ -49,11 +49,15 @@ struct Tool {
 // Tools by the name programs use after tool/ (kebab-case: "get-user").
 using Tools = std::map<std::string, Tool, std::less<>>;
 
-// One entry of the tool-call ledger.
+// One entry of the tool-call ledger. Arguments and result are kept whole when
+// they print within max_tool_call_result_bytes, else as a string preview of
+// that length: the ledger lives as long as the run and is charged to its heap.
 struct ToolCall {
   std::string name;
-  HostValue args;
-  HostValue result;  // a preview when the result printed longer than the cap
+  HostValue args;  // a preview when the arguments printed longer than the cap
+  bool args_truncated = false;
+  std::string args_key;  // canonical_args_key of the whole arguments: the call's identity
+  HostValue result;      // a preview when the result printed longer than the cap
   bool result_truncated = false;
   std::string error;  // empty when the call succeeded
   double duration_ms = 0;
