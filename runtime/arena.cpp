@@ -15,7 +15,8 @@ constexpr size_t kFirstChunk = 4096;
 constexpr size_t kMaxChunk = size_t{1} << 20;
 constexpr size_t kHeader = 16;  // Block header, keeps payloads 16-byte aligned
 constexpr int kClasses = 9;     // chunk sizes 4 KB .. 1 MB
-constexpr size_t kPoolBytes = size_t{2} << 20;
+// Per thread: pool threads are many (up to 64), and what they keep is RSS.
+constexpr size_t kPoolBytes = size_t{512} << 10;
 
 int size_class(size_t chunk) {
   int c = 0;
@@ -24,12 +25,18 @@ int size_class(size_t chunk) {
   return c;
 }
 
+// Set once this thread's pool is destroyed (a plain flag, so that it can be
+// read after thread-locals are gone): an arena that outlives the pool (one in
+// static storage, freed at exit) then frees its chunks directly.
+thread_local bool t_pool_gone = false;
+
 // Chunks kept for the next run on this thread, by size class.
 struct ChunkPool {
   void* free[kClasses][4] = {};
   int count[kClasses] = {};
   size_t bytes = 0;
   ~ChunkPool() {
+    t_pool_gone = true;
     for (int c = 0; c < kClasses; ++c)
       for (int i = 0; i < count[c]; ++i)
         mi_free(free[c][i]);
@@ -70,7 +77,7 @@ Arena::~Arena() {
   for (Block* b = blocks_head_; b;) {
     Block* next = b->next;
     bool chunk = b->size >= kFirstChunk && b->size <= kMaxChunk && (b->size & (b->size - 1)) == 0;
-    if (!(chunk && t_pool.give(b, b->size))) mi_free(b);
+    if (!(chunk && !t_pool_gone && t_pool.give(b, b->size))) mi_free(b);
     b = next;
   }
 #endif
@@ -110,7 +117,7 @@ void* Arena::alloc_slow(size_t bytes) {
   }
   size_t chunk = next_chunk_;
   if (next_chunk_ < kMaxChunk) next_chunk_ *= 2;
-  auto* b = static_cast<Block*>(t_pool.take(chunk));
+  auto* b = t_pool_gone ? nullptr : static_cast<Block*>(t_pool.take(chunk));
   if (!b) b = static_cast<Block*>(mi_malloc_aligned(chunk, 16));
   if (!b) throw std::bad_alloc();
   b->next = blocks_head_;

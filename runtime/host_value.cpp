@@ -429,6 +429,7 @@ void check_host_text(std::string_view text, const char* what) {
 
 Value import_rec(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer) {
   check_native_stack("importing a nested value");
+  ctx.tick();  // a large context or tool result is imported within the time limit
   switch (h.kind()) {
     case Kind::Nil:
       return Value::nil();
