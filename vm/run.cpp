@@ -275,6 +275,7 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   else
     step.printed = display_value(v, options.display_limit, &step.truncated, out_cap);
   step.value = std::move(result);
+  step.returned = vm.returned();
   step.memory = HostValue::map(std::move(new_memory));
   step.ok = true;
 }

@@ -247,6 +247,7 @@ Value VM::run() {
   try {
     return execute(0);
   } catch (ReturnSignal& r) {
+    returned_ = true;
     return r.value;
   }
 }

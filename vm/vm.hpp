@@ -33,6 +33,8 @@ class VM final : public Invoker {
 
   // Runs the top-level program. (return v) gives v; errors throw LispError.
   Value run();
+  // True when run() ended through (return v) rather than the last form.
+  bool returned() const { return returned_; }
 
   Value invoke(Value fn, const Value* args, uint32_t nargs) override;
   // A closure of a top-level function of the program (no captures): main, or
@@ -79,6 +81,7 @@ class VM final : public Invoker {
   Value* stack_end_ = nullptr;
   std::vector<Frame> frames_;
   size_t max_frames_;
+  bool returned_ = false;
 };
 
 }  // namespace ptc

@@ -127,6 +127,7 @@ struct Usage {
 struct Step {
   bool ok = false;
   HostValue value;                  // the program's return value
+  bool returned = false;            // it ended with (return v), not with its last form
   HostValue memory;                 // memory after the run: passed in, plus every def
   std::string printed;              // the value in Clojure syntax (display floats)
   bool truncated = false;           // `printed` was cut by display_limit

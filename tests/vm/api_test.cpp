@@ -193,6 +193,17 @@ TEST(Api, MaxToolCalls) {
 
 // Each limit exceeded by a hostile program: limit_cases_test.cpp.
 
+TEST(Api, StepSaysWhetherTheProgramReturnedEarly) {
+  Step s = ptc::run("(return 5) 6");
+  ASSERT_TRUE(s.ok);
+  EXPECT_TRUE(s.returned);
+  EXPECT_EQ(s.value, H::integer(5));
+  Step t = ptc::run("(do 5 6)");
+  ASSERT_TRUE(t.ok);
+  EXPECT_FALSE(t.returned);
+  EXPECT_EQ(t.value, H::integer(6));
+}
+
 TEST(Api, FailHandsTheHostItsValueAsData) {
   RunOptions o = with_memory();
   Step s = ptc::run("(def kept 0) (fail {:reason :not-found :ids [1 2]})", o);
