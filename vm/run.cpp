@@ -167,7 +167,7 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   Ctx ctx(limits);
   ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
   CurrentRun current(ctx);
-  ToolBroker tools(options.tools, ctx.limits, ctx);
+  ToolBroker tools(options.tools, ctx.limits, ctx, options.tool_cache);
   std::unique_ptr<BranchExecutor> parallel;
   struct Collect {  // whatever happens, prints and the ledgers reach the step
     Ctx& ctx;

@@ -17,6 +17,8 @@ namespace ptc {
 
 namespace {
 
+void canonical_key(std::string& out, const HostValue& k);
+
 // Canonical text of a host value: a tag per kind, lengths before text, map
 // entries sorted by their canonical keys.
 void canonical(std::string& out, const HostValue& v) {
@@ -74,7 +76,7 @@ void canonical(std::string& out, const HostValue& v) {
       const auto& items = v.items();
       for (size_t i = 0; i + 1 < items.size(); i += 2) {
         std::string k, val;
-        canonical(k, items[i]);
+        canonical_key(k, items[i]);
         canonical(val, items[i + 1]);
         entries.emplace_back(std::move(k), std::move(val));
       }
@@ -88,6 +90,17 @@ void canonical(std::string& out, const HostValue& v) {
       return;
     }
   }
+}
+
+// A map key: names (strings, keywords) with - and _ alike, as the
+// reference's key normaliser does; other keys as values.
+void canonical_key(std::string& out, const HostValue& k) {
+  if (k.kind() != HostValue::Kind::String && k.kind() != HostValue::Kind::Keyword)
+    return canonical(out, k);
+  std::string name = k.text();
+  std::replace(name.begin(), name.end(), '-', '_');
+  out += fmt::format("s{}:", name.size());
+  out += name;
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -115,6 +128,7 @@ HostValue ledger_copy(Value in_run, const HostValue& value, size_t cap, bool* tr
 
 std::string canonical_args_key(const HostValue& args) {
   std::string text;
+  if (args.kind() != HostValue::Kind::Map) text = "N";  // never equal to a map's form
   canonical(text, args);
   XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
@@ -191,14 +205,8 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
                              : ledger_copy(args, full_args, limits_.max_tool_call_result_bytes,
                                            &entry.args_truncated);
   const Tool& tool = found->second;
-  std::string key;
   if (tool.cacheable) {
-    key = entry.name + '\n' + entry.args_key;
-    std::optional<HostValue> hit;
-    {
-      std::lock_guard lock(mutex_);
-      if (auto found_key = cache_.find(key); found_key != cache_.end()) hit = found_key->second;
-    }
+    std::optional<HostValue> hit = cache_->find(entry.name, entry.args_key);
     if (hit) {
       entry.cached = true;
       return finish(ctx, std::move(entry), *hit);
@@ -223,9 +231,8 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
   }
   full_args = HostValue();  // no longer needed; the run may be near its heap cap
   if (tool.cacheable) {
-    charge_run(host_value_bytes(r.value) + key.size() + 64);
-    std::lock_guard lock(mutex_);
-    cache_.emplace(std::move(key), r.value);
+    charge_run(host_value_bytes(r.value) + entry.name.size() + entry.args_key.size() + 64);
+    cache_->store(entry.name, entry.args_key, r.value);
   }
   // The time limit includes the tool's time: a slow tool cannot stretch it.
   ctx.check_deadline();
@@ -257,6 +264,30 @@ void ToolBroker::record(ToolCall entry) {
              host_value_bytes(entry.args) + host_value_bytes(entry.result));
   std::lock_guard lock(mutex_);
   ledger_.push_back(std::move(entry));
+}
+
+std::string ToolCache::key(std::string_view tool, std::string_view args_key) {
+  std::string k(tool);
+  k += '\n';
+  k += args_key;
+  return k;
+}
+
+std::optional<HostValue> ToolCache::find(std::string_view tool, std::string_view args_key) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(key(tool, args_key));
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ToolCache::store(std::string_view tool, std::string_view args_key, HostValue result) {
+  std::lock_guard lock(mutex_);
+  entries_.insert_or_assign(key(tool, args_key), std::move(result));
+}
+
+size_t ToolCache::size() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
 }
 
 std::vector<ToolCall> ToolBroker::take_ledger() {

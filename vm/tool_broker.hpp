@@ -20,8 +20,12 @@ class ToolBroker {
  public:
   // `run` is the run's own context: the ledger and the cache are charged to
   // its heap, whichever branch makes the call.
-  ToolBroker(const Tools& tools, const Limits& limits, Ctx& run)
-      : tools_(tools), limits_(limits), run_(run) {}
+  ToolBroker(const Tools& tools, const Limits& limits, Ctx& run,
+             std::shared_ptr<ToolCache> shared_cache = nullptr)
+      : tools_(tools),
+        limits_(limits),
+        run_(run),
+        cache_(shared_cache ? std::move(shared_cache) : std::make_shared<ToolCache>()) {}
 
   // Runs tool `name` with the program's argument map; the result lives in
   // ctx's arena. Failures throw LispError (unknown_tool, tool_error,
@@ -41,16 +45,10 @@ class ToolBroker {
   const Limits& limits_;
   Ctx& run_;
   std::atomic<uint32_t> calls_{0};
-  std::mutex mutex_;  // guards ledger_ and cache_
+  std::shared_ptr<ToolCache> cache_;
+  std::mutex mutex_;  // guards ledger_
   std::vector<ToolCall> ledger_;
-  std::unordered_map<std::string, HostValue> cache_;  // tool name + canonical args key
 };
-
-// The cache identity of tool arguments: keys compared as strings whether they
-// came as keywords or strings, map order ignored at every depth, and
-// integer-valued floats equal to the integer (2.0 is 2). A 128-bit xxHash of
-// the canonical form, as 32 hex digits.
-std::string canonical_args_key(const HostValue& args);
 
 // Keyword map keys become strings at every depth, as JSON would carry them.
 HostValue string_keys(const HostValue& v);

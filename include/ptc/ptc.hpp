@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +50,29 @@ struct Tool {
 
 // Tools by the name programs use after tool/ (kebab-case: "get-user").
 using Tools = std::map<std::string, Tool, std::less<>>;
+
+// Results of cacheable tools, by tool name and canonical arguments
+// (canonical_args_key), shared by several runs: an agent's native tool calls
+// and the (tool/...) calls of its programs answer each other from it.
+// Thread-safe. Entries live as long as the cache; nothing is evicted.
+class ToolCache {
+ public:
+  std::optional<HostValue> find(std::string_view tool, std::string_view args_key) const;
+  void store(std::string_view tool, std::string_view args_key, HostValue result);
+  size_t size() const;
+
+ private:
+  static std::string key(std::string_view tool, std::string_view args_key);
+  mutable std::mutex mutex_;
+  std::map<std::string, HostValue, std::less<>> entries_;
+};
+
+// The cache identity of a tool call's arguments: map keys compared as
+// strings whether they came as keywords or strings, with - and _ alike
+// ("was-improved" is "was_improved"), map order ignored at every depth,
+// integral floats equal to the integer (2.0 is 2), and arguments that are not
+// a map kept apart from every map. 32 hex digits (128-bit xxHash).
+std::string canonical_args_key(const HostValue& args);
 
 // One entry of the tool-call ledger. Arguments and result are kept whole when
 // they print within max_tool_call_result_bytes, else as a string preview of
@@ -102,6 +127,9 @@ struct RunOptions {
   HostValue memory;                     // map: names bound by earlier def/defn
   std::vector<HostValue> turn_history;  // earlier results, oldest first: *1 is the last
   Tools tools;
+  // When set, cacheable tools read and write this cache instead of one of
+  // the run's own (entries added by the run are charged to its heap).
+  std::shared_ptr<ToolCache> tool_cache;
   std::string signature;               // validates (and coerces) the result; empty = none
   std::optional<int> float_precision;  // round floats in the result to this many decimals
   Limits limits;               // timeout, compile_timeout, max_heap, pmap_*, max_tool_calls, ...

@@ -179,6 +179,39 @@ TEST(Api, CanonicalArgsKeyIgnoresKeyKindOrderAndIntegralFloats) {
                 {H::keyword("a"), H::integer(1)}});
   EXPECT_EQ(ptc::canonical_args_key(a), ptc::canonical_args_key(b));
   EXPECT_NE(ptc::canonical_args_key(a), ptc::canonical_args_key(map_of({{"a", H::integer(2)}})));
+  // - and _ in names are one key (at every depth); values keep their text.
+  EXPECT_EQ(
+      ptc::canonical_args_key(map_of({{"was-improved", map_of({{"in-ner", H::integer(1)}})}})),
+      ptc::canonical_args_key(map_of({{"was_improved", map_of({{"in_ner", H::integer(1)}})}})));
+  EXPECT_NE(ptc::canonical_args_key(map_of({{"q", H::string("a-b")}})),
+            ptc::canonical_args_key(map_of({{"q", H::string("a_b")}})));
+  // Arguments that are not a map never share a key with a map.
+  EXPECT_NE(ptc::canonical_args_key(H::vector({})), ptc::canonical_args_key(H::map({})));
+  EXPECT_EQ(ptc::canonical_args_key(H::vector({H::floating(1.0)})),
+            ptc::canonical_args_key(H::vector({H::integer(1)})));
+}
+
+TEST(Api, SharedToolCacheAnswersLaterRuns) {
+  int calls = 0;
+  RunOptions o;
+  o.tools["lookup"] = {[&](const H& args) {
+                         ++calls;
+                         return ToolResult::success(H::integer(args.get("n")->as_int() * 10));
+                       },
+                       true};
+  o.tool_cache = std::make_shared<ptc::ToolCache>();
+  // A host (an agent's native call) seeds the cache under the canonical key.
+  o.tool_cache->store("lookup", ptc::canonical_args_key(map_of({{"n", H::integer(4)}})),
+                      H::integer(99));
+  Step s = ptc::run("[(tool/lookup {:n 4.0}) (tool/lookup {:n 5})]", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "[99 50]");
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(s.tool_calls[0].cached);
+  Step t = ptc::run("(tool/lookup {:n 5})", o);
+  EXPECT_EQ(t.printed, "50");
+  EXPECT_EQ(calls, 1) << "the second run is answered from the shared cache";
+  EXPECT_EQ(o.tool_cache->size(), 2u);
 }
 
 TEST(Api, MaxToolCalls) {
