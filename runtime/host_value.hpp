@@ -157,6 +157,8 @@ HostValue parse_json(std::string_view json);
 // Host value -> JSON text. Keywords become strings ("a", no colon); map keys
 // must be strings, keywords or numbers (numbers are stringified); sets become
 // arrays; NaN/Inf and Opaque values are an error (LispError(TypeError)).
-std::string to_json(const HostValue& h);
+// With sort_keys, object keys come out in byte order at every depth (and a
+// repeated key once): the deterministic form of the protocol's payloads.
+std::string to_json(const HostValue& h, bool sort_keys = false);
 
 }  // namespace ptc

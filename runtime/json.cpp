@@ -615,7 +615,7 @@ void append_key(std::string& out, const HostValue& k) {
       kind_name(k.kind())));
 }
 
-void append_json(std::string& out, const HostValue& h) {
+void append_json(std::string& out, const HostValue& h, bool sort_keys) {
   check_native_stack("encoding nested JSON");
   switch (h.kind()) {
     case Kind::Nil:
@@ -647,7 +647,7 @@ void append_json(std::string& out, const HostValue& h) {
       for (const HostValue& x : h.items()) {
         if (!first) out.push_back(',');
         first = false;
-        append_json(out, x);
+        append_json(out, x, sort_keys);
       }
       out.push_back(']');
       return;
@@ -655,11 +655,30 @@ void append_json(std::string& out, const HostValue& h) {
     case Kind::Map: {
       out.push_back('{');
       const auto& it = h.items();
-      for (size_t i = 0; i + 1 < it.size(); i += 2) {
-        if (i) out.push_back(',');
-        append_key(out, it[i]);
-        out.push_back(':');
-        append_json(out, it[i + 1]);
+      if (!sort_keys) {
+        for (size_t i = 0; i + 1 < it.size(); i += 2) {
+          if (i) out.push_back(',');
+          append_key(out, it[i]);
+          out.push_back(':');
+          append_json(out, it[i + 1], sort_keys);
+        }
+      } else {
+        // Keys in byte order of their encoded form; a later duplicate wins.
+        std::vector<std::pair<std::string, size_t>> keys;
+        for (size_t i = 0; i + 1 < it.size(); i += 2) {
+          std::string k;
+          append_key(k, it[i]);
+          keys.emplace_back(std::move(k), i + 1);
+        }
+        std::stable_sort(keys.begin(), keys.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (size_t j = 0; j < keys.size(); ++j) {
+          if (j + 1 < keys.size() && keys[j + 1].first == keys[j].first) continue;
+          if (out.back() != '{') out.push_back(',');
+          out += keys[j].first;
+          out.push_back(':');
+          append_json(out, it[keys[j].second], sort_keys);
+        }
       }
       out.push_back('}');
       return;
@@ -694,9 +713,9 @@ HostValue parse_json(std::string_view json) {
   return StrictParser(json, start).parse_document();
 }
 
-std::string to_json(const HostValue& h) {
+std::string to_json(const HostValue& h, bool sort_keys) {
   std::string out;
-  append_json(out, h);
+  append_json(out, h, sort_keys);
   return out;
 }
 

@@ -43,6 +43,18 @@ Error encode_error(const H& h) {
 // ---------------------------------------------------------------------------
 // Parsing
 
+TEST(JsonEncode, SortedKeysAtEveryDepth) {
+  H v = H::map(
+      {{H::string("b"), H::integer(1)},
+       {H::keyword("a"), H::map({{H::string("z"), H::nil()}, {H::string("y"), H::vector({})}})},
+       {H::string("B"), H::boolean(true)}});
+  EXPECT_EQ(to_json(v), "{\"b\":1,\"a\":{\"z\":null,\"y\":[]},\"B\":true}");
+  EXPECT_EQ(to_json(v, true), "{\"B\":true,\"a\":{\"y\":[],\"z\":null},\"b\":1}");
+  // A key given as a keyword and as a string is one key: the later one wins.
+  H dup = H::map({{H::keyword("k"), H::integer(1)}, {H::string("k"), H::integer(2)}});
+  EXPECT_EQ(to_json(dup, true), "{\"k\":2}");
+}
+
 TEST(JsonParse, Literals) {
   EXPECT_EQ(parse_json("null").kind(), Kind::Nil);
   H t = parse_json("true");
