@@ -550,6 +550,14 @@ Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, const std::vect
 }
 
 Node* Analyzer::analyze_tool_call(const Form* f, std::string_view tool) {
+  if (options_.check_tool) {
+    try {
+      options_.check_tool(tool);
+    } catch (LispError& e) {
+      if (!e.error().loc.known()) e.error().loc = f->loc;
+      throw;
+    }
+  }
   auto args = f->children().subspan(1);
   Node* arg;
   if (args.empty()) {

@@ -31,6 +31,10 @@ struct AnalyzerOptions {
   // have run). A factory that does not analyze is left out, not an error: the
   // run then reports that memory name as a function that could not be kept.
   std::function<void(std::string_view name, std::vector<const Form*>& out)> restorers_for;
+  // When set, called with the name of every tool/<name> the program calls; it
+  // throws LispError to reject the program before anything runs (the error
+  // gets the call's line:column).
+  std::function<void(std::string_view tool)> check_tool;
 };
 
 // Constants are created in ctx's arena; IR nodes too. Throws LispError.

@@ -190,6 +190,10 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
                                                        std::vector<const Form*>& out) {
     memory_functions.forms_for(name, out);
   };
+  analyzer_options.check_tool = [&options](std::string_view name) {
+    if (!options.tools.count(name))
+      throw_unknown_tool(name, options.tools, options.unavailable_tools);
+  };
   ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
   std::unique_ptr<CompiledProgram> program = compile_source(ctx, source, analyzer_options);
 

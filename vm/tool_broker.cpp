@@ -172,16 +172,7 @@ HostValue string_keys(const HostValue& v) {
 
 Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
   auto found = tools_.find(name);
-  if (found == tools_.end()) {
-    if (tools_.empty())
-      throw_error(ErrorKind::UnknownTool, fmt::format("unknown tool tool/{}", name),
-                  "this run has no tools");
-    std::string names;
-    for (const auto& [n, _] : tools_)
-      names += (names.empty() ? "tool/" : ", tool/") + n;
-    throw_error(ErrorKind::UnknownTool, fmt::format("unknown tool tool/{}", name),
-                fmt::format("available tools: {}", names));
-  }
+  if (found == tools_.end()) throw_unknown_tool(name, tools_, {});
   if (!args.is_nil() && !args.is_map())
     throw_error(
         ErrorKind::TypeError,
@@ -264,6 +255,22 @@ void ToolBroker::record(ToolCall entry) {
              host_value_bytes(entry.args) + host_value_bytes(entry.result));
   std::lock_guard lock(mutex_);
   ledger_.push_back(std::move(entry));
+}
+
+void throw_unknown_tool(std::string_view name, const Tools& tools,
+                        const std::map<std::string, std::string, std::less<>>& unavailable) {
+  if (auto it = unavailable.find(name); it != unavailable.end())
+    throw_error(ErrorKind::UnknownTool,
+                fmt::format("tool/{} cannot be called from programs: {}", name, it->second),
+                "call only the tools listed for programs");
+  if (tools.empty())
+    throw_error(ErrorKind::UnknownTool, fmt::format("unknown tool tool/{}", name),
+                "this run has no tools");
+  std::string names;
+  for (const auto& [n, _] : tools)
+    names += (names.empty() ? "tool/" : ", tool/") + n;
+  throw_error(ErrorKind::UnknownTool, fmt::format("unknown tool tool/{}", name),
+              fmt::format("available tools: {}", names));
 }
 
 std::string ToolCache::key(std::string_view tool, std::string_view args_key) {

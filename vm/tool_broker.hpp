@@ -50,6 +50,12 @@ class ToolBroker {
   std::vector<ToolCall> ledger_;
 };
 
+// The unknown_tool error for tool/<name>: says why when the tool is one of
+// `unavailable`, else lists the tools there are (or that there are none).
+[[noreturn]] void throw_unknown_tool(
+    std::string_view name, const Tools& tools,
+    const std::map<std::string, std::string, std::less<>>& unavailable);
+
 // Keyword map keys become strings at every depth, as JSON would carry them.
 HostValue string_keys(const HostValue& v);
 

@@ -127,6 +127,11 @@ struct RunOptions {
   HostValue memory;                     // map: names bound by earlier def/defn
   std::vector<HostValue> turn_history;  // earlier results, oldest first: *1 is the last
   Tools tools;
+  // Tools a program may not call, with what it is told instead (e.g. "it is
+  // exposed to the model natively only; set expose to both to call it from
+  // programs"). Every tool/<name> a program calls is checked before it runs:
+  // one that is not in `tools` fails the run with unknown_tool.
+  std::map<std::string, std::string, std::less<>> unavailable_tools;
   // When set, cacheable tools read and write this cache instead of one of
   // the run's own (entries added by the run are charged to its heap).
   std::shared_ptr<ToolCache> tool_cache;

@@ -191,6 +191,29 @@ TEST(Api, CanonicalArgsKeyIgnoresKeyKindOrderAndIntegralFloats) {
             ptc::canonical_args_key(H::vector({H::integer(1)})));
 }
 
+TEST(Api, ToolsAreCheckedBeforeTheProgramRuns) {
+  int calls = 0;
+  RunOptions o;
+  o.tools["ok"] = {[&](const H&) {
+    ++calls;
+    return ToolResult::success(H::nil());
+  }};
+  // The unknown call is never reached, yet the program is rejected before
+  // the known tool runs.
+  Step s = ptc::run("(tool/ok {})\n(if false (tool/nope {}) 1)", o);
+  ASSERT_FALSE(s.ok);
+  EXPECT_EQ(s.error.kind, ErrorKind::UnknownTool);
+  EXPECT_EQ(s.error.loc.line, 2u);
+  EXPECT_EQ(s.error.loc.col, 11u);
+  EXPECT_EQ(s.error.hint, "available tools: tool/ok");
+  EXPECT_EQ(calls, 0);
+  o.unavailable_tools["search"] = "it is exposed to the model natively only";
+  Step t = ptc::run("(tool/search {:q 1})", o);
+  EXPECT_EQ(t.error.kind, ErrorKind::UnknownTool);
+  EXPECT_EQ(t.error.message,
+            "tool/search cannot be called from programs: it is exposed to the model natively only");
+}
+
 TEST(Api, SharedToolCacheAnswersLaterRuns) {
   int calls = 0;
   RunOptions o;

@@ -1,0 +1,126 @@
+// The agent loop: drives a model given by the host (an LlmCallable) through
+// turns until it has an answer. Two shapes:
+//  - output ptc_lisp (the tool-call transport): the model's one native tool
+//    is lisp_eval; a program's (return v) is the answer (checked against the
+//    signature), (fail v) ends the run, or the model answers directly in the
+//    signature's shape;
+//  - output text (combined mode): native app tools beside lisp_eval, one
+//    tool cache shared by both layers, and the model's final text is the
+//    answer.
+// Memory (def/defn) carries across turns, *1 *2 *3 are the values of earlier
+// successful programs, and every tool-call id the model sends is answered by
+// exactly one tool message on every path. Nothing here calls a model itself.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "include/ptc/ptc.hpp"
+#include "protocol/exposure.hpp"
+#include "protocol/feedback.hpp"
+#include "protocol/messages.hpp"
+
+namespace ptc::protocol {
+
+enum class MemoryStrategy {
+  Strict,    // a program whose memory exceeds memory_limit ends the run
+  Rollback,  // it is answered with memory_limit and its turn is undone
+};
+
+// One observable event of a run (the host's telemetry).
+struct AgentEvent {
+  std::string event;  // "run_start", "run_stop", "llm_call", "tool_call"
+  int turn = 0;
+  double duration_ms = 0;
+  // tool_call:
+  std::string tool_name;       // lisp_eval, a native name, or a program's tool/ name
+  std::string exposure_layer;  // "native" or "ptc_lisp"
+  bool cached = false;         // answered from the tool cache without running the tool
+  bool error = false;
+  std::string cache_key_hash;  // canonical_args_key of the arguments ("" for lisp_eval)
+  bool full_result_cached = false;        // the full result is in the cache (native preview path)
+  bool result_preview_truncated = false;  // the model saw a preview, not the whole result
+  size_t retained_bytes = 0;              // bytes the cache holds for this result
+  // run_stop / llm_call:
+  std::string reason;  // run_stop: "" when ok, else the failure reason; llm_call: error text
+};
+
+struct AgentOptions {
+  OutputMode output = OutputMode::PtcLisp;
+  std::string prompt;         // the mission: the first user message
+  std::string system_prompt;  // the host's own instructions, put first in the system prompt
+  int max_turns = 5;
+  int retry_turns = 0;  // ptc_lisp: extra turns to fix an invalid (return v)
+  // Native app-tool calls per run (combined mode; lisp_eval is exempt), and
+  // (tool/...) calls per program. nullopt = unlimited.
+  std::optional<uint32_t> max_tool_calls;
+  std::string signature;  // the answer's shape; "" = any
+  std::vector<AgentTool> tools;
+  HostValue context;        // data/ names of every program
+  HostValue memory;         // names bound before the first program
+  RunOptions program;       // limits etc. of each program (its context, memory, tools are the agent's)
+  FormatOptions format;
+  size_t memory_limit = size_t{1} << 20;  // bytes of memory as JSON after a program; 0 = none
+  MemoryStrategy memory_strategy = MemoryStrategy::Strict;
+  std::optional<std::chrono::milliseconds> mission_timeout;  // wall clock of the whole run
+  std::function<void(const AgentEvent&)> telemetry;
+};
+
+// What one turn did.
+struct AgentTurn {
+  int number = 0;
+  std::string type;          // "normal", "must_return" or "retry"
+  std::string raw_response;  // the model's content, and its tool calls as JSON
+  std::optional<std::string> program;
+  HostValue result;  // the program's value, the answer, or {reason, message} of a failure
+  std::vector<std::string> prints;
+  std::vector<ToolCall> tool_calls;  // (tool/...) calls of the program
+  bool success = false;
+};
+
+struct AgentResult {
+  bool ok = false;
+  HostValue value;          // the answer
+  std::string fail_reason;  // when !ok: max_turns_exceeded, llm_error, failed, ...
+  std::string fail_message;
+  std::vector<ChatMessage> messages;  // the system prompt, then the whole conversation
+  std::vector<AgentTurn> turns;
+  HostValue memory;
+  std::vector<HostValue> turn_history;  // values for *1 *2 *3, oldest first
+  uint32_t native_tool_calls = 0;
+  TokenCounts tokens;  // summed over the turns that reported them
+  bool fallback_used = false;  // the answer is the last successful program's value
+};
+
+class Agent {
+ public:
+  // Throws std::invalid_argument when the options cannot work (a tool
+  // configuration check_tool rejects, a tool named lisp_eval, a bad
+  // signature, max_turns < 1).
+  Agent(AgentOptions options, LlmCallable llm);
+  ~Agent();
+  Agent(const Agent&) = delete;
+  Agent& operator=(const Agent&) = delete;
+
+  // One run from the first turn; never throws (a model that throws or
+  // answers with an error ends the run with llm_error).
+  AgentResult run();
+
+  // The pieces of a request, for hosts and tests.
+  std::string system_prompt() const;
+  std::vector<HostValue> request_tools() const;
+
+  struct State;
+
+ private:
+  AgentOptions options_;
+  LlmCallable llm_;
+  std::unique_ptr<Signature> signature_;
+};
+
+}  // namespace ptc::protocol

@@ -1,0 +1,81 @@
+// Internal: the state of one agent run, shared by the loop (agent.cpp), the
+// tool-call transport (transport.cpp) and combined mode (combined.cpp).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/agent.hpp"
+#include "runtime/signature.hpp"
+
+namespace ptc::protocol {
+
+struct Agent::State {
+  State(const AgentOptions& o, const Signature* sig) : options(o), signature(sig) {}
+
+  const AgentOptions& options;
+  const Signature* signature;  // nullptr: any answer
+
+  int turn = 1;  // the turn being handled (1-based)
+  int work_left = 0;
+  int retry_left = 0;
+  HostValue memory;
+  std::vector<HostValue> history;  // *1 is the last
+  std::optional<Error> last_fail;  // the previous program's error, as data/fail
+  std::shared_ptr<ToolCache> cache = std::make_shared<ToolCache>();
+  std::vector<ChatMessage> messages;  // the conversation (without the system prompt)
+  std::vector<AgentTurn> turns;
+  uint32_t native_calls = 0;
+  int synthesized_ids = 0;
+
+  // Set when the run ends.
+  bool done = false;
+  AgentResult result;
+
+  void emit(AgentEvent e) const;
+  void stop_ok(HostValue value);
+  void stop_error(std::string reason, std::string message);
+  // A turn that continues the run: counts it against the budget.
+  void next_turn();
+  // "normal", "must_return" or "retry".
+  std::string turn_type() const;
+  TurnInfo turn_info() const;
+
+  // Gives calls without an id one ("call_<n>"), so that every call can be
+  // answered by exactly one tool message.
+  void assign_ids(std::vector<ToolCallRequest>& calls);
+  void add_assistant(const LlmResponse& r, std::vector<ToolCallRequest> calls);
+  void add_tool(const std::string& id, std::string content);
+  void add_user(std::string content);
+};
+
+// What running one lisp_eval call produced.
+struct ProgramOutcome {
+  bool args_ok = false;  // false: the arguments were unusable (payload is args_error)
+  std::string program;
+  Step step;
+  std::string payload;  // the tool message content
+};
+
+// Runs the program of a lisp_eval call with the agent's context, memory,
+// history, program-callable tools and shared cache. Does not update state.
+ProgramOutcome run_lisp_eval(Agent::State& s, const ToolCallRequest& call);
+
+// Records the (tool/...) calls of a program as telemetry events.
+void emit_program_tool_calls(const Agent::State& s, const Step& step);
+
+// The memory of a step, measured as JSON text; 0 when it has no JSON form.
+size_t memory_bytes(const HostValue& memory);
+
+// The turn's record of an assistant turn.
+AgentTurn turn_record(const Agent::State& s, const LlmResponse& r);
+
+// The tool-call transport (output ptc_lisp): one turn.
+void handle_tool_call_turn(Agent::State& s, const LlmResponse& r);
+// Combined mode (output text): one turn.
+void handle_combined_turn(Agent::State& s, const LlmResponse& r);
+
+}  // namespace ptc::protocol
