@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/arena.hpp"
@@ -24,6 +25,44 @@ void require_number(std::string_view op, Value v, int arg_position) {
                          : fmt::format("{}: expected a number{}, got {} {}", op, where,
                                        type_name(v.type()), preview(v)),
               hint);
+}
+
+std::optional<int64_t> double_to_int64(double d) {
+  // Both bounds are exact doubles: -2^63 is the least int64, 2^63 the first
+  // double past the greatest. NaN fails both comparisons.
+  if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+    return static_cast<int64_t>(std::trunc(d));
+  return std::nullopt;
+}
+
+int64_t double_to_int64_clamped(double d, int64_t lo, int64_t hi, int64_t if_nan) {
+  if (std::isnan(d)) return if_nan;
+  if (auto i = double_to_int64(d)) return std::clamp(*i, lo, hi);
+  return d > 0 ? hi : lo;
+}
+
+int64_t double_to_int64_checked(double d, std::string_view fname, int arg_position,
+                                std::string_view what) {
+  if (auto i = double_to_int64(d)) return *i;
+  std::string shown;
+  if (std::isnan(d))
+    shown = "##NaN";
+  else if (std::isinf(d))
+    shown = d > 0 ? "##Inf" : "##-Inf";
+  else
+    shown = preview(Value::floating(d));
+  std::string where = arg_position > 0 ? fmt::format(" (argument {})", arg_position) : "";
+  throw_error(
+      ErrorKind::ArithmeticError,
+      fmt::format("{}: {}{} must be a finite number within the 64-bit integer range, got {}", fname,
+                  what, where, shown),
+      "check the number first with NaN?, infinite? or a range test");
+}
+
+size_t double_to_size_saturated(double d, size_t cap) {
+  if (!(d < static_cast<double>(cap))) return cap;  // NaN too
+  if (d <= 0) return 0;
+  return static_cast<size_t>(d);
 }
 
 double to_double(Value v) {

@@ -26,6 +26,7 @@
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
 #include "runtime/calendar.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 
@@ -71,7 +72,7 @@ void append_date(std::string& out, int64_t epoch_day) {
 // ISO-8601 as Java's Instant prints it: seconds always, milliseconds when set.
 void append_instant(std::string& out, int64_t ms) {
   int64_t day = floor_div(ms, kMsPerDay);
-  int64_t in_day = ms - day * kMsPerDay;
+  int64_t in_day = floor_mod(ms, kMsPerDay);  // ms - day * kMsPerDay overflows near INT64_MIN
   append_date(out, day);
   out += fmt::format("T{:02}:{:02}:{:02}", in_day / kMsPerHour, in_day / kMsPerMinute % 60,
                      in_day / kMsPerSecond % 60);
@@ -550,8 +551,9 @@ int64_t day_count(std::string_view fname, Value v) {
   if (v.is_float()) {
     double d = v.as_float();
     if (std::isnan(d)) return 0;
-    if (!(d > -9.2e18 && d < 9.2e18)) out_of_range(fname, "the day count");
-    return static_cast<int64_t>(d);
+    auto days = double_to_int64(d);
+    if (!days) out_of_range(fname, "the day count");
+    return *days;
   }
   type_error(fname, "an integer number of days", v, 2);
 }

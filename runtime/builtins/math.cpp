@@ -120,9 +120,9 @@ Value int_(Ctx&, const Value* a, uint32_t) {
       throw_error(ErrorKind::ArithmeticError,
                   fmt::format("int: cannot convert {} to an integer", preview(x)),
                   "check with infinite? first");
-    double t = std::trunc(d);
-    if (t < static_cast<double>(kMin) || t > static_cast<double>(kMax)) int_range_error(x);
-    return Value::integer(static_cast<int64_t>(t));
+    auto t = double_to_int64(d);
+    if (!t || *t < kMin || *t > kMax) int_range_error(x);
+    return Value::integer(*t);
   }
   if (x.is(Type::BigInt)) int_range_error(x);
   if (x.is_string()) {

@@ -24,6 +24,7 @@
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/seq.hpp"
@@ -95,12 +96,8 @@ const StrObj* text_receiver(Ctx& ctx, std::string_view fname, Value v, int pos) 
 int64_t index_arg(std::string_view fname, Value v, int pos) {
   constexpr int64_t kFar = int64_t{1} << 62;
   if (v.is_int()) return v.as_int();
-  if (v.is_float() && std::isfinite(v.as_float())) {
-    double d = std::trunc(v.as_float());
-    if (d > static_cast<double>(kFar)) return kFar;
-    if (d < -static_cast<double>(kFar)) return -kFar;
-    return static_cast<int64_t>(d);
-  }
+  if (v.is_float() && std::isfinite(v.as_float()))
+    return double_to_int64_clamped(v.as_float(), -kFar, kFar);
   if (v.is(Type::BigInt)) return bigint_sign(v.big()) < 0 ? -kFar : kFar;
   type_error(fname, "an integer index", v, pos);
 }

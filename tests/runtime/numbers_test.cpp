@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <limits>
 #include <random>
 #include <string>
@@ -399,6 +400,71 @@ TEST(NumbersMemory, BignumMultiplicationRefusedBeforeComputing) {
   } catch (const LispError& e) {
     EXPECT_EQ(e.error().kind, ErrorKind::MemoryLimit);
   }
+}
+
+// Converting a NaN, an infinity or an out-of-range double to an integer is
+// undefined behaviour; the helpers never do it.
+TEST(DoubleToInteger, TruncatesWithinTheRange) {
+  EXPECT_EQ(double_to_int64(3.9), 3);
+  EXPECT_EQ(double_to_int64(-3.9), -3);
+  EXPECT_EQ(double_to_int64(-0.0), 0);
+  EXPECT_EQ(double_to_int64(-9223372036854775808.0), kMin);
+  EXPECT_EQ(double_to_int64(9223372036854774784.0), 9223372036854774784);  // largest below 2^63
+  EXPECT_EQ(double_to_int64(9223372036854775808.0), std::nullopt);         // 2^63
+  EXPECT_EQ(double_to_int64(-9223372036854777856.0), std::nullopt);        // next below -2^63
+  EXPECT_EQ(double_to_int64(1e300), std::nullopt);
+  EXPECT_EQ(double_to_int64(-1e300), std::nullopt);
+  EXPECT_EQ(double_to_int64(kInf), std::nullopt);
+  EXPECT_EQ(double_to_int64(-kInf), std::nullopt);
+  EXPECT_EQ(double_to_int64(NAN), std::nullopt);
+}
+
+TEST(DoubleToInteger, Clamps) {
+  EXPECT_EQ(double_to_int64_clamped(1e300), kMax);
+  EXPECT_EQ(double_to_int64_clamped(-1e300), kMin);
+  EXPECT_EQ(double_to_int64_clamped(kInf), kMax);
+  EXPECT_EQ(double_to_int64_clamped(-kInf), kMin);
+  EXPECT_EQ(double_to_int64_clamped(NAN), 0);
+  EXPECT_EQ(double_to_int64_clamped(NAN, 0, 10, 7), 7);
+  EXPECT_EQ(double_to_int64_clamped(-2.5, 0, 10), 0);
+  EXPECT_EQ(double_to_int64_clamped(12.5, 0, 10), 10);
+  EXPECT_EQ(double_to_int64_clamped(7.9, 0, 10), 7);
+  EXPECT_EQ(double_to_int64_clamped(9223372036854775808.0), kMax);
+  EXPECT_EQ(double_to_int64_clamped(-9223372036854775808.0), kMin);
+  constexpr int64_t kFar = (int64_t{1} << 62) + 1;  // not an exact double
+  EXPECT_EQ(double_to_int64_clamped(1e19, -kFar, kFar), kFar);
+  EXPECT_EQ(double_to_int64_clamped(4611686018427387904.0, -kFar, kFar), kFar - 1);
+}
+
+TEST(DoubleToInteger, CheckedNamesTheFunctionAndArgument) {
+  EXPECT_EQ(double_to_int64_checked(-7.5, "f", 2, "the count"), -7);
+  for (double bad : {double{NAN}, kInf, -kInf, 1e19, -1e300}) {
+    try {
+      double_to_int64_checked(bad, "repeat", 1, "the count");
+      ADD_FAILURE() << "expected an error for " << bad;
+    } catch (const LispError& e) {
+      EXPECT_EQ(e.error().kind, ErrorKind::ArithmeticError);
+      EXPECT_EQ(
+          e.error().message.rfind("repeat: the count (argument 1) must be a finite number", 0), 0u)
+          << e.error().message;
+    }
+  }
+  try {
+    double_to_int64_checked(-kInf, "g", 0, "x");
+  } catch (const LispError& e) {
+    EXPECT_NE(e.error().message.find("got ##-Inf"), std::string::npos) << e.error().message;
+    EXPECT_EQ(e.error().message.find("argument"), std::string::npos) << e.error().message;
+  }
+}
+
+TEST(DoubleToInteger, SizesSaturate) {
+  EXPECT_EQ(double_to_size_saturated(NAN, 100), 100u);
+  EXPECT_EQ(double_to_size_saturated(kInf, 100), 100u);
+  EXPECT_EQ(double_to_size_saturated(1e300, 100), 100u);
+  EXPECT_EQ(double_to_size_saturated(-5, 100), 0u);
+  EXPECT_EQ(double_to_size_saturated(-kInf, 100), 0u);
+  EXPECT_EQ(double_to_size_saturated(42.9, 100), 42u);
+  EXPECT_EQ(double_to_size_saturated(1e30, SIZE_MAX), SIZE_MAX);
 }
 
 TEST(NumbersMemory, IntegerFromDecimal) {
