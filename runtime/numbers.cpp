@@ -75,9 +75,19 @@ namespace {
 
 enum class Op { Add, Sub, Mul };
 
+const char* op_name(Op op) {
+  return op == Op::Add ? "+" : op == Op::Sub ? "-" : "*";
+}
+
 Value big_op(Arena& arena, Op op, Value a, Value b) {
+  uint64_t ba = integer_bits(a), bb = integer_bits(b);
+  // A product has bits(a) + bits(b) - 1 bits or one more, a sum or
+  // difference at most one more than its larger operand; the exact size is
+  // checked again when the result is made.
+  check_integer_bits(arena, op == Op::Mul ? (ba && bb ? ba + bb - 1 : 0) : std::max(ba, bb),
+                     op_name(op));
   size_t la = bigint_limbs(a), lb = bigint_limbs(b);
-  check_bigint_room(arena, op == Op::Mul ? la + lb : std::max(la, lb) + 1);
+  charge_bigint_work(op == Op::Mul ? 2 * (la + lb) : la + lb);
   MpzView x(a), y(b);
   Mpz r;
   switch (op) {
@@ -104,10 +114,6 @@ Value float_op(Op op, double x, double y) {
       return Value::floating(x * y);
   }
   return Value();
-}
-
-const char* op_name(Op op) {
-  return op == Op::Add ? "+" : op == Op::Sub ? "-" : "*";
 }
 
 Value arith(Arena& arena, Op op, Value a, Value b) {
@@ -160,6 +166,8 @@ Value int_division(Arena& arena, DivKind kind, Value a, Value b, const char* op)
   }
   MpzView x(a), y(b);
   if (mpz_sgn(y.get()) == 0) divide_by_zero(op);
+  // The result is no larger than the dividend (or the divisor, for mod).
+  charge_bigint_work(2 * (bigint_limbs(a) + bigint_limbs(b)));
   Mpz r;
   switch (kind) {
     case DivKind::Quot:
