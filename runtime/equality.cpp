@@ -123,7 +123,12 @@ std::vector<Value> sorted_keys(const HashObj* h) {
   keys.reserve(h->count);
   for (HashIter it(h); !it.done(); it.next())
     keys.push_back(it.key());
-  std::sort(keys.begin(), keys.end(), [](Value a, Value b) { return compare(a, b) < 0; });
+  // n log n comparisons, each charged: ordering two big maps or sets is one
+  // native call that can take long.
+  std::sort(keys.begin(), keys.end(), [](Value a, Value b) {
+    charge_walk();
+    return compare(a, b) < 0;
+  });
   return keys;
 }
 

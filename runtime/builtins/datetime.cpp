@@ -340,10 +340,12 @@ std::optional<int64_t> read_iso_date(std::string_view s) {
   return day;
 }
 
-std::vector<std::string_view> words(std::string_view s) {
+// At most `max` words and then one more (enough to tell that there are too
+// many): the text is the program's, and may hold millions of them.
+std::vector<std::string_view> words(std::string_view s, size_t max) {
   std::vector<std::string_view> out;
   size_t i = 0;
-  while (i < s.size()) {
+  while (i < s.size() && out.size() <= max) {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
       ++i;
     size_t start = i;
@@ -422,7 +424,7 @@ std::optional<int64_t> civil_instant(int64_t y, int64_t m, int64_t d, int64_t in
 
 // RFC 2822: "[Wed, ]8 Jan 2026 14:30[:00] [+0000|GMT|...]".
 std::optional<int64_t> read_rfc2822(std::string_view s) {
-  std::vector<std::string_view> w = words(s);
+  std::vector<std::string_view> w = words(s, 6);
   size_t i = 0;
   if (!w.empty() && w[0].size() == 4 && w[0][3] == ',' && weekday_name(w[0].substr(0, 3))) ++i;
   if (w.size() - i != 4 && w.size() - i != 5) return std::nullopt;
@@ -438,7 +440,7 @@ std::optional<int64_t> read_rfc2822(std::string_view s) {
 
 // java.util.Date's own toString form: "Thu Jan 01 00:00:01 UTC 1970".
 std::optional<int64_t> read_java_date_string(std::string_view s) {
-  std::vector<std::string_view> w = words(s);
+  std::vector<std::string_view> w = words(s, 6);
   if (w.size() != 6 || !weekday_name(w[0])) return std::nullopt;
   int m = month_number(w[1]);
   int64_t d, y, in_day, zone;

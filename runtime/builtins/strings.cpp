@@ -49,8 +49,8 @@ class TextBuilder {
  public:
   explicit TextBuilder(Ctx& ctx) : ctx_(ctx) {}
   void append(std::string_view s) {
+    ctx_.arena.reserve_check(out_.size() + s.size());  // before growing, not after
     out_.append(s);
-    check();
   }
   // `str` of v: capped by the arena too, since a shared-structure value can
   // print far larger than it is; charges the time per byte written.
@@ -270,12 +270,17 @@ void append_lower(std::string& out, std::string_view s) {
   }
 }
 
+// Case conversion builds its result natively; it is at least as long as the
+// input (and at most three times, for one-to-many mappings), checked against
+// the heap left before and after.
 Value upper_case(Ctx& ctx, const Value* a, uint32_t) {
   const StrObj* s = text_receiver(ctx, "upper-case", a[0], 1);
   charge(ctx, s->len);
+  ctx.arena.reserve_check(s->len);
   std::string out;
   out.reserve(s->len);
   append_upper(out, s->view());
+  ctx.arena.reserve_check(out.size());
   if (out == s->view()) return Value::object(s);
   return ctx.string(out);
 }
@@ -283,9 +288,11 @@ Value upper_case(Ctx& ctx, const Value* a, uint32_t) {
 Value lower_case(Ctx& ctx, const Value* a, uint32_t) {
   const StrObj* s = text_receiver(ctx, "lower-case", a[0], 1);
   charge(ctx, s->len);
+  ctx.arena.reserve_check(s->len);
   std::string out;
   out.reserve(s->len);
   append_lower(out, s->view());
+  ctx.arena.reserve_check(out.size());
   if (out == s->view()) return Value::object(s);
   return ctx.string(out);
 }
@@ -431,6 +438,11 @@ Value java_split(Ctx& ctx, std::string_view s, int64_t limit, Find find) {
   size_t index = 0;
   bool limited = limit > 0;
   while (auto m = find()) {
+    // Every field becomes a slot of the result: check the native list (and
+    // that result) against the heap left as the list grows, so splitting a
+    // large text into millions of pieces ends in memory_limit early.
+    if (fields.size() == fields.capacity())
+      reserve_scratch(ctx, 2 * fields.size() + 1, sizeof(std::string_view) + sizeof(Value));
     if (limited && static_cast<int64_t>(fields.size()) >= limit - 1) {
       fields.push_back(s.substr(index));
       index = m->end;

@@ -105,6 +105,12 @@ void reserve_values(Ctx& ctx, double values) {
   ctx.arena.reserve_check(double_to_size_saturated(bytes, SIZE_MAX / 2));
 }
 
+void reserve_scratch(Ctx& ctx, size_t items, size_t bytes_per_item) {
+  size_t bytes;
+  if (__builtin_mul_overflow(items, bytes_per_item, &bytes)) bytes = SIZE_MAX;
+  ctx.arena.reserve_check(bytes);
+}
+
 bool is_callable(Value v) {
   switch (v.type()) {
     case Type::Closure:
