@@ -362,6 +362,25 @@ TEST(HostileNative, RegexOverALargeInputEndsInItsLimits) {
   }
 }
 
+// A compiled pattern lives outside the arena until the run ends; it is charged
+// to the heap, so compiling patterns in a loop ends in memory_limit. A pattern
+// string given to extract is compiled for that call only.
+TEST(HostileNative, CompiledPatternsAreCharged) {
+  double before = peak_rss_mb();
+  Outcome o = timed("(count (map (fn [i] (re-pattern (str \"a\" i \"b+c\"))) (range 200000)))");
+  ASSERT_FALSE(o.result.ok);
+  EXPECT_EQ(o.result.error.kind, ErrorKind::MemoryLimit) << o.result.error.describe();
+  EXPECT_LT(o.ms, 1000 + kMarginMs);
+  ptc::RunOptions options;
+  options.limits.timeout_ms = 10000;
+  o = timed("(count (keep (fn [i] (extract \"([0-9]+)\" (str \"n\" i))) (range 5000)))", options);
+  ASSERT_TRUE(o.result.ok) << o.result.error.describe();
+  EXPECT_EQ(o.result.printed, "5000");
+  if (!ptc::testing::kSanitized) {
+    EXPECT_LT(peak_rss_mb() - before, 100.0);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // C. Allocation failure is a limit, not a crash
 
