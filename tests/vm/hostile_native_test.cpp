@@ -337,6 +337,14 @@ TEST(HostileNative, NativeScratchMemoryStaysWithinTheHeap) {
   }
 }
 
+// apropos scores every builtin against every word of its query.
+TEST(HostileNative, AproposOverAHugeQuery) {
+  expect_error("(apropos (reduce (fn [s _] (str s s)) \"ab \" (range 20)))",
+               ErrorKind::MemoryLimit);
+  expect_error("(apropos (reduce (fn [s _] (str s s)) \"ab \" (range 17)))", ErrorKind::Timeout,
+               with_timeout(300));
+}
+
 // An error message previews its value; a deep value with shared structure
 // (5^40 leaves) must not print for long doing so.
 TEST(HostileNative, ErrorPreviewsAreBounded) {
