@@ -1,9 +1,9 @@
 #include "runtime/bignum.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "runtime/arena.hpp"
 #include "runtime/ctx.hpp"

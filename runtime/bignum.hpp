@@ -6,9 +6,10 @@
 // and several cost more than linear time in the size of their operands (at
 // 133 million bits, printing one number in decimal took 4.4 s), so the size
 // is capped where the slowest single operation on operands of the largest
-// size stays short: at 2^20 bits, in a Release build on the development
-// machine, decimal conversion takes 12-17 ms, parsing 6-8 ms, and a product,
-// quotient or remainder whose result reaches the cap 3-9 ms. Every operation
+// size stays under about 20 ms: at 2^20 bits (CPU time on the development
+// machine, GMP 6.2, -O2) decimal conversion takes 15-18 ms, parsing 8-9 ms,
+// a product reaching the cap 2 ms, a quotient or remainder 4-5 ms; at 2^21
+// bits decimal conversion already takes 35-46 ms. Every operation
 // that could make a larger integer is refused before it runs (or, where
 // the result can only be known afterwards, when the result is made), with
 // memory_limit, and big-number work charges reductions by its size so the
