@@ -888,10 +888,14 @@ Node* Analyzer::analyze_fn_literal(const Form* f) {
       } else if (t == "%&") {
         has_rest = true;
       } else {
+        // At most two digits, so an absurd index such as %99999999999 or a
+        // name such as %abc never reaches the arithmetic.
         int n = 0;
         bool ok = t.size() <= 3;
-        for (char c : t.substr(1))
-          ok = ok && c >= '0' && c <= '9', n = n * 10 + (c - '0');
+        for (size_t i = 1; ok && i < t.size(); ++i) {
+          ok = t[i] >= '0' && t[i] <= '9';
+          if (ok) n = n * 10 + (t[i] - '0');
+        }
         if (!ok || n < 1 || n > 20)
           fail(ErrorKind::InvalidPlaceholder, x, fmt::format("invalid placeholder {} in #()", t),
                "use %, %1 ... %20, or %& for the remaining arguments");

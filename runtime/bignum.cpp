@@ -1,9 +1,12 @@
 #include "runtime/bignum.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstring>
 
 #include "runtime/arena.hpp"
+#include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
 #include "runtime/hash.hpp"
 
@@ -23,8 +26,41 @@ MpzView::MpzView(Value v) {
   }
 }
 
+namespace {
+
+[[noreturn]] void integer_too_large(uint64_t bits, std::string_view op) {
+  std::string what = op.empty() ? fmt::format("the result has {} bits", bits)
+                                : fmt::format("{} would give about {} bits", op, bits);
+  throw_error(ErrorKind::MemoryLimit,
+              fmt::format("integer too large: {} (limit {} bits, about {} decimal digits)", what,
+                          kMaxIntegerBits, kMaxIntegerDigits),
+              "integers are limited in size; use floats for approximate magnitudes, e.g. (double "
+              "x), or keep numbers small with mod or quot");
+}
+
+}  // namespace
+
+void check_integer_bits(Arena& arena, uint64_t bits, std::string_view op) {
+  if (bits > kMaxIntegerBits) integer_too_large(bits, op);
+  arena.reserve_check(static_cast<size_t>(bits / 64 + 1) * sizeof(uint64_t) + sizeof(BigObj));
+}
+
+void charge_bigint_work(size_t limbs) {
+  charge_walk(static_cast<int64_t>(limbs));
+}
+
+uint64_t integer_bits(Value v) {
+  if (v.is_int()) {
+    int64_t i = v.as_int();
+    uint64_t mag = i < 0 ? 0 - static_cast<uint64_t>(i) : static_cast<uint64_t>(i);
+    return mag == 0 ? 0 : 64 - static_cast<uint64_t>(__builtin_clzll(mag));
+  }
+  return mpz_sizeinbase(MpzView(v).get(), 2);
+}
+
 Value integer_from_mpz(Arena& arena, mpz_srcptr z) {
   if (mpz_fits_slong_p(z)) return Value::integer(mpz_get_si(z));
+  if (uint64_t bits = mpz_sizeinbase(z, 2); bits > kMaxIntegerBits) integer_too_large(bits, "");
   size_t n = mpz_size(z);
   auto* b = static_cast<BigObj*>(arena.alloc(sizeof(BigObj) + n * sizeof(uint64_t)));
   new (b) BigObj();
@@ -36,6 +72,16 @@ Value integer_from_mpz(Arena& arena, mpz_srcptr z) {
 }
 
 Value integer_from_decimal(Arena& arena, std::string_view text) {
+  // Parsing is superlinear: refuse text with more digits than the largest
+  // integer has before reading it (leading zeros add nothing).
+  size_t first = text.find_first_not_of("+-");
+  if (first != std::string_view::npos) first = text.find_first_not_of('0', first);
+  if (first != std::string_view::npos && text.size() - first > kMaxIntegerDigits)
+    throw_error(ErrorKind::MemoryLimit,
+                fmt::format("integer too large: {} decimal digits (limit {} digits, {} bits)",
+                            text.size() - first, kMaxIntegerDigits, kMaxIntegerBits),
+                "integers are limited in size; read such a number as a string or a float");
+  charge_bigint_work(text.size() / 16);
   std::string s(text);
   if (!s.empty() && s[0] == '+') s.erase(0, 1);
   Mpz z;
@@ -80,6 +126,7 @@ double bigint_to_double(const BigObj* b) {
 
 std::string bigint_to_string(const BigObj* b) {
   MpzView v(Value::object(b));
+  charge_bigint_work(mpz_size(v.get()));
   std::string out(mpz_sizeinbase(v.get(), 10) + 2, '\0');
   mpz_get_str(out.data(), 10, v.get());
   out.resize(std::strlen(out.c_str()));
@@ -100,10 +147,6 @@ size_t bigint_limbs(Value v) {
   if (!v.is(Type::BigInt)) return 1;
   int32_t s = v.big()->size;
   return static_cast<size_t>(s < 0 ? -s : s);
-}
-
-void check_bigint_room(Arena& arena, size_t limbs) {
-  arena.reserve_check(limbs * sizeof(uint64_t) + sizeof(BigObj));
 }
 
 }  // namespace ptc

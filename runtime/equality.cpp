@@ -10,6 +10,7 @@
 #include "runtime/ctx.hpp"
 #include "runtime/hash.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/vector.hpp"
@@ -42,12 +43,10 @@ bool is_nan(Value v) {
 
 // Exact comparison of an int64 with a double (no precision loss past 2^53).
 int cmp_int_double(int64_t i, double d) {
-  if (d >= 9223372036854775808.0) return -1;
-  if (d < -9223372036854775808.0) return 1;
-  double t = std::trunc(d);
-  auto ti = static_cast<int64_t>(t);
-  if (i != ti) return i < ti ? -1 : 1;
-  double frac = d - t;
+  auto ti = double_to_int64(d);
+  if (!ti) return d > 0 ? -1 : 1;  // beyond int64 (NaN is handled by the callers)
+  if (i != *ti) return i < *ti ? -1 : 1;
+  double frac = d - std::trunc(d);
   return frac > 0 ? -1 : (frac < 0 ? 1 : 0);
 }
 
@@ -58,8 +57,7 @@ int sign(int x) {
 uint32_t hash_double(double d) {
   if (std::isnan(d)) return kNaNHash;
   if (std::trunc(d) == d && std::isfinite(d)) {
-    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
-      return hash_u64(static_cast<uint64_t>(static_cast<int64_t>(d)));
+    if (auto i = double_to_int64(d)) return hash_u64(static_cast<uint64_t>(*i));
     // An integral double beyond int64 equals the bignum of the same value.
     Mpz z;
     mpz_set_d(z.get(), d);
@@ -125,7 +123,12 @@ std::vector<Value> sorted_keys(const HashObj* h) {
   keys.reserve(h->count);
   for (HashIter it(h); !it.done(); it.next())
     keys.push_back(it.key());
-  std::sort(keys.begin(), keys.end(), [](Value a, Value b) { return compare(a, b) < 0; });
+  // n log n comparisons, each charged: ordering two big maps or sets is one
+  // native call that can take long.
+  std::sort(keys.begin(), keys.end(), [](Value a, Value b) {
+    charge_walk();
+    return compare(a, b) < 0;
+  });
   return keys;
 }
 

@@ -309,6 +309,11 @@ void HashIter::next() {
 
 void HashBuilder::grow() {
   size_t size = table_.empty() ? 16 : table_.size() * 2;
+  // The table and the side vectors live outside the arena until finish(); at
+  // this size they will hold up to size / 2 entries. Checking them against
+  // the heap left keeps a hostile (set coll) or (into {} coll) from
+  // allocating far past max_heap natively.
+  arena_.reserve_check(size * sizeof(uint32_t) + size / 2 * (2 * sizeof(Value) + sizeof(uint32_t)));
   table_.assign(size, 0);
   size_t mask = size - 1;
   for (uint32_t s = 0; s < keys_.size(); ++s) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/arena.hpp"
@@ -26,6 +27,44 @@ void require_number(std::string_view op, Value v, int arg_position) {
               hint);
 }
 
+std::optional<int64_t> double_to_int64(double d) {
+  // Both bounds are exact doubles: -2^63 is the least int64, 2^63 the first
+  // double past the greatest. NaN fails both comparisons.
+  if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+    return static_cast<int64_t>(std::trunc(d));
+  return std::nullopt;
+}
+
+int64_t double_to_int64_clamped(double d, int64_t lo, int64_t hi, int64_t if_nan) {
+  if (std::isnan(d)) return if_nan;
+  if (auto i = double_to_int64(d)) return std::clamp(*i, lo, hi);
+  return d > 0 ? hi : lo;
+}
+
+int64_t double_to_int64_checked(double d, std::string_view fname, int arg_position,
+                                std::string_view what) {
+  if (auto i = double_to_int64(d)) return *i;
+  std::string shown;
+  if (std::isnan(d))
+    shown = "##NaN";
+  else if (std::isinf(d))
+    shown = d > 0 ? "##Inf" : "##-Inf";
+  else
+    shown = preview(Value::floating(d));
+  std::string where = arg_position > 0 ? fmt::format(" (argument {})", arg_position) : "";
+  throw_error(
+      ErrorKind::ArithmeticError,
+      fmt::format("{}: {}{} must be a finite number within the 64-bit integer range, got {}", fname,
+                  what, where, shown),
+      "check the number first with NaN?, infinite? or a range test");
+}
+
+size_t double_to_size_saturated(double d, size_t cap) {
+  if (!(d < static_cast<double>(cap))) return cap;  // NaN too
+  if (d <= 0) return 0;
+  return static_cast<size_t>(d);
+}
+
 double to_double(Value v) {
   if (v.is_int()) return static_cast<double>(v.as_int());
   if (v.is_float()) return v.as_float();
@@ -36,9 +75,19 @@ namespace {
 
 enum class Op { Add, Sub, Mul };
 
+const char* op_name(Op op) {
+  return op == Op::Add ? "+" : op == Op::Sub ? "-" : "*";
+}
+
 Value big_op(Arena& arena, Op op, Value a, Value b) {
+  uint64_t ba = integer_bits(a), bb = integer_bits(b);
+  // A product has bits(a) + bits(b) - 1 bits or one more, a sum or
+  // difference at most one more than its larger operand; the exact size is
+  // checked again when the result is made.
+  check_integer_bits(arena, op == Op::Mul ? (ba && bb ? ba + bb - 1 : 0) : std::max(ba, bb),
+                     op_name(op));
   size_t la = bigint_limbs(a), lb = bigint_limbs(b);
-  check_bigint_room(arena, op == Op::Mul ? la + lb : std::max(la, lb) + 1);
+  charge_bigint_work(op == Op::Mul ? 2 * (la + lb) : la + lb);
   MpzView x(a), y(b);
   Mpz r;
   switch (op) {
@@ -65,10 +114,6 @@ Value float_op(Op op, double x, double y) {
       return Value::floating(x * y);
   }
   return Value();
-}
-
-const char* op_name(Op op) {
-  return op == Op::Add ? "+" : op == Op::Sub ? "-" : "*";
 }
 
 Value arith(Arena& arena, Op op, Value a, Value b) {
@@ -121,6 +166,8 @@ Value int_division(Arena& arena, DivKind kind, Value a, Value b, const char* op)
   }
   MpzView x(a), y(b);
   if (mpz_sgn(y.get()) == 0) divide_by_zero(op);
+  // The result is no larger than the dividend (or the divisor, for mod).
+  charge_bigint_work(2 * (bigint_limbs(a) + bigint_limbs(b)));
   Mpz r;
   switch (kind) {
     case DivKind::Quot:

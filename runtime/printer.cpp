@@ -312,6 +312,9 @@ std::string preview(Value v, size_t max_chars) {
   PrintOptions opts;
   opts.limit = 5;
   opts.string_limit = max_chars;
+  // Five items per level still grow as 5^depth: stop printing a little past
+  // what is kept (a grapheme is at most a few bytes in practice).
+  opts.max_bytes = max_chars * 8 + 64;
   std::string out;
   print_value(out, v, opts);
   if (out.size() > max_chars + 20) {

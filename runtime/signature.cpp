@@ -728,7 +728,7 @@ DateTimeText parse_datetime(std::string_view s) {
   if (i != s.size()) return r;
   int64_t seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset * 60;
   int64_t days = floor_div(seconds, 86400);
-  int64_t rem = seconds - days * 86400;
+  int64_t rem = floor_mod(seconds, 86400);
   Civil utc = civil_from_days(days);
   if (utc.year < 0 || utc.year > 9999) return r;
   r.ok = true;

@@ -3,13 +3,21 @@
 #include <utf8proc.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "runtime/arena.hpp"
+#include "runtime/error.hpp"
 
 namespace ptc {
 
 StrObj* new_string_uninit(Arena& arena, size_t len) {
+  // The length is stored in 32 bits and the grapheme count in a signed 32-bit
+  // cache: a longer string (possible only with a multi-gigabyte heap) is refused.
+  if (len > static_cast<size_t>(INT32_MAX))
+    throw_error(ErrorKind::MemoryLimit,
+                "memory limit exceeded: a string longer than 2 GB cannot be made",
+                "process text in smaller pieces");
   auto* s = static_cast<StrObj*>(arena.alloc(sizeof(StrObj) + len + 1));
   new (s) StrObj();
   s->type = Type::String;

@@ -39,6 +39,17 @@ struct ValueEq {
 using ValueIndex = std::unordered_map<Value, uint32_t, ValueHash, ValueEq>;
 using ValueSet = std::unordered_set<Value, ValueHash, ValueEq>;
 
+// Native bytes one distinct key costs while group-by, frequencies or
+// distinct-by work: a hash node with its bucket and allocation overhead, and
+// the key's slots in the side vectors (with their growth slack).
+constexpr size_t kIndexBytesPerKey = 128;
+
+// Checks the native index against the heap left as it grows (at each power of
+// two, so the check costs nothing per item).
+void check_index_growth(Ctx& ctx, size_t keys) {
+  if ((keys & (keys - 1)) == 0) reserve_scratch(ctx, 2 * keys, kIndexBytesPerKey);
+}
+
 // The key of `item`: a vector key is a path of fields (like get-in), anything
 // else goes through apply_key (keyword/string field, or a call).
 Value key_of(Ctx& ctx, Value key, Value item, const char* fname) {
@@ -181,7 +192,10 @@ Value distinct_by(Ctx& ctx, const Value* a, uint32_t) {
   VecBuilder out(ctx.arena);
   for (SeqIter it(ctx, a[1], "distinct-by", 2); !it.done(); it.next()) {
     ctx.tick();
-    if (seen.insert(key_of(ctx, key, it.value(), "distinct-by")).second) out.push(it.value());
+    if (seen.insert(key_of(ctx, key, it.value(), "distinct-by")).second) {
+      check_index_growth(ctx, seen.size());
+      out.push(it.value());
+    }
   }
   return Value::object(out.finish());
 }
@@ -201,6 +215,7 @@ Value group_by(Ctx& ctx, const Value* a, uint32_t) {
     Value k = apply_key(ctx, key, it.value(), "group-by", 1);
     auto [pos, fresh] = index.emplace(k, static_cast<uint32_t>(keys.size()));
     if (fresh) {
+      check_index_growth(ctx, keys.size() + 1);
       keys.push_back(k);
       groups.emplace_back(ctx.arena);
     }
@@ -220,6 +235,7 @@ Value frequencies(Ctx& ctx, const Value* a, uint32_t) {
     ctx.tick();
     auto [pos, fresh] = index.emplace(it.value(), static_cast<uint32_t>(keys.size()));
     if (fresh) {
+      check_index_growth(ctx, keys.size() + 1);
       keys.push_back(it.value());
       counts.push_back(0);
     }

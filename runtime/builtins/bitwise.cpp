@@ -37,9 +37,10 @@ bool is_zero(Value x) {
   return x.is_int() && x.as_int() == 0;
 }
 
-// Limbs needed to hold bit `index`, plus one for the sign.
-size_t limbs_for_bit(uint64_t index) {
-  return static_cast<size_t>(index / 64 + 2);
+// a + b without wrapping (a shift count may be near 2^64).
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 enum class Logic { And, Or, Xor, AndNot };
@@ -70,8 +71,8 @@ Value logic(Ctx& ctx, Logic op, const char* fname, const Value* a, uint32_t n) {
       continue;
     }
     size_t limbs = std::max(bigint_limbs(acc), bigint_limbs(y)) + 1;
+    check_integer_bits(ctx.arena, std::max(integer_bits(acc), integer_bits(y)) + 1, fname);
     ctx.tick(static_cast<int64_t>(limbs));
-    check_bigint_room(ctx.arena, limbs);
     MpzView p(acc), q(y);
     Mpz r;
     switch (op) {
@@ -113,7 +114,8 @@ Value bit_not(Ctx& ctx, const Value* a, uint32_t) {
   Value x = a[0];
   expect_integer("bit-not", x, 1);
   if (x.is_int()) return Value::integer(~x.as_int());
-  check_bigint_room(ctx.arena, bigint_limbs(x) + 1);
+  check_integer_bits(ctx.arena, integer_bits(x) + 1, "bit-not");
+  ctx.tick(static_cast<int64_t>(bigint_limbs(x)));
   Mpz r;
   mpz_com(r.get(), MpzView(x).get());
   return integer_from_mpz(ctx.arena, r.get());
@@ -126,9 +128,8 @@ Value shift_left(Ctx& ctx, const Value* a, uint32_t) {
   if (is_zero(x)) return x;
   if (x.is_int() && k <= static_cast<uint64_t>(__builtin_clrsbll(x.as_int())))
     return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(x.as_int()) << k));
-  size_t limbs = bigint_limbs(x) + limbs_for_bit(k);
-  check_bigint_room(ctx.arena, limbs);
-  ctx.tick(static_cast<int64_t>(limbs));
+  check_integer_bits(ctx.arena, saturating_add(integer_bits(x), k), "bit-shift-left");
+  ctx.tick(static_cast<int64_t>(bigint_limbs(x) + k / 64));
   Mpz r;
   mpz_mul_2exp(r.get(), MpzView(x).get(), k);
   return integer_from_mpz(ctx.arena, r.get());
@@ -170,9 +171,8 @@ Value single_bit(Ctx& ctx, BitOp op, const char* fname, const Value* a) {
   bool beyond = k / 64 >= bigint_limbs(x);
   if (beyond && ((op == BitOp::Set && is_negative(x)) || (op == BitOp::Clear && !is_negative(x))))
     return x;
-  size_t limbs = std::max(bigint_limbs(x), limbs_for_bit(k));
-  check_bigint_room(ctx.arena, limbs);
-  ctx.tick(static_cast<int64_t>(limbs));
+  check_integer_bits(ctx.arena, std::max(integer_bits(x), saturating_add(k, 2)), fname);
+  ctx.tick(static_cast<int64_t>(std::max<uint64_t>(bigint_limbs(x), k / 64)));
   Mpz r;
   mpz_set(r.get(), MpzView(x).get());
   switch (op) {

@@ -26,6 +26,7 @@
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
 #include "runtime/calendar.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 
@@ -71,7 +72,7 @@ void append_date(std::string& out, int64_t epoch_day) {
 // ISO-8601 as Java's Instant prints it: seconds always, milliseconds when set.
 void append_instant(std::string& out, int64_t ms) {
   int64_t day = floor_div(ms, kMsPerDay);
-  int64_t in_day = ms - day * kMsPerDay;
+  int64_t in_day = floor_mod(ms, kMsPerDay);  // ms - day * kMsPerDay overflows near INT64_MIN
   append_date(out, day);
   out += fmt::format("T{:02}:{:02}:{:02}", in_day / kMsPerHour, in_day / kMsPerMinute % 60,
                      in_day / kMsPerSecond % 60);
@@ -339,10 +340,12 @@ std::optional<int64_t> read_iso_date(std::string_view s) {
   return day;
 }
 
-std::vector<std::string_view> words(std::string_view s) {
+// At most `max` words and then one more (enough to tell that there are too
+// many): the text is the program's, and may hold millions of them.
+std::vector<std::string_view> words(std::string_view s, size_t max) {
   std::vector<std::string_view> out;
   size_t i = 0;
-  while (i < s.size()) {
+  while (i < s.size() && out.size() <= max) {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
       ++i;
     size_t start = i;
@@ -421,7 +424,7 @@ std::optional<int64_t> civil_instant(int64_t y, int64_t m, int64_t d, int64_t in
 
 // RFC 2822: "[Wed, ]8 Jan 2026 14:30[:00] [+0000|GMT|...]".
 std::optional<int64_t> read_rfc2822(std::string_view s) {
-  std::vector<std::string_view> w = words(s);
+  std::vector<std::string_view> w = words(s, 6);
   size_t i = 0;
   if (!w.empty() && w[0].size() == 4 && w[0][3] == ',' && weekday_name(w[0].substr(0, 3))) ++i;
   if (w.size() - i != 4 && w.size() - i != 5) return std::nullopt;
@@ -437,7 +440,7 @@ std::optional<int64_t> read_rfc2822(std::string_view s) {
 
 // java.util.Date's own toString form: "Thu Jan 01 00:00:01 UTC 1970".
 std::optional<int64_t> read_java_date_string(std::string_view s) {
-  std::vector<std::string_view> w = words(s);
+  std::vector<std::string_view> w = words(s, 6);
   if (w.size() != 6 || !weekday_name(w[0])) return std::nullopt;
   int m = month_number(w[1]);
   int64_t d, y, in_day, zone;
@@ -550,8 +553,9 @@ int64_t day_count(std::string_view fname, Value v) {
   if (v.is_float()) {
     double d = v.as_float();
     if (std::isnan(d)) return 0;
-    if (!(d > -9.2e18 && d < 9.2e18)) out_of_range(fname, "the day count");
-    return static_cast<int64_t>(d);
+    auto days = double_to_int64(d);
+    if (!days) out_of_range(fname, "the day count");
+    return *days;
   }
   type_error(fname, "an integer number of days", v, 2);
 }

@@ -270,6 +270,9 @@ Value apropos(Ctx& ctx, const Value* a, uint32_t n) {
     type_error("apropos", "a search string", a[0], 1);
   std::string query = ref_text(a[0], "apropos");
   int64_t limit = option(ctx, a, n, "apropos", "limit", 8, 1, 50);
+  // The query is the program's text: its word list is checked against the heap
+  // left, and scoring charges one reduction per entry and query word.
+  reserve_scratch(ctx, query.size() / 2 + 1, sizeof(std::string));
   std::vector<std::string> q = tokens(query);
   struct Scored {
     int score;
@@ -277,6 +280,7 @@ Value apropos(Ctx& ctx, const Value* a, uint32_t n) {
   };
   std::vector<Scored> hits;
   for (const Entry& e : entries()) {
+    ctx.tick(1 + static_cast<int64_t>(q.size()));
     int score = 0;
     std::vector<std::string> name_tokens = tokens(e.name), doc_tokens = tokens(e.doc);
     for (const std::string& t : q) {

@@ -426,6 +426,7 @@ class Formatter {
       lead = prefix.size();
     } else if (v.is(Type::BigInt)) {
       MpzView z(v);
+      ctx_.tick(static_cast<int64_t>(bigint_limbs(v)));
       std::string t(mpz_sizeinbase(z.get(), hex ? 16 : 8) + 2, '\0');
       mpz_get_str(t.data(), hex ? 16 : 8, z.get());
       t.resize(std::strlen(t.c_str()));

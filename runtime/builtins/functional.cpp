@@ -38,7 +38,9 @@ Value apply(Ctx& ctx, const Value* a, uint32_t n) {
     type_error("apply", "a collection as the last argument", coll, static_cast<int>(n),
                "apply spreads its last argument: (apply f [x y]) or (apply f x [y z])");
   Args args(a + 1, a + n - 1);
-  args.reserve(args.size() + seq_count(ctx, coll, "apply", static_cast<int>(n)));
+  size_t spread = seq_count(ctx, coll, "apply", static_cast<int>(n));
+  reserve_scratch(ctx, spread, sizeof(Value));  // the native argument list
+  args.reserve(args.size() + spread);
   for (SeqIter it(ctx, coll, "apply", static_cast<int>(n)); !it.done(); it.next())
     args.push_back(it.value());
   ctx.tick(static_cast<int64_t>(args.size() / 8));

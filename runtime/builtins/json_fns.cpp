@@ -153,6 +153,14 @@ class JsonWriter {
 
   void string(std::string_view s) {
     static constexpr char kHex[] = "0123456789ABCDEF";
+    // Escaping can make the text up to six times longer (\u0001 for one
+    // byte): check the escaped length against the heap left before writing.
+    size_t escaped = s.size() + 2;
+    for (char ch : s) {
+      auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20 || c == '"' || c == '\\') escaped += 5;
+    }
+    ctx_.arena.reserve_check(out_.size() + escaped);
     out_.push_back('"');
     size_t run = 0;
     for (size_t i = 0; i < s.size(); ++i) {

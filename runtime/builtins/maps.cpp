@@ -473,6 +473,9 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
     }
     return Value::object(m);
   }
+  // The table is native: a hash node, its bucket and two side-vector slots
+  // per key, checked against the heap left before it is built.
+  reserve_scratch(ctx, m->count + incoming, 128);
   OrderedTable t;
   t.put_all(m);
   ctx.tick(m->count);

@@ -19,11 +19,10 @@ namespace {
 
 // An integral double as an exact integer (a bignum past the int64 range).
 Value integer_from_double(Ctx& ctx, double d) {
-  if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
-    return Value::integer(static_cast<int64_t>(d));
+  if (auto i = double_to_int64(d)) return Value::integer(*i);
   int exp = 0;
-  std::frexp(d, &exp);
-  check_bigint_room(ctx.arena, static_cast<size_t>(exp) / 64 + 1);
+  std::frexp(d, &exp);  // |d| < 2^exp, at most 2^1024
+  check_integer_bits(ctx.arena, static_cast<uint64_t>(exp), "");
   Mpz z;
   mpz_set_d(z.get(), d);
   return integer_from_mpz(ctx.arena, z.get());
@@ -120,9 +119,9 @@ Value int_(Ctx&, const Value* a, uint32_t) {
       throw_error(ErrorKind::ArithmeticError,
                   fmt::format("int: cannot convert {} to an integer", preview(x)),
                   "check with infinite? first");
-    double t = std::trunc(d);
-    if (t < static_cast<double>(kMin) || t > static_cast<double>(kMax)) int_range_error(x);
-    return Value::integer(static_cast<int64_t>(t));
+    auto t = double_to_int64(d);
+    if (!t || *t < kMin || *t > kMax) int_range_error(x);
+    return Value::integer(*t);
   }
   if (x.is(Type::BigInt)) int_range_error(x);
   if (x.is_string()) {

@@ -11,6 +11,7 @@
 // not take part in the match is nil (GAP-S92).
 #include <re2/re2.h>
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -33,11 +34,23 @@ const re2::RE2& expect_regex(std::string_view fname, Value v, int pos) {
   return *v.as<const RegexObj>()->re;
 }
 
-// A regex argument that may also be given as a pattern string (extract).
-const re2::RE2& regex_or_pattern(Ctx& ctx, std::string_view fname, Value v, int pos) {
-  if (v.is_string()) return *make_regex(ctx, v.str()->view()).as<const RegexObj>()->re;
+// A regex argument that may also be given as a pattern string (extract); a
+// string is compiled for this call only and freed with the holder.
+struct PatternArg {
+  std::unique_ptr<re2::RE2> owned;
+  const re2::RE2* re = nullptr;
+};
+
+PatternArg regex_or_pattern(std::string_view fname, Value v, int pos) {
+  PatternArg p;
+  if (v.is_string()) {
+    p.owned = compile_regex(v.str()->view());
+    p.re = p.owned.get();
+    return p;
+  }
   if (!v.is(Type::Regex)) type_error(fname, "a regex or a pattern string", v, pos);
-  return *v.as<const RegexObj>()->re;
+  p.re = v.as<const RegexObj>()->re;
+  return p;
 }
 
 // Reductions for one search starting at `from`: RE2 may scan to the end of
@@ -190,11 +203,11 @@ Value re_split(Ctx& ctx, const Value* a, uint32_t) {
 // when there is no match, no such group, or the group did not participate.
 // A nil `s` gives nil, so a missing field flows through as "no match".
 Value extract_group(Ctx& ctx, const char* fname, const Value* a, uint32_t n) {
-  const re2::RE2& re = regex_or_pattern(ctx, fname, a[0], 1);
+  PatternArg pattern = regex_or_pattern(fname, a[0], 1);
   if (a[1].is_nil()) return Value();
   std::string_view text = expect_string(fname, a[1], 2)->view();
   int64_t group = n >= 3 ? expect_int(fname, a[2], 3) : 1;
-  Matcher m(re, text);
+  Matcher m(*pattern.re, text);
   if (group < 0 || static_cast<uint64_t>(group) > m.ngroups()) return Value();
   if (!m.search(ctx, 0, re2::RE2::UNANCHORED)) return Value();
   return m.group_value(ctx, static_cast<size_t>(group));

@@ -375,7 +375,7 @@ Value repeat(Ctx& ctx, const Value* a, uint32_t n) {
   if (count.is_int()) {
     times = count.as_int();
   } else if (count.is_float() && std::isfinite(count.as_float())) {
-    times = static_cast<int64_t>(std::min(count.as_float(), 9.2e18));
+    times = double_to_int64_clamped(count.as_float());  // (repeat -1e300 x) is []
   } else if (count.is(Type::BigInt)) {
     times = count.big()->size < 0 ? 0 : INT64_MAX;
   } else {

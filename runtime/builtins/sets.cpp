@@ -9,6 +9,7 @@
 #include "runtime/builtins/support.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/seq.hpp"
 #include "runtime/strings.hpp"
 #include "runtime/vector.hpp"
@@ -40,9 +41,9 @@ bool is_index_of_string(Value k, const StrObj* s) {
   int64_t i;
   if (k.is_int())
     i = k.as_int();
-  else if (k.is_float() && k.as_float() >= 0 && k.as_float() < 9.2e18 &&
-           k.as_float() == static_cast<double>(static_cast<int64_t>(k.as_float())))
-    i = static_cast<int64_t>(k.as_float());  // (contains? "abc" 1.0) is true (GAP-S35)
+  else if (auto t = k.is_float() ? double_to_int64(k.as_float()) : std::nullopt;
+           t && static_cast<double>(*t) == k.as_float())
+    i = *t;  // (contains? "abc" 1.0) is true (GAP-S35)
   else
     return false;
   return i >= 0 && static_cast<size_t>(i) < grapheme_count(s);

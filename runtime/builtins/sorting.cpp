@@ -147,9 +147,13 @@ std::vector<uint32_t> sorted_positions(Ctx& ctx, const std::vector<Value>& keys,
   return cur;
 }
 
+// Bytes per item a sort holds while it works: the items, their keys (sort-by),
+// two position arrays, and the sorted vector it builds in the arena.
+constexpr size_t kSortBytesPerItem = 3 * sizeof(Value) + 2 * sizeof(uint32_t);
+
 std::vector<Value> collect_items(Ctx& ctx, Value coll, const char* fname, int pos) {
   size_t n = seq_count(ctx, coll, fname, pos);
-  ctx.arena.reserve_check(n * sizeof(Value));  // the sorted vector: refuse huge inputs first
+  reserve_scratch(ctx, n, kSortBytesPerItem);  // refuse huge inputs before copying anything
   std::vector<Value> items;
   items.reserve(n);
   for (SeqIter it(ctx, coll, fname, pos); !it.done(); it.next())

@@ -17,6 +17,7 @@
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/registry.hpp"
 #include "runtime/builtins/support.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/strings.hpp"
 
@@ -36,8 +37,7 @@ int64_t int_arg(std::string_view method, Value v, int pos) {
   constexpr int64_t kFar = int64_t{1} << 40;
   if (v.is_int()) return std::clamp<int64_t>(v.as_int(), -kFar, kFar);
   if (v.is_float() && std::isfinite(v.as_float()))
-    return static_cast<int64_t>(std::clamp(std::trunc(v.as_float()), -static_cast<double>(kFar),
-                                           static_cast<double>(kFar)));
+    return double_to_int64_clamped(v.as_float(), -kFar, kFar);
   type_error(method, "an integer", v, pos);
 }
 

@@ -24,6 +24,7 @@
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/seq.hpp"
@@ -48,8 +49,8 @@ class TextBuilder {
  public:
   explicit TextBuilder(Ctx& ctx) : ctx_(ctx) {}
   void append(std::string_view s) {
+    ctx_.arena.reserve_check(out_.size() + s.size());  // before growing, not after
     out_.append(s);
-    check();
   }
   // `str` of v: capped by the arena too, since a shared-structure value can
   // print far larger than it is; charges the time per byte written.
@@ -95,12 +96,8 @@ const StrObj* text_receiver(Ctx& ctx, std::string_view fname, Value v, int pos) 
 int64_t index_arg(std::string_view fname, Value v, int pos) {
   constexpr int64_t kFar = int64_t{1} << 62;
   if (v.is_int()) return v.as_int();
-  if (v.is_float() && std::isfinite(v.as_float())) {
-    double d = std::trunc(v.as_float());
-    if (d > static_cast<double>(kFar)) return kFar;
-    if (d < -static_cast<double>(kFar)) return -kFar;
-    return static_cast<int64_t>(d);
-  }
+  if (v.is_float() && std::isfinite(v.as_float()))
+    return double_to_int64_clamped(v.as_float(), -kFar, kFar);
   if (v.is(Type::BigInt)) return bigint_sign(v.big()) < 0 ? -kFar : kFar;
   type_error(fname, "an integer index", v, pos);
 }
@@ -273,12 +270,17 @@ void append_lower(std::string& out, std::string_view s) {
   }
 }
 
+// Case conversion builds its result natively; it is at least as long as the
+// input (and at most three times, for one-to-many mappings), checked against
+// the heap left before and after.
 Value upper_case(Ctx& ctx, const Value* a, uint32_t) {
   const StrObj* s = text_receiver(ctx, "upper-case", a[0], 1);
   charge(ctx, s->len);
+  ctx.arena.reserve_check(s->len);
   std::string out;
   out.reserve(s->len);
   append_upper(out, s->view());
+  ctx.arena.reserve_check(out.size());
   if (out == s->view()) return Value::object(s);
   return ctx.string(out);
 }
@@ -286,9 +288,11 @@ Value upper_case(Ctx& ctx, const Value* a, uint32_t) {
 Value lower_case(Ctx& ctx, const Value* a, uint32_t) {
   const StrObj* s = text_receiver(ctx, "lower-case", a[0], 1);
   charge(ctx, s->len);
+  ctx.arena.reserve_check(s->len);
   std::string out;
   out.reserve(s->len);
   append_lower(out, s->view());
+  ctx.arena.reserve_check(out.size());
   if (out == s->view()) return Value::object(s);
   return ctx.string(out);
 }
@@ -434,6 +438,11 @@ Value java_split(Ctx& ctx, std::string_view s, int64_t limit, Find find) {
   size_t index = 0;
   bool limited = limit > 0;
   while (auto m = find()) {
+    // Every field becomes a slot of the result: check the native list (and
+    // that result) against the heap left as the list grows, so splitting a
+    // large text into millions of pieces ends in memory_limit early.
+    if (fields.size() == fields.capacity())
+      reserve_scratch(ctx, 2 * fields.size() + 1, sizeof(std::string_view) + sizeof(Value));
     if (limited && static_cast<int64_t>(fields.size()) >= limit - 1) {
       fields.push_back(s.substr(index));
       index = m->end;

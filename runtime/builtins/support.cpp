@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 
@@ -25,8 +26,11 @@ void type_error(std::string_view fname, std::string_view expected, Value got, in
 
 int64_t expect_int(std::string_view fname, Value v, int pos) {
   if (v.is_int()) return v.as_int();
-  if (v.is_float() && v.as_float() == static_cast<double>(static_cast<int64_t>(v.as_float())))
-    return static_cast<int64_t>(v.as_float());
+  if (v.is_float()) {
+    // A float is accepted only when it is exactly an int64 (3.0, not 3.5 or 1e300).
+    auto i = double_to_int64(v.as_float());
+    if (i && static_cast<double>(*i) == v.as_float()) return *i;
+  }
   type_error(fname, "an integer", v, pos);
 }
 
@@ -56,12 +60,7 @@ Value make_native_fn(Ctx& ctx, NativeImpl impl, const char* name,
 
 int64_t truncating_int_arg(std::string_view fname, Value v, int pos, std::string_view expected) {
   if (v.is_int()) return v.as_int();
-  if (v.is_float() && !std::isnan(v.as_float())) {
-    double d = v.as_float();
-    if (d >= 9.2e18) return std::numeric_limits<int64_t>::max();
-    if (d <= -9.2e18) return std::numeric_limits<int64_t>::min();
-    return static_cast<int64_t>(d);
-  }
+  if (v.is_float() && !std::isnan(v.as_float())) return double_to_int64_clamped(v.as_float());
   if (v.is(Type::BigInt))
     return v.big()->size < 0 ? std::numeric_limits<int64_t>::min()
                              : std::numeric_limits<int64_t>::max();
@@ -103,7 +102,13 @@ std::string print_joined(Ctx& ctx, const Value* a, uint32_t n, bool readable, bo
 
 void reserve_values(Ctx& ctx, double values) {
   double bytes = values * static_cast<double>(sizeof(Value));
-  ctx.arena.reserve_check(bytes >= 1e18 ? static_cast<size_t>(1e18) : static_cast<size_t>(bytes));
+  ctx.arena.reserve_check(double_to_size_saturated(bytes, SIZE_MAX / 2));
+}
+
+void reserve_scratch(Ctx& ctx, size_t items, size_t bytes_per_item) {
+  size_t bytes;
+  if (__builtin_mul_overflow(items, bytes_per_item, &bytes)) bytes = SIZE_MAX;
+  ctx.arena.reserve_check(bytes);
 }
 
 bool is_callable(Value v) {

@@ -39,6 +39,13 @@ void charge_items(Ctx& ctx, size_t items);
 // Refuses a result of `values` Values before building it (memory_limit).
 void reserve_values(Ctx& ctx, double values);
 
+// Native scratch memory a builtin holds while it works (a sort's positions, a
+// group-by's index): freed when the builtin returns, so not charged, but
+// checked against the heap the run has left before it is allocated, so that
+// no input makes a builtin allocate far past max_heap outside the arena.
+// Throws memory_limit when `items` x `bytes_per_item` would not fit.
+void reserve_scratch(Ctx& ctx, size_t items, size_t bytes_per_item);
+
 // The arguments printed and space separated, as print, println, prn and
 // pr-str join them (`readable`: strings quoted). For output (`for_prints`)
 // the text stops a little past max_print_length, since add_print cuts it

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -365,10 +366,12 @@ void* count_realloc(void* p, size_t old, size_t n) {
 
 TEST(NumbersMemory, BignumMultiplicationRefusedBeforeComputing) {
   Limits lim;
-  lim.max_heap_bytes = 1 << 20;
+  lim.max_heap_bytes = 1 << 17;
   Ctx ctx(lim);
   Mpz z;
-  mpz_ui_pow_ui(z.get(), 7, 1150000);  // about 50,400 limbs: ~400 KB in the arena
+  // About 421,000 bits (6,600 limbs, ~53 KB in the arena): under the integer
+  // size cap, but its square (~106 KB) does not fit the 128 KB heap.
+  mpz_ui_pow_ui(z.get(), 7, 150000);
   Value x = integer_from_mpz(ctx.arena, z.get());
   ASSERT_TRUE(x.is(Type::BigInt));
   size_t used = ctx.arena.used();
@@ -398,6 +401,124 @@ TEST(NumbersMemory, BignumMultiplicationRefusedBeforeComputing) {
     FAIL() << "expected MemoryLimit";
   } catch (const LispError& e) {
     EXPECT_EQ(e.error().kind, ErrorKind::MemoryLimit);
+  }
+}
+
+// Converting a NaN, an infinity or an out-of-range double to an integer is
+// undefined behaviour; the helpers never do it.
+TEST(DoubleToInteger, TruncatesWithinTheRange) {
+  EXPECT_EQ(double_to_int64(3.9), 3);
+  EXPECT_EQ(double_to_int64(-3.9), -3);
+  EXPECT_EQ(double_to_int64(-0.0), 0);
+  EXPECT_EQ(double_to_int64(-9223372036854775808.0), kMin);
+  EXPECT_EQ(double_to_int64(9223372036854774784.0), 9223372036854774784);  // largest below 2^63
+  EXPECT_EQ(double_to_int64(9223372036854775808.0), std::nullopt);         // 2^63
+  EXPECT_EQ(double_to_int64(-9223372036854777856.0), std::nullopt);        // next below -2^63
+  EXPECT_EQ(double_to_int64(1e300), std::nullopt);
+  EXPECT_EQ(double_to_int64(-1e300), std::nullopt);
+  EXPECT_EQ(double_to_int64(kInf), std::nullopt);
+  EXPECT_EQ(double_to_int64(-kInf), std::nullopt);
+  EXPECT_EQ(double_to_int64(NAN), std::nullopt);
+}
+
+TEST(DoubleToInteger, Clamps) {
+  EXPECT_EQ(double_to_int64_clamped(1e300), kMax);
+  EXPECT_EQ(double_to_int64_clamped(-1e300), kMin);
+  EXPECT_EQ(double_to_int64_clamped(kInf), kMax);
+  EXPECT_EQ(double_to_int64_clamped(-kInf), kMin);
+  EXPECT_EQ(double_to_int64_clamped(NAN), 0);
+  EXPECT_EQ(double_to_int64_clamped(NAN, 0, 10, 7), 7);
+  EXPECT_EQ(double_to_int64_clamped(-2.5, 0, 10), 0);
+  EXPECT_EQ(double_to_int64_clamped(12.5, 0, 10), 10);
+  EXPECT_EQ(double_to_int64_clamped(7.9, 0, 10), 7);
+  EXPECT_EQ(double_to_int64_clamped(9223372036854775808.0), kMax);
+  EXPECT_EQ(double_to_int64_clamped(-9223372036854775808.0), kMin);
+  constexpr int64_t kFar = (int64_t{1} << 62) + 1;  // not an exact double
+  EXPECT_EQ(double_to_int64_clamped(1e19, -kFar, kFar), kFar);
+  EXPECT_EQ(double_to_int64_clamped(4611686018427387904.0, -kFar, kFar), kFar - 1);
+}
+
+TEST(DoubleToInteger, CheckedNamesTheFunctionAndArgument) {
+  EXPECT_EQ(double_to_int64_checked(-7.5, "f", 2, "the count"), -7);
+  for (double bad : {double{NAN}, kInf, -kInf, 1e19, -1e300}) {
+    try {
+      double_to_int64_checked(bad, "repeat", 1, "the count");
+      ADD_FAILURE() << "expected an error for " << bad;
+    } catch (const LispError& e) {
+      EXPECT_EQ(e.error().kind, ErrorKind::ArithmeticError);
+      EXPECT_EQ(
+          e.error().message.rfind("repeat: the count (argument 1) must be a finite number", 0), 0u)
+          << e.error().message;
+    }
+  }
+  try {
+    double_to_int64_checked(-kInf, "g", 0, "x");
+  } catch (const LispError& e) {
+    EXPECT_NE(e.error().message.find("got ##-Inf"), std::string::npos) << e.error().message;
+    EXPECT_EQ(e.error().message.find("argument"), std::string::npos) << e.error().message;
+  }
+}
+
+TEST(DoubleToInteger, SizesSaturate) {
+  EXPECT_EQ(double_to_size_saturated(NAN, 100), 100u);
+  EXPECT_EQ(double_to_size_saturated(kInf, 100), 100u);
+  EXPECT_EQ(double_to_size_saturated(1e300, 100), 100u);
+  EXPECT_EQ(double_to_size_saturated(-5, 100), 0u);
+  EXPECT_EQ(double_to_size_saturated(-kInf, 100), 0u);
+  EXPECT_EQ(double_to_size_saturated(42.9, 100), 42u);
+  EXPECT_EQ(double_to_size_saturated(1e30, SIZE_MAX), SIZE_MAX);
+}
+
+// Every integer stays within kMaxIntegerBits; a larger one is refused with
+// memory_limit before the work that would make it.
+TEST(IntegerSize, CapHoldsForEveryWayOfMakingAnInteger) {
+  Limits lim;
+  lim.max_heap_bytes = 64 << 20;
+  Ctx ctx(lim);
+  auto kind_of = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const LispError& e) {
+      return e.error().kind;
+    }
+    return ErrorKind::Fail;
+  };
+  // The largest integer: 2^cap - 1, exactly kMaxIntegerDigits decimal digits.
+  Mpz z;
+  mpz_ui_pow_ui(z.get(), 2, kMaxIntegerBits);
+  mpz_sub_ui(z.get(), z.get(), 1);
+  Value top = integer_from_mpz(ctx.arena, z.get());
+  EXPECT_EQ(integer_bits(top), kMaxIntegerBits);
+  EXPECT_EQ(mpz_sizeinbase(z.get(), 10), kMaxIntegerDigits);
+  std::string digits = print_to_string(top);
+  EXPECT_EQ(digits.size(), kMaxIntegerDigits);
+  EXPECT_TRUE(equals(integer_from_decimal(ctx.arena, digits), top));
+  EXPECT_EQ(kind_of([&] { integer_from_decimal(ctx.arena, digits + "0"); }),
+            ErrorKind::MemoryLimit);
+  // Leading zeros do not count; a sign is allowed.
+  EXPECT_TRUE(equals(integer_from_decimal(ctx.arena, "-000" + digits), num_neg(ctx.arena, top)));
+  // One more is over the cap, however it is made.
+  EXPECT_EQ(kind_of([&] { num_add(ctx.arena, top, Value::integer(1)); }), ErrorKind::MemoryLimit);
+  EXPECT_EQ(kind_of([&] { num_sub(ctx.arena, num_neg(ctx.arena, top), Value::integer(1)); }),
+            ErrorKind::MemoryLimit);
+  EXPECT_EQ(kind_of([&] { num_mul(ctx.arena, top, Value::integer(2)); }), ErrorKind::MemoryLimit);
+  mpz_ui_pow_ui(z.get(), 2, kMaxIntegerBits / 2);
+  Value half = integer_from_mpz(ctx.arena, z.get());  // 2^(cap/2): cap/2 + 1 bits
+  EXPECT_EQ(kind_of([&] { num_mul(ctx.arena, half, half); }), ErrorKind::MemoryLimit);
+  Value under = num_sub(ctx.arena, half, Value::integer(1));  // cap/2 bits
+  EXPECT_EQ(integer_bits(num_mul(ctx.arena, under, under)), kMaxIntegerBits);
+  // Division never grows a number.
+  EXPECT_TRUE(equals(num_quot(ctx.arena, top, Value::integer(1)), top));
+  EXPECT_EQ(num_rem(ctx.arena, top, top).as_int(), 0);
+  // The message says what happened and what the cap is.
+  try {
+    num_mul(ctx.arena, top, top);
+  } catch (const LispError& e) {
+    EXPECT_NE(e.error().message.find("integer too large: * would give about 2097151 bits"),
+              std::string::npos)
+        << e.error().message;
+    EXPECT_NE(e.error().message.find("limit 1048576 bits"), std::string::npos);
+    EXPECT_FALSE(e.error().hint.empty());
   }
 }
 
