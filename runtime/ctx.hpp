@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -76,6 +77,8 @@ class Ctx {
   // The value of the (fail v) that ended the run, for the host to read as
   // data (unset when a parallel branch failed: its value is in its own arena).
   std::optional<Value> failed_with;
+  // Regexes compiled by this run, by pattern (each is charged once).
+  std::map<std::string, Value, std::less<>> regexes;
 
   Value call(Value fn, const Value* args, uint32_t nargs) {
     return invoker->invoke(fn, args, nargs);

@@ -119,6 +119,9 @@ bool float_equals_int(double d, int64_t i) {
 bool bigint_equals_float(const std::string& decimal, double d) {
   if (!std::isfinite(d) || d != std::trunc(d)) return false;
   std::string c = canonical_decimal(decimal);
+  // A finite double has at most 309 integer digits: longer text cannot be
+  // equal, and is not worth parsing (a host may send millions of digits).
+  if (c.size() > 320) return false;
   mpz_t z;
   mpz_init(z);
   bool ok = mpz_set_str(z, c.c_str(), 10) == 0 && mpz_cmp_d(z, d) == 0;

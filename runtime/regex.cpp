@@ -31,8 +31,13 @@ std::string unsupported_hint(std::string_view p) {
          "features";
 }
 
-constexpr size_t kRegexBaseBytes = 4096;
-constexpr size_t kRegexBytesPerInstruction = 32;  // forward and reverse programs
+// RE2's memory per pattern: the compiled programs plus the DFA state cache
+// it fills while matching, which can reach most of max_mem. A run is charged
+// the whole max_mem of every pattern it compiles, since the cache cannot be
+// observed; patterns get the small budget unless they need the large one.
+constexpr int64_t kSmallRegexMemory = 256 << 10;
+constexpr int64_t kLargeRegexMemory = 1 << 20;
+constexpr size_t kRegexBaseBytes = 4096;  // the RE2 objects themselves
 
 void delete_re2(void* p) {
   delete static_cast<re2::RE2*>(p);
@@ -40,7 +45,7 @@ void delete_re2(void* p) {
 
 }  // namespace
 
-std::unique_ptr<re2::RE2> compile_regex(std::string_view pattern) {
+std::unique_ptr<re2::RE2> compile_regex(std::string_view pattern, size_t* memory) {
   if (pattern.size() > kMaxPatternBytes)
     throw_error(ErrorKind::TypeError,
                 fmt::format("regex pattern is {} bytes, more than the limit of {}", pattern.size(),
@@ -49,7 +54,7 @@ std::unique_ptr<re2::RE2> compile_regex(std::string_view pattern) {
   re2::RE2::Options opts;
   opts.set_log_errors(false);
   opts.set_encoding(re2::RE2::Options::EncodingUTF8);
-  opts.set_max_mem(1 << 20);  // compiled program size; keeps hostile patterns small
+  opts.set_max_mem(kSmallRegexMemory);
   // Java writes named groups (?<name>...); RE2 wants (?P<name>...).
   std::string translated;
   translated.reserve(pattern.size());
@@ -73,6 +78,11 @@ std::unique_ptr<re2::RE2> compile_regex(std::string_view pattern) {
   }
   auto re =
       std::make_unique<re2::RE2>(re2::StringPiece(translated.data(), translated.size()), opts);
+  if (re->error_code() == re2::RE2::ErrorPatternTooLarge) {
+    opts.set_max_mem(kLargeRegexMemory);  // e.g. \p{L}{50}: a large program
+    re = std::make_unique<re2::RE2>(re2::StringPiece(translated.data(), translated.size()), opts);
+  }
+  if (memory) *memory = kRegexBaseBytes + static_cast<size_t>(opts.max_mem());
   if (!re->ok())
     throw_error(ErrorKind::TypeError,
                 fmt::format("invalid regex #\"{}\": {}", pattern, re->error()),
@@ -81,21 +91,23 @@ std::unique_ptr<re2::RE2> compile_regex(std::string_view pattern) {
 }
 
 Value make_regex(Ctx& ctx, std::string_view pattern) {
-  std::unique_ptr<re2::RE2> re = compile_regex(pattern);
-  // The compiled pattern lives outside the arena until the run ends: charge
-  // what it holds (measured: about 1.5 KB for a small pattern, 4 KB after a
-  // first search), so that compiling patterns in a loop ends in memory_limit
-  // instead of growing the process. (Its DFA cache can grow further while
-  // matching, up to max_mem.)
-  ctx.arena.charge(kRegexBaseBytes +
-                   kRegexBytesPerInstruction * static_cast<size_t>(std::max(re->ProgramSize(), 0)));
+  // A run compiles each distinct pattern once: re-pattern in a loop over the
+  // same few strings costs nothing more.
+  if (auto it = ctx.regexes.find(pattern); it != ctx.regexes.end()) return it->second;
+  size_t memory = 0;
+  std::unique_ptr<re2::RE2> re = compile_regex(pattern, &memory);
+  // It lives outside the arena until the run ends, and its DFA cache grows
+  // while matching: the run is charged all it may hold.
+  ctx.arena.charge(memory);
   ctx.arena.add_finalizer(delete_re2, re.get());
   re2::RE2* compiled = re.release();
   auto* obj = ctx.arena.make<RegexObj>();
   obj->type = Type::Regex;
   obj->re = compiled;
   obj->source = new_string(ctx.arena, pattern);
-  return Value::object(obj);
+  Value v = Value::object(obj);
+  ctx.regexes.emplace(std::string(pattern), v);
+  return v;
 }
 
 }  // namespace ptc

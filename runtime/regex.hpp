@@ -26,7 +26,8 @@ Value make_regex(Ctx& ctx, std::string_view pattern);
 
 // The same compilation for a pattern used once and freed by the caller (a
 // pattern string given to extract), so a loop over many items does not keep
-// one compiled pattern per item.
-std::unique_ptr<re2::RE2> compile_regex(std::string_view pattern);
+// one compiled pattern per item. *memory (when given) is what the pattern may
+// hold at most, its DFA cache included.
+std::unique_ptr<re2::RE2> compile_regex(std::string_view pattern, size_t* memory = nullptr);
 
 }  // namespace ptc

@@ -391,6 +391,20 @@ TEST(HostileNative, CompiledPatternsAreCharged) {
   }
 }
 
+// Each distinct pattern is charged all its matching cache may hold, and
+// compiled once per run however often it is asked for.
+TEST(HostileNative, PatternsAreChargedTheirWholeCacheOnce) {
+  Outcome many = timed("(count (map (fn [i] (re-pattern (str \"x\" i))) (range 100)))");
+  ASSERT_FALSE(many.result.ok) << "100 distinct patterns may hold more than the 10 MB heap";
+  EXPECT_EQ(many.result.error.kind, ErrorKind::MemoryLimit) << many.result.error.describe();
+  EXPECT_EQ(eval("(count (map (fn [i] (re-find (re-pattern \"a+b\") \"caab\")) (range 20000)))"),
+            "20000");
+  EXPECT_EQ(eval("(count (map (fn [i] (re-pattern (str \"x\" (mod i 10)))) (range 20000)))"),
+            "20000");
+  // A pattern with a large compiled form still compiles (with the large budget).
+  EXPECT_EQ(eval("(count (re-find #\"\\p{L}{50}\" (apply str (repeat 60 \"a\"))))"), "50");
+}
+
 // ---------------------------------------------------------------------------
 // C. Allocation failure is a limit, not a crash
 
