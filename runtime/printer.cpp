@@ -111,6 +111,15 @@ struct Printer {
   }
 
   void string(std::string_view s) {
+    // Past the output cap nothing more is kept, so a huge string is not
+    // copied whole to be cut afterwards: only what fits (and a byte more,
+    // so the cap is seen as passed) is appended.
+    if (opts.max_bytes && out.size() + s.size() > opts.max_bytes) {
+      size_t keep = opts.max_bytes >= out.size() ? opts.max_bytes - out.size() + 1 : 1;
+      while (keep > 0 && keep < s.size() && (static_cast<unsigned char>(s[keep]) & 0xC0) == 0x80)
+        --keep;  // whole UTF-8 characters only
+      s = s.substr(0, keep);
+    }
     if (!opts.readable) {
       out += s;
       return;
