@@ -287,6 +287,17 @@ std::vector<Case> cases() {
        workers,
        heap},
 
+      // One long native operation: printing an integer of ~40 million digits
+      // (the heap raised to 100 MB) is refused before it starts.
+      {"PrintingAHugeInteger",
+       [] { return "(count (str (reduce * (repeat 4500000 99999999))))"; },
+       {"--max-heap", "104857600", "--as-limit", kRunawayCap},
+       {"memory_limit", "timeout"},
+       1000,
+       100,
+       0,
+       0},
+
       // The tool ledger and the tool results are charged to the run.
       {"HundredThousandCallsWithAMegabyteArgument",
        [mb_string] { return mb_string + " (dotimes [i 100000] (tool/sink {:s s :i i}))"; },
