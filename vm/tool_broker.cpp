@@ -128,7 +128,7 @@ HostValue ledger_copy(Value in_run, const HostValue& value, size_t cap, bool* tr
 
 std::string canonical_args_key(const HostValue& args) {
   std::string text;
-  if (args.kind() != HostValue::Kind::Map) text = "N";  // never equal to a map's form
+  if (args.kind() != HostValue::Kind::Map) text.push_back('N');  // never equal to a map's form
   canonical(text, args);
   XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
