@@ -41,5 +41,6 @@ int cmd_run(std::vector<std::string> args);
 int cmd_batch(std::vector<std::string> args);
 int cmd_bench(std::vector<std::string> args);
 int cmd_disasm(std::vector<std::string> args);
+int cmd_agent(std::vector<std::string> args);
 
 }  // namespace ptc::cli

@@ -25,6 +25,10 @@
 #include "protocol/feedback.hpp"
 #include "protocol/messages.hpp"
 
+namespace ptc {
+struct Signature;
+}
+
 namespace ptc::protocol {
 
 enum class MemoryStrategy {
@@ -42,7 +46,7 @@ struct AgentEvent {
   std::string exposure_layer;  // "native" or "ptc_lisp"
   bool cached = false;         // answered from the tool cache without running the tool
   bool error = false;
-  std::string cache_key_hash;  // canonical_args_key of the arguments ("" for lisp_eval)
+  std::string cache_key_hash;             // canonical_args_key of the arguments ("" for lisp_eval)
   bool full_result_cached = false;        // the full result is in the cache (native preview path)
   bool result_preview_truncated = false;  // the model saw a preview, not the whole result
   size_t retained_bytes = 0;              // bytes the cache holds for this result
@@ -61,9 +65,9 @@ struct AgentOptions {
   std::optional<uint32_t> max_tool_calls;
   std::string signature;  // the answer's shape; "" = any
   std::vector<AgentTool> tools;
-  HostValue context;        // data/ names of every program
-  HostValue memory;         // names bound before the first program
-  RunOptions program;       // limits etc. of each program (its context, memory, tools are the agent's)
+  HostValue context;   // data/ names of every program
+  HostValue memory;    // names bound before the first program
+  RunOptions program;  // limits etc. of each program (its context, memory, tools are the agent's)
   FormatOptions format;
   size_t memory_limit = size_t{1} << 20;  // bytes of memory as JSON after a program; 0 = none
   MemoryStrategy memory_strategy = MemoryStrategy::Strict;
@@ -93,7 +97,7 @@ struct AgentResult {
   HostValue memory;
   std::vector<HostValue> turn_history;  // values for *1 *2 *3, oldest first
   uint32_t native_tool_calls = 0;
-  TokenCounts tokens;  // summed over the turns that reported them
+  TokenCounts tokens;          // summed over the turns that reported them
   bool fallback_used = false;  // the answer is the last successful program's value
 };
 
