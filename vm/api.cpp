@@ -1,71 +1,142 @@
 // The small parts of the embedding API around ptc::run: displaying host
 // values and errors, and Session (memory and *1 *2 *3 across runs).
-#include <memory>
+#include <fmt/format.h>
+
+#include <cmath>
 #include <utility>
 
 #include "include/ptc/ptc.hpp"
-#include "runtime/ctx.hpp"
-#include "runtime/hash.hpp"
-#include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
+#include "runtime/stack_guard.hpp"
+#include "runtime/strings.hpp"
 
 namespace ptc {
 
 namespace {
 
-// A value with no data form (function, var, regex, date) crosses into a
-// host as its printed text; printing shows that text as it is, not quoted
-// as a string. The object points into the HostValue being formatted.
-struct PrintedForm : OpaqueObj {
-  std::string_view text;
-};
+// Host values printed as the runtime printer (runtime/printer.cpp) prints
+// the values they came from: the same atoms (through the same helpers), the
+// same collection syntax, limit markers and byte cap. Printing the host tree
+// directly, rather than importing it into a scratch run first, keeps a
+// capped preview of a huge value as cheap as its cut. Values with no data
+// form (functions, vars, regexes) show their printed form.
+// tests/vm/format_value_test.cpp checks the two printers agree.
+struct HostPrinter {
+  std::string& out;
+  size_t limit;
+  size_t max_bytes;
+  bool truncated = false;
+  bool full = false;
 
-std::string_view printed_text(const OpaqueObj* o) {
-  return static_cast<const PrintedForm*>(o)->text;
-}
-void print_printed(const OpaqueObj* self, std::string& out, bool) {
-  out += printed_text(self);
-}
-bool printed_equals(const OpaqueObj* a, const OpaqueObj* b) {
-  return printed_text(a) == printed_text(b);
-}
-uint32_t printed_hash(const OpaqueObj* self) {
-  return hash_bytes(printed_text(self));
-}
-int printed_compare(const OpaqueObj* a, const OpaqueObj* b) {
-  return printed_text(a).compare(printed_text(b));
-}
-const OpaqueVTable kPrintedForm = {"printed", print_printed, printed_equals, printed_hash,
-                                   printed_compare};
+  bool room() {
+    if (full) return false;
+    if (max_bytes == 0 || out.size() <= max_bytes) return true;
+    full = truncated = true;
+    return false;
+  }
 
-// import_value hands every Opaque that has a Restorer to this hook.
-class ImportPrinted final : public FunctionRestorer {
- public:
-  Value restore(Ctx& ctx, const HostValue& h) override {
-    auto* o = ctx.arena.make<PrintedForm>();
-    o->type = Type::Opaque;
-    o->vt = &kPrintedForm;
-    o->text = h.text();
-    return Value::object(o);
+  void string(std::string_view s) {
+    // A character is at least one byte: only a longer text can be over.
+    if (max_bytes && s.size() > max_bytes) {
+      size_t total = grapheme_count(s);
+      if (total > max_bytes) {
+        std::string cut(s.substr(0, grapheme_offset(s, max_bytes)));
+        cut += "...";
+        append_quoted(out, cut);
+        out += fmt::format(" ({}/{} chars)", max_bytes, total);
+        truncated = true;
+        return;
+      }
+    }
+    append_quoted(out, s);
+  }
+
+  void items(const std::vector<HostValue>& xs, const char* open, const char* close) {
+    out += open;
+    size_t shown = 0;
+    for (const HostValue& x : xs) {
+      if ((limit && shown == limit) || !room()) break;
+      if (shown) out.push_back(' ');
+      value(x);
+      ++shown;
+    }
+    if (shown < xs.size()) {
+      out += fmt::format(" ...{} ({}/{})", close, shown, xs.size());
+      truncated = true;
+      return;
+    }
+    out += close;
+  }
+
+  void map(const std::vector<HostValue>& kv) {
+    out.push_back('{');
+    size_t shown = 0, total = kv.size() / 2;
+    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+      if ((limit && shown == limit) || !room()) break;
+      if (shown) out.push_back(' ');
+      value(kv[i]);
+      out.push_back(' ');
+      value(kv[i + 1]);
+      ++shown;
+    }
+    if (shown < total) {
+      out += fmt::format(" ...}} ({}/{})", shown, total);
+      truncated = true;
+      return;
+    }
+    out.push_back('}');
+  }
+
+  void value(const HostValue& h) {
+    using K = HostValue::Kind;
+    switch (h.kind()) {
+      case K::Nil:
+        out += "nil";
+        return;
+      case K::Bool:
+        out += h.as_bool() ? "true" : "false";
+        return;
+      case K::Int:
+        out += fmt::format("{}", h.as_int());
+        return;
+      case K::BigInt:
+        out += h.text();
+        return;
+      case K::Float: {
+        double d = h.as_float();
+        if (std::isnan(d))
+          out += "##NaN";
+        else if (std::isinf(d))
+          out += d > 0 ? "##Inf" : "##-Inf";
+        else
+          format_double(out, d, FloatStyle::Display);
+        return;
+      }
+      case K::String:
+        string(h.text());
+        return;
+      case K::Keyword:
+        out.push_back(':');
+        out += h.text();
+        return;
+      case K::Opaque:
+        out += h.text();
+        return;
+      case K::Vector:
+        check_native_stack("printing a nested value");
+        items(h.items(), "[", "]");
+        return;
+      case K::Set:
+        check_native_stack("printing a nested value");
+        items(h.items(), "#{", "}");
+        return;
+      case K::Map:
+        check_native_stack("printing a nested value");
+        map(h.items());
+        return;
+    }
   }
 };
-
-bool has_bare_opaque(const HostValue& h) {
-  check_native_stack("formatting a nested value");
-  using K = HostValue::Kind;
-  switch (h.kind()) {
-    case K::Opaque:
-      return !h.restorer();
-    case K::Vector:
-    case K::Set:
-    case K::Map:
-      for (const HostValue& x : h.items())
-        if (has_bare_opaque(x)) return true;
-      return false;
-    default:
-      return false;
-  }
-}
 
 }  // namespace
 
@@ -74,41 +145,11 @@ std::string format_value(const HostValue& value, size_t limit, bool* truncated) 
 }
 
 std::string format_value(const HostValue& value, size_t limit, bool* truncated, size_t max_bytes) {
-  // The runtime printer is the one definition of Clojure syntax: bring the
-  // value into a scratch run and print it there. Opaque values without a
-  // Restorer would import as strings: give them one (a marker) first, so
-  // that they reach ImportPrinted.
-  static const auto kMarker = std::make_shared<const Restorer>();
-  HostValue marked;
-  const HostValue* source = &value;
-  if (has_bare_opaque(value)) {
-    marked = map_host_value(
-        value,
-        [](const HostValue& x) {
-          return x.kind() == HostValue::Kind::Opaque && !x.restorer()
-                     ? HostValue::opaque(x.text(), kMarker)
-                     : x;
-        },
-        [](const HostValue& k) {
-          return k.kind() == HostValue::Kind::Opaque && !k.restorer()
-                     ? HostValue::opaque(k.text(), kMarker)
-                     : k;
-        });
-    source = &marked;
-  }
-  Limits limits;
-  limits.max_heap_bytes = SIZE_MAX / 4;
-  limits.max_symbols = UINT32_MAX;
-  Ctx ctx(limits);
-  ImportPrinted printed;
-  PrintOptions opts;
-  opts.floats = FloatStyle::Display;
-  opts.limit = limit;
-  opts.max_bytes = max_bytes;
-  opts.string_limit = max_bytes;  // a long string is one atom: cut it too
   std::string out;
-  bool cut = print_value(out, import_value(ctx, *source, &printed), opts);
-  if (truncated) *truncated = cut;
+  HostPrinter p{out, limit, max_bytes};
+  if (p.room()) p.value(value);
+  p.room();  // a long final atom also counts against the cap
+  if (truncated) *truncated = p.truncated;
   return out;
 }
 

@@ -18,6 +18,45 @@ H ints(int n) {
   return H::vector(std::move(items));
 }
 
+// The host printer and the runtime printer agree: a run's printed result
+// (the runtime printer on the runtime value) equals format_value of the
+// exported value, with and without a collection limit.
+TEST(FormatValue, AgreesWithTheRuntimePrinter) {
+  const char* programs[] = {
+      "nil",
+      "true",
+      "[false -0 42 -7]",
+      "[0.1 (/ 1.0 3) 1e20 1.5e-7 -0.0 100.0 2.5 (/ 0.0 0.0) (/ 1.0 0.0) (/ -1.0 0.0)]",
+      "(* 99999999999 99999999999 99999999999)",
+      "[\"a\\\"b\\n\\t\\\\c\" \"é中\" \"\"]",
+      ":kw",
+      "[:a :b-c]",
+      "{:a 1 \"b\" [1 2 {:c #{3}}] 3 nil}",
+      "#{1 2 3}",
+      "[[] {} #{} [[]]]",
+      "(range 60)",
+      "(zipmap (range 70) (range 70))",
+      "(set (range 55))",
+      "{:data (range 100) :more {:x (range 3)}}",
+      "(defn f [x] x)",
+      "[(fn [a b] a) #\"re\"]",
+      "(java.time.LocalDate/parse \"2026-05-06\")",
+      "[(java.util.Date. 0)]",
+  };
+  for (const char* program : programs) {
+    for (size_t limit : {size_t{0}, size_t{3}, size_t{50}}) {
+      ptc::RunOptions o;
+      o.display_limit = limit;
+      ptc::Step s = ptc::run(program, o);
+      ASSERT_TRUE(s.ok) << program << ": " << s.error.describe();
+      bool truncated = false;
+      EXPECT_EQ(ptc::format_value(s.value, limit, &truncated), s.printed) << program;
+      EXPECT_EQ(truncated, s.truncated) << program << " limit " << limit;
+      EXPECT_EQ(ptc::format_value(s.value, limit, &truncated, 1 << 20), s.printed) << program;
+    }
+  }
+}
+
 TEST(FormatValue, ValuesWithNoDataFormPrintAsTheirPrintedForm) {
   // A var, a function, a regex cross into the host as Opaque text; printing
   // shows that text, not a quoted string of it.
