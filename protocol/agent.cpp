@@ -267,7 +267,8 @@ AgentTurn turn_record(const Agent::State& s, const LlmResponse& r) {
     ChatMessage m;
     m.role = "assistant";
     m.tool_calls = r.tool_calls;
-    const HostValue* calls = to_openai(m).get("tool_calls");
+    HostValue json = to_openai(m);
+    const HostValue* calls = json.get("tool_calls");
     if (!t.raw_response.empty()) t.raw_response += '\n';
     t.raw_response += calls ? to_json(*calls, true) : "[]";
   }

@@ -38,7 +38,7 @@ contains "combined: answer" '"return":"There were 1842 errors with code 42 in th
 contains "combined: search_logs ran once" '"tool_executions":{"search_logs":1}' "$out"
 contains "combined: metadata preview" '\"result_count\":1842' "$out"
 contains "combined: cached" '\"full_result_cached\":true' "$out"
-lacks "combined: no row values in the preview" '\"rows\"' "$out"
+lacks "combined: no row values in the preview" '\"rows\":[' "$out"
 contains "combined: program result" 'user=> {:total 1842}' "$out"
 contains "combined: telemetry layer" '"exposure_layer":"ptc_lisp"' "$out"
 contains "combined: three turns" '"turns":3' "$out"

@@ -317,12 +317,14 @@ TEST(ToolCallTransport, RunningOutOfTurnsFallsBackToTheLastValue) {
   AgentOptions o;
   o.max_turns = 2;
   o.signature = ":int";
-  Script s{{calls({eval("a", "(+ 40 2)")}), calls({eval("b", "(str 1)")})}};
+  // The newest successful program's value is the answer (the failed one is skipped).
+  Script s{{calls({eval("a", "(+ 40 2)")}), calls({eval("b", "(+ 1 nil)")})}};
   AgentResult r = run(o, s);
   ASSERT_TRUE(r.ok) << r.fail_reason;
   EXPECT_TRUE(r.fallback_used);
   EXPECT_EQ(r.value, H::integer(42));
-  Script t{{calls({eval("a", "(str 1)")}), calls({eval("b", "(str 2)")})}};
+  // It must fit the signature: "2" is not an :int, and 42 is older.
+  Script t{{calls({eval("a", "(+ 40 2)")}), calls({eval("b", "(str 2)")})}};
   AgentResult q = run(o, t);
   EXPECT_FALSE(q.ok);
   EXPECT_EQ(q.fail_reason, "max_turns_exceeded");
