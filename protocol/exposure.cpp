@@ -15,6 +15,8 @@ namespace ptc::protocol {
 namespace {
 
 constexpr std::string_view kLispEvalName = "lisp_eval";
+// OpenAI (and most providers) reject longer function names.
+constexpr size_t kMaxNativeName = 64;
 
 HostValue str(std::string_view s) {
   return HostValue::string(std::string(s));
@@ -156,6 +158,10 @@ std::string check_tools(const std::vector<AgentTool>& tools, OutputMode mode) {
     if (!names.insert(t.name).second) return fmt::format("two tools are named \"{}\"", t.name);
     if (!native_callable(t, mode)) continue;
     std::string native = native_tool_name(t.name);
+    if (native.size() > kMaxNativeName)
+      return fmt::format(
+          "tool \"{}\": its native name has {} characters; providers accept at most {}", t.name,
+          native.size(), kMaxNativeName);
     for (const AgentTool* other : natives)
       if (native_tool_name(other->name) == native)
         return fmt::format(

@@ -58,7 +58,8 @@ bool program_callable(const AgentTool& t, OutputMode mode);  // ptc_lisp or both
 // must be positive; a Custom preview needs a function.
 std::string check_tool(const AgentTool& t);
 // check_tool of each tool, then across them: names are unique, and no two
-// native-callable tools share a native name (search-logs and search_logs).
+// native-callable tools share a native name (search-logs and search_logs);
+// a native-callable tool's native name has at most 64 characters.
 std::string check_tools(const std::vector<AgentTool>& tools, OutputMode mode);
 
 // The provider-facing name of a tool (characters providers reject, such as

@@ -194,7 +194,10 @@ FinalAnswer parse_final_answer(std::string_view content, const Signature* signat
   if (extraction == JsonExtraction::Lenient && type->kind == SKind::List &&
       value->kind() == HostValue::Kind::Map) {
     const HostValue* items = value->get("items");
-    if (items && items->kind() == HostValue::Kind::Vector) value = *items;
+    if (items && items->kind() == HostValue::Kind::Vector) {
+      HostValue inner = *items;  // copied first: `items` points into *value
+      value = std::move(inner);
+    }
   }
   return checked(*type, *value);
 }

@@ -165,6 +165,9 @@ TEST(CheckTools, NamesAndNativeNamesAreUnique) {
   EXPECT_EQ(check_tools(tools, OutputMode::PtcLisp), "");
   tools[0].expose = Expose::PtcLisp;
   EXPECT_EQ(check_tools(tools, OutputMode::Text), "");
+  std::vector<AgentTool> long_name = {tool(std::string(65, 'x'))};
+  EXPECT_TRUE(contains(check_tools(long_name, OutputMode::Text), "at most 64"));
+  EXPECT_EQ(check_tools(long_name, OutputMode::PtcLisp), "") << "programs take any length";
   tools.push_back(tool("lisp_eval"));
   EXPECT_TRUE(contains(check_tools(tools, OutputMode::Text), "reserved"));
 }
