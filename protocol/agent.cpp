@@ -282,15 +282,8 @@ Agent::Agent(AgentOptions options, LlmCallable llm)
   if (options_.max_turns < 1) throw std::invalid_argument("max_turns must be at least 1");
   if (options_.retry_turns < 0) throw std::invalid_argument("retry_turns must not be negative");
   if (!llm_) throw std::invalid_argument("the agent needs an LLM callable");
-  for (const AgentTool& t : options_.tools) {
-    std::string problem = check_tool(t);
-    if (!problem.empty()) throw std::invalid_argument(problem);
-  }
-  for (size_t i = 0; i < options_.tools.size(); ++i)
-    for (size_t j = i + 1; j < options_.tools.size(); ++j)
-      if (options_.tools[i].name == options_.tools[j].name)
-        throw std::invalid_argument(
-            fmt::format("tool \"{}\" is defined twice", options_.tools[i].name));
+  if (std::string problem = check_tools(options_.tools, options_.output); !problem.empty())
+    throw std::invalid_argument(problem);
   if (!options_.signature.empty()) {
     try {
       signature_ = std::make_unique<Signature>(parse_signature(options_.signature));
