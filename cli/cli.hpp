@@ -10,7 +10,8 @@
 
 namespace ptc::cli {
 
-// Exit codes: 0 success, 1 the program failed, 2 bad command line or input file.
+// Exit codes: 0 success, 1 the program failed (for lisp-eval: an error
+// payload was printed), 2 bad command line or input file.
 constexpr int kExitOk = 0;
 constexpr int kExitProgramError = 1;
 constexpr int kExitUsage = 2;
@@ -41,5 +42,10 @@ int cmd_run(std::vector<std::string> args);
 int cmd_batch(std::vector<std::string> args);
 int cmd_bench(std::vector<std::string> args);
 int cmd_disasm(std::vector<std::string> args);
+int cmd_agent(std::vector<std::string> args);
+int cmd_lisp_eval(std::vector<std::string> args);
+int cmd_tool_schema(std::vector<std::string> args);
+const char* lisp_eval_help();
+const char* tool_schema_help();
 
 }  // namespace ptc::cli

@@ -18,12 +18,16 @@ const char* kUsage =
     "  ptc batch FILE.jsonl [options] run one program per JSON line (- reads stdin)\n"
     "  ptc bench FILE.jsonl [-n N]    time each program of a batch file\n"
     "  ptc disasm FILE.clj            print the bytecode (-e 'EXPR' for an expression)\n"
+    "  ptc agent --script FILE.json   run the agent loop with a scripted model\n"
+    "  ptc lisp-eval [--profile P]    answer one lisp_eval tool call (arguments JSON on\n"
+    "                                 stdin, the JSON payload on stdout)\n"
+    "  ptc tool-schema [--profile P]  print the lisp_eval tool schema (--mcp: as an MCP tool)\n"
     "  ptc help [COMMAND]             this text, or a command's help\n"
     "\n"
     "Values print in Clojure syntax; errors go to stderr as\n"
     "  error: <reason> at <line>:<column>: <message>\n"
-    "with a hint line when there is one. Exit codes: 0 ok, 1 the program failed,\n"
-    "2 bad command line or unreadable input.\n";
+    "with a hint line when there is one (lisp-eval prints JSON payloads instead).\n"
+    "Exit codes: 0 ok, 1 the program failed, 2 bad command line or unreadable input.\n";
 
 const char* help_for(const std::string& cmd) {
   if (cmd == "eval")
@@ -48,10 +52,39 @@ const char* help_for(const std::string& cmd) {
            "a full run (parse, analyze, compile, execute, copy the result out), and prints\n"
            "the median and p99 in microseconds and runs per second. Failing programs are\n"
            "reported, not timed.\n\noptions:\n";
+  if (cmd == "lisp-eval") return ptc::cli::lisp_eval_help();
+  if (cmd == "tool-schema") return ptc::cli::tool_schema_help();
   if (cmd == "disasm")
     return "usage: ptc disasm FILE.clj | ptc disasm -e 'EXPR'\n\n"
            "Prints every compiled function: its captures, and per arity the register count\n"
            "and one line per instruction with operands and source line:column.\n";
+  if (cmd == "agent")
+    return "usage: ptc agent --script FILE.json\n\n"
+           "Runs the agent loop (protocol/agent.hpp) with a scripted model instead of an LLM.\n"
+           "FILE is a JSON object:\n"
+           "  {\"agent\": {\"output\": \"ptc_lisp\" | \"text\", \"transport\": \"tool_call\",\n"
+           "             \"max_turns\": 5, \"retry_turns\": 0, \"max_tool_calls\": N,\n"
+           "             \"signature\": \"{total :int}\", \"system_prompt\": \"...\",\n"
+           "             \"context\": {...}, \"memory_limit\": BYTES,\n"
+           "             \"memory_strategy\": \"strict\" | \"rollback\",\n"
+           "             \"tools\": {\"NAME\": {\"description\": \"...\", \"signature\": \"...\",\n"
+           "                        \"expose\": \"native\" | \"ptc_lisp\" | \"both\", \"cache\": "
+           "true,\n"
+           "                        \"native_result\": {\"preview\": \"metadata\" | \"rows\", "
+           "\"limit\": N},\n"
+           "                        \"replay\": [{\"args\": {...}, \"result\": ...} | {\"error\": "
+           "\"...\"}]}}},\n"
+           "   \"prompt\": \"the mission\",\n"
+           "   \"llm\": [assistant messages in OpenAI format, in order]}\n"
+           "output ptc_lisp offers the model only lisp_eval (the tool-call transport); text is\n"
+           "combined mode. A replay entry without \"args\" answers any call. An llm entry may\n"
+           "also be {\"error\": \"...\"} (the model call fails) or {\"throw\": \"...\"}. Running\n"
+           "out of responses is an llm_error.\n\n"
+           "Prints one JSON object: {\"ok\", \"return\", \"fail\": {\"reason\", \"message\"},\n"
+           "\"messages\": [...], \"turns\": N, \"turn_records\": [...], \"tool_executions\":\n"
+           "{NAME: times its replay ran}, \"telemetry\": [events], \"memory\", "
+           "\"fallback_used\"}.\n"
+           "Exit codes: 0 the run succeeded, 1 it failed, 2 a bad command line or script.\n";
   return nullptr;
 }
 
@@ -66,7 +99,8 @@ int print_help(const std::string& cmd) {
     return ptc::cli::kExitUsage;
   }
   fmt::print("{}", h);
-  if (cmd != "disasm") fmt::print("{}", ptc::cli::common_options_help());
+  if (cmd != "disasm" && cmd != "agent" && cmd != "tool-schema")
+    fmt::print("{}", ptc::cli::common_options_help());
   return 0;
 }
 
@@ -90,6 +124,9 @@ int main(int argc, char** argv) {
   if (cmd == "batch") return cmd_batch(args);
   if (cmd == "bench") return cmd_bench(args);
   if (cmd == "disasm") return cmd_disasm(args);
+  if (cmd == "agent") return cmd_agent(args);
+  if (cmd == "lisp-eval") return cmd_lisp_eval(args);
+  if (cmd == "tool-schema") return cmd_tool_schema(args);
   fmt::print(stderr, "ptc: unknown command '{}'\n\n{}", cmd, kUsage);
   return kExitUsage;
 }

@@ -25,6 +25,10 @@
 #include "protocol/feedback.hpp"
 #include "protocol/messages.hpp"
 
+namespace ptc {
+struct Signature;
+}
+
 namespace ptc::protocol {
 
 enum class MemoryStrategy {

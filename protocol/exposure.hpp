@@ -51,20 +51,32 @@ bool native_callable(const AgentTool& t, OutputMode mode);   // native or both
 bool program_callable(const AgentTool& t, OutputMode mode);  // ptc_lisp or both
 
 // "" when the configuration is usable, else what is wrong with it (naming
-// the tool): the name lisp_eval is reserved; a name must be non-empty and
-// usable as tool/<name>; native_result needs expose both and cache true;
-// a Rows limit must be positive; a Custom preview needs a function.
+// the tool): the name lisp_eval is reserved (also a name whose native form
+// is lisp_eval, such as lisp-eval); a name must be non-empty and usable as
+// tool/<name>; the tool needs a function; its signature must parse;
+// native_result needs an explicit expose both and cache true; a Rows limit
+// must be positive; a Custom preview needs a function.
 std::string check_tool(const AgentTool& t);
+// check_tool of each tool, then across them: names are unique, and no two
+// native-callable tools share a native name (search-logs and search_logs);
+// a native-callable tool's native name has at most 64 characters.
+std::string check_tools(const std::vector<AgentTool>& tools, OutputMode mode);
 
 // The provider-facing name of a tool (characters providers reject, such as
-// '-', become '_'), and back: the tool whose native name is `native_name`.
+// '-', become '_': only ASCII letters, digits and '_' are kept), and back:
+// the tool whose native name is `native_name` (an exact name match first).
 std::string native_tool_name(std::string_view name);
 const AgentTool* find_by_native_name(const std::vector<AgentTool>& tools,
                                      std::string_view native_name);
 
-// The OpenAI-format function schema of a native tool: its native name,
-// description, and parameters from its signature's inputs (an object with
-// one property per parameter; any object when it has no signature).
+// The OpenAI-format function schema of a native tool:
+// {"type":"function","function":{"name","description","parameters"}} with
+// its native name, its description (left out when empty), and parameters
+// from its signature's inputs: {"type":"object","properties":{...},
+// "required":[the parameters not marked ?]}, each property typed string,
+// integer, number, boolean, array (with items) or object (with properties
+// for {..} types); :any is {} and :datetime a string of format date-time.
+// Just {"type":"object"} when it has no signature (or one that does not parse).
 HostValue native_tool_schema(const AgentTool& t);
 
 }  // namespace ptc::protocol

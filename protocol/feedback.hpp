@@ -26,6 +26,8 @@ struct FormatOptions {
 // fields)"); the prefix is outside the cap. *truncated says whether either
 // cut applied. Formatting stops early for huge values.
 std::string preview_value(const HostValue& v, const FormatOptions& format, bool* truncated);
+// The same without the prefix: memory lines and the result of (fail v).
+std::string preview_text(const HostValue& v, const FormatOptions& format, bool* truncated);
 
 struct MemoryFeedback {
   HostValue changed = HostValue::map({});  // name -> preview of the names whose value changed

@@ -37,6 +37,9 @@ HostValue openai_tool_schema(Profile p);
 // ...},"required":["program"],"additionalProperties":false}; for McpNoTools
 // also the optional `context` (object) and `output_schema` (object).
 HostValue input_schema(Profile p);
+// The tool as an MCP server lists it: {"name":"lisp_eval","description":...,
+// "inputSchema":<input schema>}.
+HostValue mcp_tool(Profile p);
 
 // The closed set of reasons an error payload carries.
 enum class Reason {
@@ -49,9 +52,12 @@ enum class Reason {
   ValidationError,
 };
 std::string_view reason_name(Reason r);  // "parse_error", ...
-// The payload reason of a run's error: parse_error for reading/analysis
-// errors, timeout, memory_limit, fail, args_error, validation_error; every
-// other kind (unbound_var, type_error, tool_error, ...) is runtime_error.
+// The payload reason of a run's error: parse_error when the source could not
+// be read (ErrorKind::ParseError only: analysis errors such as invalid_form
+// are runtime_error, as in the reference), timeout, memory_limit, fail,
+// args_error (also program_too_large: oversized arguments),
+// validation_error; every other kind (unbound_var, type_error, tool_error,
+// loop_limit_exceeded, ...) is runtime_error. The message keeps the kind.
 Reason classify(ErrorKind kind);
 
 // The `program` argument: absent (nullptr or nil) -> "lisp_eval requires a
@@ -80,7 +86,8 @@ struct SuccessOptions {
 // `result` is left out only when the preview is absent and the program's
 // value is nil; a value with no preview (a var, from (def x 1)) gives
 // "result": null. With include_memory false, `truncated` is the visible
-// truncation (prints and result) only.
+// truncation (prints and result) only. A `validated` value that has no JSON
+// form (to_json_value) gives a validation_error payload instead.
 std::string render_success(const Step& step, const ExecutionFeedback& execution,
                            const SuccessOptions& options = {});
 // The same options given as a map (string or keyword keys, as from JSON):
@@ -88,8 +95,10 @@ std::string render_success(const Step& step, const ExecutionFeedback& execution,
 std::string render_success(const Step& step, const ExecutionFeedback& execution,
                            const HostValue& options);
 
-// For one-shot callers: builds the execution feedback itself (max_turns 1,
-// no prior memory) and leaves memory out unless include_memory is set.
+// For one-shot callers: builds the execution feedback itself (no prior
+// memory; max_turns 1, or 2 when include_memory is set so that the memory
+// block reaches the feedback) and leaves memory out unless include_memory
+// is set.
 std::string render_success_from_step(const Step& step, const SuccessOptions& options = {false, {}},
                                      const FormatOptions& format = {});
 
@@ -100,11 +109,13 @@ struct ErrorOptions {
   std::optional<std::string> result;  // Fail only: the printed value of (fail v)
 };
 std::string render_error(Reason reason, std::string_view message, const ErrorOptions& options = {});
-// The same options as a map (feedback, result); unknown keys are ignored.
+// The same options as a map (feedback, result); unknown keys are ignored. A
+// result that is not a string is shown in Clojure syntax.
 std::string render_error(Reason reason, std::string_view message, const HostValue& options);
-// The error payload of a failed run: classify(error.kind), the error's
-// description (with line:column and hint) as message; for (fail v) the
-// printed v as message and result (capped like a preview).
+// The error payload of a failed run (!step.ok): classify(error.kind), the
+// error's description (with line:column and hint) as message; for (fail v)
+// the printed v as message (cut to feedback_max_chars) and its preview as
+// result (capped like a preview, without the "user=> " prefix).
 std::string render_step_error(const Step& step, const FormatOptions& format = {});
 
 // A value as JSON data for a typed `validated` field: keywords become

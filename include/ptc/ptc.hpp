@@ -182,6 +182,11 @@ std::vector<std::string> validate(std::string_view source, const RunOptions& opt
 // A value in Clojure syntax; `limit` caps the items shown per collection
 // ("[1 2 ...] (2/3)") and sets *truncated.
 std::string format_value(const HostValue& value, size_t limit = 0, bool* truncated = nullptr);
+// The same, stopping early: printing ends a little past `max_bytes` bytes
+// (open collections are closed with their "(shown/total)" markers) and
+// strings show at most `max_bytes` characters, so a preview of a huge value
+// costs about as much as its cut. 0 = no cap.
+std::string format_value(const HostValue& value, size_t limit, bool* truncated, size_t max_bytes);
 
 // "type_error at 3:7: message\n  hint: ..." — the text an LLM gets to retry with.
 std::string format_error(const Error& error);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end checks of the ptc executable: output, exit codes, batch lines,
-# JSON mode, bench and help. Usage: cli_test.sh PATH/TO/ptc
+# JSON mode, bench, help, lisp-eval and tool-schema. Usage: cli_test.sh PATH/TO/ptc
 set -u
 ptc="$1"
 tmp="$(mktemp -d)"
@@ -95,6 +95,97 @@ check "limit flags are validated" "2" "$rc"
 contains "disasm" "RETURN" "$("$ptc" disasm -e '(+ 1 2)')"
 contains "help lists commands" "ptc batch FILE.jsonl" "$("$ptc" --help)"
 contains "command help" "usage: ptc bench" "$("$ptc" bench --help)"
+
+# ptc lisp-eval: one tool call's arguments on stdin, the JSON payload on stdout.
+lisp_eval() {  # lisp_eval JSON [options]: prints the payload, then "rc=N"
+  local input="$1"; shift
+  printf '%s' "$input" | "$ptc" lisp-eval "$@" 2>"$tmp/le_err"
+  echo "rc=$?"
+}
+check "lisp-eval success" '{"feedback":"","prints":[],"result":"user=> 3","status":"ok","truncated":false}
+rc=0' "$(lisp_eval '{"program":"(+ 1 2)"}')"
+check "lisp-eval context and unknown fields" '{"feedback":"","prints":[],"result":"user=> 6","status":"ok","truncated":false}
+rc=0' "$(lisp_eval '{"program":"(reduce + data/xs)","context":{"xs":[1,2,3]},"extra":true}')"
+out="$(lisp_eval '{"program":"(println \"hi\")"}')"
+contains "lisp-eval prints" '"prints":["hi"],"status":"ok"' "$out"
+contains "lisp-eval prints are quoted as data" 'source=\"println\">\nhi\n</untrusted_ptc_output>' "$out"
+check "lisp-eval def has a null result" '{"feedback":"","prints":[],"result":null,"status":"ok","truncated":false}
+rc=0' "$(lisp_eval '{"program":"(def x 10)"}')"
+check "lisp-eval fail" '{"feedback":"\"boom\"","message":"\"boom\"","reason":"fail","result":"\"boom\"","status":"error"}
+rc=1' "$(lisp_eval '{"program":"(fail \"boom\")"}')"
+out="$(lisp_eval '{"program":"((((not balanced"}')"
+contains "lisp-eval parse error" '"reason":"parse_error","status":"error"}' "$out"
+contains "lisp-eval parse error says where" 'parse_error at 1:' "$out"
+contains "lisp-eval error exit code" "rc=1" "$out"
+out="$(lisp_eval '{"program":"(undefined-fn 1 2)"}')"
+contains "lisp-eval runtime error" '"message":"unbound_var at 1:2: ' "$out"
+contains "lisp-eval runtime error reason" '"reason":"runtime_error"' "$out"
+out="$(lisp_eval '{"program":"(defn f [n] (if (= n 0) 0 (+ (f (dec n)) (f (dec n))))) (f 40)"}' --timeout 50)"
+contains "lisp-eval timeout" '"reason":"timeout"' "$out"
+out="$(lisp_eval '{"program":"(def big (vec (range 1000000)))"}' --max-heap 100000)"
+contains "lisp-eval memory limit" '"reason":"memory_limit"' "$out"
+out="$(lisp_eval '{"program":"(range 100)"}')"
+contains "lisp-eval collection marker" '48 49 ...] (50/100)","status":"ok","truncated":true}' "$out"
+check "lisp-eval not JSON" '{"feedback":"Invalid tool arguments: invalid JSON at line 1, column 1: invalid literal (expected a value)","message":"Invalid tool arguments: invalid JSON at line 1, column 1: invalid literal (expected a value)","reason":"args_error","status":"error"}
+rc=1' "$(lisp_eval 'not json')"
+out="$(lisp_eval '{"program": "(+ 1 2)",
+  "context": }')"
+contains "lisp-eval bad JSON says where" 'invalid JSON at line 2, column ' "$out"
+contains "lisp-eval bad JSON is an args_error" '"reason":"args_error"' "$out"
+out="$(lisp_eval '')"
+contains "lisp-eval empty stdin" '"reason":"args_error"' "$out"
+contains "lisp-eval not an object" '"message":"Invalid tool arguments: the arguments must be a JSON object' "$(lisp_eval '["(+ 1 2)"]')"
+contains "lisp-eval missing program" '"message":"lisp_eval requires a non-empty `program` string argument."' "$(lisp_eval '{"context":{}}')"
+contains "lisp-eval blank program" '"message":"lisp_eval `program` must be a non-empty string."' "$(lisp_eval '{"program":" \n\t"}')"
+contains "lisp-eval non-string program" '"message":"lisp_eval `program` must be a string, got [\"a\"]."' "$(lisp_eval '{"program":["a"]}')"
+contains "lisp-eval non-object context" '"message":"lisp_eval `context` must be an object, got [1 2]."' "$(lisp_eval '{"program":"1","context":[1,2]}')"
+contains "lisp-eval context key with a slash" '"reason":"args_error"' "$(lisp_eval '{"program":"1","context":{"a/b":1}}')"
+check "lisp-eval null context" '{"feedback":"","prints":[],"result":"user=> 1","status":"ok","truncated":false}
+rc=0' "$(lisp_eval '{"program":"1","context":null}')"
+{ printf '{"program":"(+ 1 2)'; head -c 10000000 /dev/zero | tr '\0' ' '; printf '"}'; } >"$tmp/big.json"
+"$ptc" lisp-eval <"$tmp/big.json" >"$tmp/big.out" 2>&1; rc=$?
+check "lisp-eval 10 MB program exit code" "1" "$rc"
+contains "lisp-eval 10 MB program" '"message":"program_too_large: program is 1000000' "$(cat "$tmp/big.out")"
+contains "lisp-eval 10 MB program is an args_error" '"reason":"args_error"' "$(cat "$tmp/big.out")"
+echo '{"n": 1}' >"$tmp/prior.json"
+out="$(lisp_eval '{"program":"(def m 2)"}' --include-memory --memory "$tmp/prior.json")"
+contains "lisp-eval memory block" '"memory":{"changed":{"m":"2"},"stored_keys":["m","n"],"truncated":false}' "$out"
+contains "lisp-eval memory feedback" ';; m = 2' "$out"
+contains "lisp-eval signature validated" '"validated":{"total":3}' "$(lisp_eval '{"program":"{:total 3}"}' --signature '{total :int}')"
+contains "lisp-eval signature mismatch" '"reason":"validation_error"' "$(lisp_eval '{"program":"\"x\""}' --signature ':int')"
+echo '{"get-user": [{"args": {"id": 7}, "result": {"name": "Ada"}}]}' >"$tmp/le_tools.json"
+contains "lisp-eval tools in process" '"result":"user=> \"Ada\""' \
+  "$(lisp_eval '{"program":"(:name (tool/get-user {:id 7}))"}' --profile in_process_with_app_tools --tools "$tmp/le_tools.json")"
+out="$(lisp_eval '{"program":"1"}' --tools "$tmp/le_tools.json")"
+contains "lisp-eval: no tools for mcp_no_tools" "rc=2" "$out"
+out="$(lisp_eval '{"program":"1"}' --profile nope)"
+check "lisp-eval bad profile prints nothing" "rc=2" "$out"
+contains "lisp-eval bad profile message" "unknown profile 'nope'" "$(cat "$tmp/le_err")"
+check "lisp-eval --context does not apply" "rc=2" "$(lisp_eval '{"program":"1"}' --context "$tmp/ctx.json")"
+check "lisp-eval stray argument" "rc=2" "$(lisp_eval '{"program":"1"}' extra)"
+contains "lisp-eval help" "usage: ptc lisp-eval" "$("$ptc" lisp-eval --help)"
+contains "lisp-eval help documents exit codes" "1 an error payload" "$("$ptc" help lisp-eval)"
+
+# ptc tool-schema: the tool definition.
+out="$("$ptc" tool-schema)"; rc=$?
+check "tool-schema exit code" "0" "$rc"
+contains "tool-schema openai form" '{"function":{"description":"' "$out"
+contains "tool-schema default profile" 'only `lisp_eval` is available natively' "$out"
+contains "tool-schema parameters" '"name":"lisp_eval","parameters":{"additionalProperties":false,"properties":{"program":{"description":' "$out"
+contains "tool-schema ends with the type" '"required":["program"],"type":"object"}},"type":"function"}' "$out"
+out="$("$ptc" tool-schema --profile in_process_text_mode)"
+contains "tool-schema text mode" 'but not in the same turn as `lisp_eval`' "$out"
+out="$("$ptc" tool-schema --mcp)"
+contains "tool-schema mcp object" '"inputSchema":{"additionalProperties":false,"properties":{"context":{' "$out"
+contains "tool-schema mcp default profile" 'No app tools are available inside the program' "$out"
+contains "tool-schema mcp name" '"name":"lisp_eval"}' "$out"
+out="$("$ptc" tool-schema --profile mcp_no_tools)"
+contains "tool-schema mcp profile in openai form" '"output_schema":{' "$out"
+"$ptc" tool-schema --profile bogus >/dev/null 2>&1; check "tool-schema bad profile" "2" "$?"
+"$ptc" tool-schema --profile >/dev/null 2>&1; check "tool-schema missing profile" "2" "$?"
+contains "tool-schema help" "usage: ptc tool-schema" "$("$ptc" tool-schema --help)"
+contains "help lists lisp-eval" "ptc lisp-eval" "$("$ptc" help)"
+contains "help lists tool-schema" "ptc tool-schema" "$("$ptc" help)"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures CLI check(s) failed"

@@ -369,10 +369,10 @@ TEST(AllocationFailure, IsAMemoryLimitNotACrash) {
   const std::string huge = "17179869184", gib = "1073741824";
   std::vector<Shape> shapes = {
       {"(count (vec (range 200000000)))",
-       {"--max-heap", huge, "--as-limit", gib},
+       {"--max-heap", huge, "--timeout", "20000", "--as-limit", gib},
        {"memory_limit"}},
       {"(count (apply str (repeat 400000000 \"ab\")))",
-       {"--max-heap", huge, "--as-limit", gib},
+       {"--max-heap", huge, "--timeout", "20000", "--as-limit", gib},
        {"memory_limit"}},
       {"(count (pmap (fn [_] (count (vec (range 20000000)))) (range 64)))",
        {"--max-heap", huge, "--worker-max-heap", huge, "--timeout", "10000", "--as-limit", gib},

@@ -1,0 +1,205 @@
+// ptc lisp-eval and ptc tool-schema: the lisp_eval tool from the command
+// line, as an MCP server or an agent would call it and describe it.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <iterator>
+
+#include "cli/cli.hpp"
+#include "protocol/lisp_eval.hpp"
+#include "protocol/text.hpp"
+
+namespace ptc::cli {
+
+namespace {
+
+using protocol::Profile;
+
+// Takes --profile NAME out of `args`; an error message or "".
+std::string take_profile(std::vector<std::string>& args, std::optional<Profile>& out) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "--profile") continue;
+    if (i + 1 >= args.size())
+      return "--profile needs a name: in_process_with_app_tools, in_process_text_mode or "
+             "mcp_no_tools";
+    out = protocol::profile_from_name(args[i + 1]);
+    if (!out)
+      return fmt::format(
+          "unknown profile '{}' (in_process_with_app_tools, in_process_text_mode or "
+          "mcp_no_tools)",
+          args[i + 1]);
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+               args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+    return "";
+  }
+  return "";
+}
+
+bool take_flag(std::vector<std::string>& args, const std::string& flag) {
+  for (auto it = args.begin(); it != args.end(); ++it)
+    if (*it == flag) {
+      args.erase(it);
+      return true;
+    }
+  return false;
+}
+
+int usage_error(const std::string& message, const char* usage) {
+  fmt::print(stderr, "ptc: {}\nusage: {}\n", message, usage);
+  return kExitUsage;
+}
+
+int print_payload(const std::string& payload, bool ok) {
+  fmt::print("{}\n", payload);
+  return ok ? kExitOk : kExitProgramError;
+}
+
+int print_error(protocol::Reason reason, const std::string& message) {
+  return print_payload(protocol::render_error(reason, message), false);
+}
+
+// The telemetry tags a run gets under each profile (ptc::RunOptions).
+void tag_run(Profile p, RunOptions& run) {
+  switch (p) {
+    case Profile::InProcessWithAppTools:
+      run.caller = "in_process_v1";
+      run.profile = "in_process_v1";
+      return;
+    case Profile::InProcessTextMode:
+      run.caller = "text_mode";
+      run.profile = "text_mode";
+      return;
+    case Profile::McpNoTools:
+      run.caller = "mcp";
+      run.profile = "mcp_no_tools";
+      return;
+  }
+}
+
+// The `context` argument: absent or null, or an object whose keys are
+// data/ names. An error message or "".
+std::string check_context(const HostValue* context) {
+  if (!context || context->is_nil()) return "";
+  if (context->kind() != HostValue::Kind::Map)
+    return fmt::format("lisp_eval `context` must be an object, got {}.",
+                       protocol::short_form(*context, 60));
+  const auto& it = context->items();
+  for (size_t i = 0; i + 1 < it.size(); i += 2) {
+    const std::string& key = it[i].text();
+    if (key.empty() || key.find('/') != std::string::npos)
+      return fmt::format("lisp_eval `context` keys must be non-empty names without '/', got {}.",
+                         to_json(HostValue::string(key.substr(0, 60))));
+  }
+  return "";
+}
+
+constexpr const char* kLispEvalUsage = "ptc lisp-eval [--profile P] [options] < ARGS.json";
+
+}  // namespace
+
+const char* lisp_eval_help() {
+  return "usage: ptc lisp-eval [--profile P] [--include-memory] [options] < ARGS.json\n\n"
+         "Answers one lisp_eval tool call. stdin holds the call's arguments, a JSON object\n"
+         "{\"program\": \"...\", \"context\": {...}}: context keys become data/ names, other\n"
+         "fields are ignored. stdout is the JSON payload the tool answers with (keys sorted,\n"
+         "compact): {\"status\":\"ok\", \"result\":\"user=> ...\", \"prints\", \"feedback\",\n"
+         "\"truncated\"} or {\"status\":\"error\", \"reason\", \"message\", \"feedback\"} (and\n"
+         "\"result\" for (fail v)). Arguments that are not a JSON object, or a missing, blank\n"
+         "or non-string program, give an args_error payload; so does a program over\n"
+         "--max-program-bytes.\n\n"
+         "  --profile P         in_process_with_app_tools, in_process_text_mode or\n"
+         "                      mcp_no_tools (default: a one-shot MCP call); sets the\n"
+         "                      run's telemetry tags. --tools FILE needs an in_process\n"
+         "                      profile: mcp_no_tools has no tools inside programs\n"
+         "  --include-memory    add the memory block (changed names, stored keys), as a\n"
+         "                      turn of a conversation does; --memory FILE gives the\n"
+         "                      names bound before the call\n"
+         "  --signature SIG     validate the result; the typed value comes back as\n"
+         "                      \"validated\"\n\n"
+         "Exit codes: 0 a success payload, 1 an error payload (both on stdout), 2 a bad\n"
+         "command line (message on stderr, nothing on stdout).\n\n"
+         "options (--context and --json do not apply: the context comes on stdin and the\n"
+         "output is always JSON; an `output_schema` argument is ignored, use --signature):\n";
+}
+
+const char* tool_schema_help() {
+  return "usage: ptc tool-schema [--profile P] [--mcp]\n\n"
+         "Prints the lisp_eval tool definition as JSON (keys sorted, compact): the OpenAI\n"
+         "function-tool form {\"type\":\"function\",\"function\":{\"name\",\"description\",\n"
+         "\"parameters\"}}, or with --mcp the MCP tool object {\"name\",\"description\",\n"
+         "\"inputSchema\"}. The profile chooses the description (and, for mcp_no_tools, the\n"
+         "`context` and `output_schema` arguments): in_process_with_app_tools (the default),\n"
+         "in_process_text_mode or mcp_no_tools (the default with --mcp).\n";
+}
+
+int cmd_lisp_eval(std::vector<std::string> args) {
+  std::optional<Profile> profile;
+  if (std::string err = take_profile(args, profile); !err.empty())
+    return usage_error(err, kLispEvalUsage);
+  Profile p = profile.value_or(Profile::McpNoTools);
+  bool include_memory = take_flag(args, "--include-memory");
+  CommonOptions opts;
+  if (std::string err = parse_common(args, opts); !err.empty())
+    return usage_error(err, kLispEvalUsage);
+  if (!args.empty())
+    return usage_error(fmt::format("unexpected argument '{}'", args[0]), kLispEvalUsage);
+  if (opts.context_file || opts.json)
+    return usage_error("the context comes in the arguments on stdin, and the output is always JSON",
+                       kLispEvalUsage);
+  if (opts.tools_file && p == Profile::McpNoTools)
+    return usage_error(
+        "the mcp_no_tools profile has no tools inside programs; use --profile "
+        "in_process_with_app_tools or in_process_text_mode with --tools",
+        kLispEvalUsage);
+  if (std::string err = load_context(opts); !err.empty()) return usage_error(err, kLispEvalUsage);
+  tag_run(p, opts.run);
+
+  std::string input(std::istreambuf_iterator<char>(std::cin), {});
+  HostValue call;
+  try {
+    call = parse_json(input);
+  } catch (LispError& e) {
+    return print_error(protocol::Reason::ArgsError,
+                       protocol::extract_program({}, e.error().message).message);
+  }
+  if (call.kind() != HostValue::Kind::Map)
+    return print_error(
+        protocol::Reason::ArgsError,
+        protocol::extract_program({}, "the arguments must be a JSON object {\"program\": ...}")
+            .message);
+  protocol::ProgramArg program = protocol::extract_program(call);
+  if (!program.ok) return print_error(protocol::Reason::ArgsError, program.message);
+  const HostValue* context = call.get("context");
+  if (std::string err = check_context(context); !err.empty())
+    return print_error(protocol::Reason::ArgsError, err);
+  if (context && !context->is_nil()) opts.run.context = *context;
+
+  HostValue prior = opts.run.memory;
+  Step step = run(program.program, opts.run);
+  if (!step.ok) return print_payload(protocol::render_step_error(step), false);
+  protocol::SuccessOptions success{include_memory, {}};
+  if (!opts.run.signature.empty()) {  // the result as typed JSON
+    protocol::JsonValue typed = protocol::to_json_value(step.value);
+    if (!typed.ok)
+      return print_error(protocol::Reason::ValidationError, "validated value: " + typed.error);
+    success.validated = std::move(typed.value);
+  }
+  if (!include_memory)
+    return print_payload(protocol::render_success_from_step(step, success), true);
+  protocol::ExecutionFeedback execution = protocol::execution_feedback(step, prior, 2);
+  return print_payload(protocol::render_success(step, execution, success), true);
+}
+
+int cmd_tool_schema(std::vector<std::string> args) {
+  constexpr const char* kUsage = "ptc tool-schema [--profile P] [--mcp]";
+  std::optional<Profile> profile;
+  if (std::string err = take_profile(args, profile); !err.empty()) return usage_error(err, kUsage);
+  bool mcp = take_flag(args, "--mcp");
+  if (!args.empty()) return usage_error(fmt::format("unexpected argument '{}'", args[0]), kUsage);
+  Profile p = profile.value_or(mcp ? Profile::McpNoTools : Profile::InProcessWithAppTools);
+  HostValue tool = mcp ? protocol::mcp_tool(p) : protocol::openai_tool_schema(p);
+  fmt::print("{}\n", to_json(tool, true));
+  return kExitOk;
+}
+
+}  // namespace ptc::cli
