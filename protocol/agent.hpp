@@ -38,7 +38,9 @@ enum class MemoryStrategy {
 
 // One observable event of a run (the host's telemetry).
 struct AgentEvent {
-  std::string event;  // "run_start", "run_stop", "llm_call", "tool_call"
+  // "run_start", "run_stop", "llm_call", "tool_call", or "preview_fallback"
+  // (a host's native preview function failed; the metadata preview was used).
+  std::string event;
   int turn = 0;
   double duration_ms = 0;
   // tool_call:
@@ -50,8 +52,9 @@ struct AgentEvent {
   bool full_result_cached = false;        // the full result is in the cache (native preview path)
   bool result_preview_truncated = false;  // the model saw a preview, not the whole result
   size_t retained_bytes = 0;              // bytes the cache holds for this result
-  // run_stop / llm_call:
-  std::string reason;  // run_stop: "" when ok, else the failure reason; llm_call: error text
+  // run_stop: "" when ok, else the failure reason; llm_call: the error;
+  // preview_fallback: what went wrong (names the tool and the category).
+  std::string reason;
 };
 
 struct AgentOptions {

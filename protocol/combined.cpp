@@ -199,6 +199,14 @@ std::string native_call(Agent::State& s, const AgentTool& tool, const ToolCallRe
     if (!e.cached) s.cache->store(tool.name, key, *full);
     NativePreview p = native_preview(
         tool.name, *full, args, tool.native_result ? *tool.native_result : NativeResultOptions{});
+    if (p.fell_back) {
+      // The host's preview function failed: say so, as a warning the host logs.
+      AgentEvent w;
+      w.event = "preview_fallback";
+      w.tool_name = tool.name;
+      w.reason = p.fallback_message;
+      s.emit(w);
+    }
     e.full_result_cached = true;
     e.result_preview_truncated = true;  // the model sees a preview, never the whole result
     e.retained_bytes = host_value_bytes(*full);

@@ -618,10 +618,15 @@ TEST(CombinedMode, APreviewFunctionThatThrowsFallsBackToMetadata) {
   custom.custom = [](const H&) -> H { throw std::runtime_error("preview broke"); };
   t.native_result = custom;
   o.tools = {t};
+  std::string warning;
+  o.telemetry = [&](const AgentEvent& e) {
+    if (e.event == "preview_fallback") warning = e.reason;
+  };
   Script s{{calls({call("a", "search_logs", H::map({{H::string("query"), H::string("q")}}))}),
             text("ok")}};
   AgentResult r = run(o, s);
   ASSERT_TRUE(r.ok);
+  EXPECT_TRUE(contains(warning, "category=raised")) << warning;
   H p = tool_payloads(r).at(0);
   EXPECT_EQ(p.get("result_count")->as_int(), 3);
   EXPECT_TRUE(p.get("full_result_cached")->as_bool());
