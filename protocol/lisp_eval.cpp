@@ -271,7 +271,10 @@ Reason classify(ErrorKind kind) {
     // parse_error means "failed to parse"; their message names the kind.
     case ErrorKind::ParseError:
       return Reason::ParseError;
+    // A run stopped before it finished, by its clock or by its host (the MCP
+    // server reports a cancelled call with its own reason).
     case ErrorKind::Timeout:
+    case ErrorKind::Cancelled:
       return Reason::Timeout;
     case ErrorKind::MemoryLimit:
       return Reason::MemoryLimit;

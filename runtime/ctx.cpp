@@ -51,7 +51,7 @@ void Ctx::end_slice() {
   }
   if (cancel_requested()) {
     cancelled_ = true;
-    throw_error(ErrorKind::Timeout, "execution was cancelled");
+    throw_error(ErrorKind::Cancelled, "execution was cancelled");
   }
 }
 

@@ -37,6 +37,7 @@ struct SourceLoc {
   X(LoopLimitExceeded, "loop_limit_exceeded")                                       \
   X(CallDepthExceeded, "call_depth_exceeded")                                       \
   X(Timeout, "timeout")                                                             \
+  X(Cancelled, "cancelled") /* the host (or a failing sibling branch) stopped it */ \
   X(MemoryLimit, "memory_limit")                                                    \
   X(SymbolLimit, "symbol_limit_exceeded")                                           \
   X(ProgramTooLarge, "program_too_large")                                           \

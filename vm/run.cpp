@@ -166,6 +166,7 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   limits.max_heap_bytes = compile_budget(source.size());
   Ctx ctx(limits);
   ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
+  ctx.cancel = options.cancel;
   CurrentRun current(ctx);
   ToolBroker tools(options.tools, ctx.limits, ctx, options.tool_cache);
   std::unique_ptr<BranchExecutor> parallel;

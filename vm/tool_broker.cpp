@@ -103,6 +103,25 @@ void canonical_key(std::string& out, const HostValue& k) {
   out += name;
 }
 
+thread_local const ToolCallContext* t_tool_call = nullptr;
+
+// The context a tool sees while it runs; set for the duration of the call.
+class BrokeredCall final : public ToolCallContext {
+ public:
+  explicit BrokeredCall(const Ctx& ctx) : ctx_(ctx), saved_(t_tool_call) { t_tool_call = this; }
+  ~BrokeredCall() { t_tool_call = saved_; }
+  BrokeredCall(const BrokeredCall&) = delete;
+  BrokeredCall& operator=(const BrokeredCall&) = delete;
+  bool cancelled() const override {
+    return ctx_.cancel_requested() || std::chrono::steady_clock::now() >= ctx_.deadline();
+  }
+  std::chrono::steady_clock::time_point deadline() const override { return ctx_.deadline(); }
+
+ private:
+  const Ctx& ctx_;
+  const ToolCallContext* saved_;
+};
+
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -125,6 +144,10 @@ HostValue ledger_copy(Value in_run, const HostValue& value, size_t cap, bool* tr
 }
 
 }  // namespace
+
+const ToolCallContext* current_tool_call() {
+  return t_tool_call;
+}
 
 std::string canonical_args_key(const HostValue& args) {
   std::string text;
@@ -206,6 +229,7 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
 
   auto t0 = std::chrono::steady_clock::now();
   ToolResult r;
+  BrokeredCall context(ctx);
   try {
     r = tool.fn ? tool.fn(full_args) : ToolResult::failure("the tool has no implementation");
   } catch (const std::exception& e) {

@@ -8,6 +8,8 @@
 // callables.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -47,6 +49,21 @@ struct Tool {
   // map order ignored, 2.0 equal to 2) are answered from the run's cache.
   bool cacheable = false;
 };
+
+// What a tool may ask about the call it is serving, while it runs (on the
+// thread that runs it): whether the run was cancelled or stopped, and the
+// deadline it must finish by. A tool that waits (on a network, a process)
+// should stop waiting when cancelled() turns true.
+class ToolCallContext {
+ public:
+  virtual bool cancelled() const = 0;
+  virtual std::chrono::steady_clock::time_point deadline() const = 0;
+
+ protected:
+  ~ToolCallContext() = default;
+};
+// The context of the tool call running on this thread; nullptr outside one.
+const ToolCallContext* current_tool_call();
 
 // Tools by the name programs use after tool/ (kebab-case: "get-user").
 using Tools = std::map<std::string, Tool, std::less<>>;
@@ -146,6 +163,10 @@ struct RunOptions {
   std::string profile;       // "" (nil) | mcp_no_tools | mcp_aggregator | in_process_v1 | text_mode
   size_t display_limit = 0;  // collection items shown in Step::printed, 0 = all
   TelemetryObserver telemetry;  // optional
+  // Raised by the host (from any thread) to stop the run: it ends with
+  // ErrorKind::Cancelled within a few thousand reductions, its parallel
+  // branches too, and running tools see ToolCallContext::cancelled().
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct Usage {

@@ -467,6 +467,7 @@ TEST(LispEvalErrors, EveryErrorKindIsClassified) {
       {"loop_limit_exceeded", "runtime_error"},
       {"call_depth_exceeded", "runtime_error"},
       {"timeout", "timeout"},
+      {"cancelled", "timeout"},
       {"memory_limit", "memory_limit"},
       {"symbol_limit_exceeded", "runtime_error"},
       {"program_too_large", "args_error"},  // oversized arguments

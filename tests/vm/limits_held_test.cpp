@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -84,6 +85,51 @@ TEST(ParallelCancel, ReachesNestedCalls) {
   EXPECT_EQ(s.error.kind, ErrorKind::Fail) << s.error.describe();
   EXPECT_EQ(s.error.message, "first");
   EXPECT_LT(ms_since(t0), 1000);
+}
+
+// A host's cancellation stops the run within milliseconds, in its parallel
+// branches too, and a tool that waits sees it.
+TEST(HostCancel, StopsTheRunItsBranchesAndWaitingTools) {
+  const char* programs[] = {
+      "(defn spin [n] (if (< n 2) n (+ (spin (- n 1)) (spin (- n 2))))) (spin 40)",
+      "(defn spin [n] (if (< n 2) n (+ (spin (- n 1)) (spin (- n 2))))) "
+      "(pmap (fn [_] (spin 40)) (range 4))",
+      "(tool/wait {})",
+  };
+  for (const char* program : programs) {
+    std::atomic<bool> cancel{false};
+    bool tool_saw_it = false;
+    RunOptions o;
+    o.limits.timeout_ms = 20000;
+    o.limits.pmap_timeout_ms = 20000;
+    o.cancel = &cancel;
+    o.tools["wait"] = {[&](const H&) {
+      const ptc::ToolCallContext* call = ptc::current_tool_call();
+      while (call && !call->cancelled())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      tool_saw_it = call != nullptr;
+      return ToolResult::success(H::nil());
+    }};
+    std::chrono::steady_clock::time_point raised;
+    std::thread host([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      raised = std::chrono::steady_clock::now();
+      cancel.store(true);
+    });
+    Step s = ptc::run(program, o);
+    double late = ms_since(raised);
+    host.join();
+    ASSERT_FALSE(s.ok) << program;
+    EXPECT_EQ(s.error.kind, ErrorKind::Cancelled) << program << ": " << s.error.describe();
+    // Typically under a millisecond; the bound leaves room for a loaded machine
+    // (this checks that cancellation reaches the run, not scheduler latency).
+    EXPECT_LT(late, 100.0 * ptc::testing::kSlowdown) << program;
+    std::printf("[ measured ] cancelled %.2f ms after the flag: %.40s\n", late, program);
+    if (std::string(program).starts_with("(tool/wait")) {
+      EXPECT_TRUE(tool_saw_it);
+    }
+  }
+  EXPECT_EQ(ptc::current_tool_call(), nullptr);
 }
 
 TEST(ToolLedger, KeepsABoundedPreviewOfArgumentsAndTheirKey) {
