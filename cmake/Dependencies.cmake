@@ -5,6 +5,8 @@ find_package(Threads REQUIRED)
 find_package(mimalloc REQUIRED)
 find_package(fmt REQUIRED)
 find_package(simdjson REQUIRED)
+# Boost.Beast and Asio (header-only) for the MCP server's HTTP transport.
+find_package(Boost 1.74 REQUIRED)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
