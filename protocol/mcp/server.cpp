@@ -238,8 +238,8 @@ struct Server::Impl {
                             "this is a fault of the server; the call may be retried");
     }
     bool silent = call->silent.load();
-    finish(call);
     if (gated) gate.fetch_sub(1);
+    finish(call);
     double ms = ms_since(t0);
     const HostValue* is_error = result.get("isError");
     bool failed = is_error && is_error->as_bool();
@@ -393,7 +393,8 @@ void Server::begin_drain() {
 
 bool Server::wait_idle(std::chrono::milliseconds grace) {
   std::unique_lock lock(impl_->mutex);
-  return impl_->idle.wait_for(lock, grace, [this] { return impl_->calls.empty(); });
+  return impl_->idle.wait_for(lock, grace,
+                              [this] { return impl_->calls.empty() && impl_->gate.load() == 0; });
 }
 
 bool Server::draining() const {
