@@ -23,7 +23,6 @@ using Kind = HostValue::Kind;
 
 class MemoryBuilder {
  public:
-  bool known_problem = false;  // a factory may hit one (fuzz_support.hpp)
 
   HostValue convert(const HostValue& h) {
     ptc::check_native_stack("converting fuzzed memory");
