@@ -1,9 +1,11 @@
 // ptc mcp: the MCP server over stdio (default) or Streamable HTTP (--http).
+#include <signal.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include <map>
+#include <thread>
 
 #include "cli/cli.hpp"
 #include "protocol/mcp/config.hpp"
@@ -43,6 +45,24 @@ int cmd_mcp(std::vector<std::string> args) {
   mcp::set_log_level(config.log_level);
   std::unique_ptr<mcp::Server> server = mcp::make_server(config);
   if (config.http) return mcp::serve_http(*server);
+  // stdio: SIGTERM and SIGINT drain (new calls are refused with
+  // shutting_down, running ones may finish) and then end the process. They
+  // are taken by one thread with sigwait, blocked everywhere else.
+  sigset_t stops;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGTERM);
+  sigaddset(&stops, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stops, nullptr);
+  std::thread([&server, stops] {
+    int sig = 0;
+    sigwait(&stops, &sig);
+    mcp::log(mcp::LogLevel::Info, "draining", {{"signal", HostValue::integer(sig)}});
+    server->begin_drain();
+    bool idle =
+        server->wait_idle(std::chrono::milliseconds(server->config().http_shutdown_grace_ms));
+    mcp::log(mcp::LogLevel::Info, "stopped", {{"drained", HostValue::boolean(idle)}});
+    std::_Exit(0);  // replies already written; nothing is buffered
+  }).detach();
   return mcp::serve_stdio(*server, STDIN_FILENO, STDOUT_FILENO);
 }
 
