@@ -26,10 +26,10 @@
 #include "runtime/error.hpp"
 #include "runtime/hash.hpp"
 #include "runtime/hashcoll.hpp"
-#include "runtime/vector.hpp"
 #include "runtime/host_value.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
+#include "runtime/vector.hpp"
 
 namespace ptc {
 
@@ -694,7 +694,6 @@ void append_json(std::string& out, const HostValue& h, bool sort_keys) {
   }
 }
 
-
 // One simdjson parser per thread, kept between documents: allocating its
 // buffers cost more than parsing a small message. Its memory is given back
 // after a large document (when the Lease ends). Not reentrant: a document is
@@ -863,8 +862,8 @@ Value import_json(Ctx& ctx, std::string_view json,
         simdjson::dom::object fields = root.get_object().value_unsafe();
         for (simdjson::dom::key_value_pair kv : fields) {
           auto t = kv.value.type();
-          bool collection = t == simdjson::dom::element_type::ARRAY ||
-                            t == simdjson::dom::element_type::OBJECT;
+          bool collection =
+              t == simdjson::dom::element_type::ARRAY || t == simdjson::dom::element_type::OBJECT;
           if (keep(kv.key, collection)) b.put(ctx.string(kv.key), value_from_dom(ctx, kv.value, 1));
         }
         return Value::object(b.finish());

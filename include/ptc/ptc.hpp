@@ -140,7 +140,7 @@ using TelemetryObserver = std::function<void(const TelemetryEvent&)>;
 
 // Options of one run; defaults are PtcRunner's (seed 001, spec §15.2).
 struct RunOptions {
-  HostValue context;                    // map: its keys are the program's data/ names
+  HostValue context;  // map: its keys are the program's data/ names
   // The context as JSON text (an object), used instead of `context` when not
   // empty: parsed straight into the run, building only the keys it reads.
   // The text must stay alive during the run.

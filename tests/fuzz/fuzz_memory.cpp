@@ -23,7 +23,6 @@ using Kind = HostValue::Kind;
 
 class MemoryBuilder {
  public:
-
   HostValue convert(const HostValue& h) {
     ptc::check_native_stack("converting fuzzed memory");
     switch (h.kind()) {

@@ -40,7 +40,6 @@ inline void debug(std::string_view what, std::string_view text) {
                  static_cast<int>(text.size()), text.data());
 }
 
-
 // Limits for fuzzed runs: small enough that the slowest input takes a fraction
 // of a second even under ASan+UBSan.
 inline Limits tight_limits() {
