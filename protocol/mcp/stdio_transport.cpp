@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -49,6 +50,7 @@ class StdoutPeer final : public Peer {
 }  // namespace
 
 int serve_stdio(Server& server, int in_fd, int out_fd) {
+  std::signal(SIGPIPE, SIG_IGN);  // a client that stops reading is EPIPE (stdout_closed), not death
   auto peer = std::make_shared<StdoutPeer>(out_fd);
   Caller caller{"stdio", "stdio", false};
   const size_t max_frame = server.config().max_frame_bytes;
