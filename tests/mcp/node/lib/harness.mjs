@@ -5,9 +5,22 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+// Every server process a script starts; whatever is still running when the
+// script's tests end (e.g. after a failure) is killed so that node can exit.
+const children = new Set();
+function track(proc) {
+  children.add(proc);
+  proc.once('exit', () => children.delete(proc));
+  return proc;
+}
+after(() => {
+  for (const p of children) p.kill('SIGKILL');
+});
 
 export const NODE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -111,6 +124,7 @@ export async function stdioClient(flags = [], { name = 'ptc-node-tests', capabil
   const logs = new LogReader(transport.stderr);
   const client = new Client({ name, version: '1.0.0' }, { capabilities });
   await client.connect(transport);
+  if (transport._process) track(transport._process); // the SDK keeps the child private
   return { client, transport, logs, pid: transport.pid, close: () => client.close() };
 }
 
@@ -126,10 +140,12 @@ export function passEnv(extra = {}) {
 // once it logs http_listening, or with {unavailable: reason} when it exits 2
 // saying http_unavailable (the transport is not built in).
 export function startHttpServer(flags = [], { timeoutMs = 15000 } = {}) {
-  const proc = spawn(ptcBin(), ['mcp', '--http', '--http-port', '0', ...flags], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: passEnv(),
-  });
+  const proc = track(
+    spawn(ptcBin(), ['mcp', '--http', '--http-port', '0', ...flags], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: passEnv(),
+    }),
+  );
   const logs = new LogReader(proc.stderr);
   const exited = new Promise((r) => proc.once('exit', (code, signal) => r({ code, signal })));
   const stop = async (signal = 'SIGTERM') => {
@@ -213,7 +229,7 @@ export const INIT = (id = 0, protocolVersion = '2025-11-25') => ({
 // matched by id and every id's replies are counted (to find lost or doubled ones).
 export class RawStdio {
   constructor(flags = []) {
-    this.proc = spawn(ptcBin(), ['mcp', ...flags], { stdio: ['pipe', 'pipe', 'pipe'], env: passEnv() });
+    this.proc = track(spawn(ptcBin(), ['mcp', ...flags], { stdio: ['pipe', 'pipe', 'pipe'], env: passEnv() }));
     this.logs = new LogReader(this.proc.stderr);
     this.pending = new Map();
     this.replies = new Map(); // id -> count
@@ -221,6 +237,11 @@ export class RawStdio {
     this.notifications = [];
     this.badLines = [];
     this.exited = new Promise((r) => this.proc.once('exit', (code, signal) => r({ code, signal })));
+    // Once the server is gone no reply can come: waiting requests fail.
+    this.exited.then(({ code, signal }) => {
+      for (const [key, p] of this.pending) p.reject(new Error(`server exited (${code ?? signal}) before answering ${key}`));
+      this.pending.clear();
+    });
     this.proc.stdin.on('error', () => {});
     createInterface({ input: this.proc.stdout }).on('line', (line) => this.#onLine(line));
   }
@@ -241,7 +262,7 @@ export class RawStdio {
     const p = this.pending.get(key);
     if (p) {
       this.pending.delete(key);
-      p(m);
+      p.resolve(m);
     } else {
       this.unmatched.push(m);
     }
@@ -252,10 +273,16 @@ export class RawStdio {
   send(obj) {
     this.write(JSON.stringify(obj) + '\n');
   }
+  // A promise of the reply to `id` (a request sent by other means).
+  expect(id) {
+    const key = JSON.stringify(id);
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null)
+      return Promise.reject(new Error(`server exited before ${key} was sent`));
+    return new Promise((resolve, reject) => this.pending.set(key, { resolve, reject }));
+  }
   // Sends a request and resolves with its reply.
   request(id, method, params) {
-    const key = JSON.stringify(id);
-    const p = new Promise((r) => this.pending.set(key, r));
+    const p = this.expect(id);
     this.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
     return p;
   }
