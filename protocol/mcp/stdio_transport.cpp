@@ -150,7 +150,7 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
           std::lock_guard lock(mutex);
           reading_free = true;
         }
-        turn.notify_one();
+        turn.notify_all();  // not _one: serve_stdio also waits on `turn` (for the end)
         gave_away = true;
         call();
       };
