@@ -53,6 +53,34 @@ describe('stdio: the process', () => {
     assert.equal(raw.replies.get('1'), undefined, 'no reply to the cancelled call');
   });
 
+  test('with a call running, stdin is still read: ping answered, cancel frees the slot (20 fresh servers)', async () => {
+    // The first call of a fresh server is where a lost wake-up of the reading thread showed.
+    const worst = { ping: 0, free: 0 };
+    for (let round = 0; round < 20; round++) {
+      const raw = new RawStdio(['--max-concurrent-calls', '4', '--program-timeout-ms', '60000']);
+      await raw.init();
+      raw.call('loop', LOOP_PROGRAM).catch(() => {}); // cancelled: no reply
+      const t0 = now();
+      const pong = await Promise.race([raw.request('ping', 'ping'), sleep(2000).then(() => null)]);
+      assert.ok(pong, `round ${round}: ping not answered while a call runs`);
+      worst.ping = Math.max(worst.ping, now() - t0);
+      raw.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'loop' } });
+      // All four slots free again: four calls at once are not busy.
+      const t1 = now();
+      for (let k = 0; ; k++) {
+        const four = await Promise.all([1, 2, 3, 4].map((n) => raw.call(`r${k}-${n}`, String(n))));
+        if (four.every((r) => !r.result.isError)) break;
+        assert.ok(now() - t1 < 2000, `round ${round}: the cancelled call kept its slot`);
+      }
+      worst.free = Math.max(worst.free, now() - t1);
+      raw.endInput();
+      assert.deepEqual(await raw.exited, { code: 0, signal: null });
+      assert.equal(raw.replies.get('"loop"'), undefined, 'no reply to a cancelled call on stdio');
+    }
+    figure('stdio: ping while a call runs (worst of 20, ms)', worst.ping.toFixed(2));
+    figure('stdio: notifications/cancelled -> 4 slots free (worst of 20, ms)', worst.free.toFixed(2));
+  });
+
   test('shutdown: in-flight calls finish, new calls get shutting_down', async () => {
     const raw = new RawStdio(['--max-concurrent-calls', '2']);
     await raw.init();
