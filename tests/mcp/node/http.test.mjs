@@ -27,7 +27,7 @@ async function open(flags) {
   };
 }
 
-defineEssentials('http', open);
+defineEssentials('http', open, { logNotifications: false });
 defineSessions('http', open);
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

@@ -19,27 +19,9 @@ import {
   stdioClient,
   textOf,
 } from './lib/harness.mjs';
+import { job } from './lib/jobs.mjs';
 
 const CALLERS = 8;
-
-// The k-th kind of call of caller c, and the text its reply must carry.
-function job(c, i) {
-  switch (i % 5) {
-    case 0:
-      return { args: { program: `(+ ${c * 10000000} ${i})` }, expect: `user=> ${c * 10000000 + i}` };
-    case 1:
-      return {
-        args: { program: '(reduce + (map :n data/rows))', context: { rows: [{ n: c }, { n: i }, { n: 1 }] } },
-        expect: `user=> ${c + i + 1}`,
-      };
-    case 2:
-      return { args: { program: `(println "c${c}") (str "i" ${i})` }, expect: `c${c}\n\nuser=> "i${i}"` };
-    case 3:
-      return { args: { program: `(fail ${i})` }, expect: `fail: ${i}\nvalue: ${i}`, error: true };
-    default:
-      return { args: { program: `(count (range ${i % 100}))` }, expect: `user=> ${i % 100}` };
-  }
-}
 
 // Runs `total` calls split over CALLERS interleaved callers on one raw connection.
 // onProgress(done) is called after each reply. Resolves with the elapsed ms.
