@@ -40,8 +40,7 @@ class ProgramCompiler;
 // Compiles one arity of one function.
 class ArityCompiler {
  public:
-  ArityCompiler(ProgramCompiler& pc, FnNode* fn, FnProto* fp, Proto* proto)
-      : pc_(pc), fn_(fn), fp_(fp), p_(proto) {}
+  ArityCompiler(ProgramCompiler& pc, FnNode* fn, Proto* proto) : pc_(pc), fn_(fn), p_(proto) {}
 
   void compile_arity(FnArity* arity);
 
@@ -94,7 +93,6 @@ class ArityCompiler {
 
   ProgramCompiler& pc_;
   FnNode* fn_;
-  FnProto* fp_;
   Proto* p_;
   uint32_t next_ = 0;
   std::unordered_map<uint64_t, uint32_t> const_index_;
@@ -125,7 +123,7 @@ class ProgramCompiler {
       proto->fn = fp;
       proto->nparams = static_cast<uint32_t>(arity->params.size());
       proto->variadic = arity->rest != nullptr;
-      ArityCompiler ac(*this, fn, fp, proto.get());
+      ArityCompiler ac(*this, fn, proto.get());
       ac.compile_arity(arity);
       fp->arities.push_back(std::move(proto));
     }

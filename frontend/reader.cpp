@@ -941,7 +941,6 @@ const Form* Reader::read_quoted(FormKind kind, SourceLoc loc, const char* prefix
   if (c == '(' || c == '[' || c == '{' || (c == '#' && (peek(1) == '{' || peek(1) == '(')))
     fail(loc, "quoted collections are not supported; only quoted symbols like 'x",
          "write the collection without the quote, e.g. [1 2 3] or (list 1 2 3)");
-  std::string_view what;
   if (!is_terminator(c) && c != '\'' && c != ':' && c != '#' && c >= 0x20 && c != 0x7F) {
     const SourceLoc tok_loc = here();
     const size_t start = pos_;

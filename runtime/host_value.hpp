@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -160,5 +162,20 @@ HostValue parse_json(std::string_view json);
 // With sort_keys, object keys come out in byte order at every depth (and a
 // repeated key once): the deterministic form of the protocol's payloads.
 std::string to_json(const HostValue& h, bool sort_keys = false);
+
+// parse_json, except that the value at `path` (object keys from the root)
+// is not built: its compact JSON text goes to *raw ("" when absent) and its
+// key is left out. A server reads a message this way and hands a large
+// argument to a run as text (import_json) instead of as a host tree.
+HostValue parse_json_extracting(std::string_view json, std::span<const std::string_view> path,
+                                std::string* raw);
+
+// JSON text built straight into a run's arena (no host tree), as
+// import_value(parse_json(json)) would build it. For an object, `keep` (when
+// set) is asked about each top-level key (and whether its value is an array
+// or object) and only the kept entries are built. Throws LispError
+// (ParseError with line:column) on malformed JSON.
+Value import_json(Ctx& ctx, std::string_view json,
+                  const std::function<bool(std::string_view key, bool collection)>& keep = {});
 
 }  // namespace ptc

@@ -21,8 +21,12 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/bignum.hpp"
+#include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
 #include "runtime/hash.hpp"
+#include "runtime/hashcoll.hpp"
+#include "runtime/vector.hpp"
 #include "runtime/host_value.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
@@ -690,42 +694,192 @@ void append_json(std::string& out, const HostValue& h, bool sort_keys) {
   }
 }
 
+
+// One simdjson parser per thread, kept between documents: allocating its
+// buffers cost more than parsing a small message. Its memory is given back
+// after a large document (when the Lease ends). Not reentrant: a document is
+// converted before the next one is parsed on the thread.
+class ParserLease {
+ public:
+  ParserLease() = default;
+  ParserLease(const ParserLease&) = delete;
+  ParserLease& operator=(const ParserLease&) = delete;
+  ~ParserLease() {
+    if (parser().capacity() > kKeptCapacity) {
+      simdjson::error_code e = parser().allocate(4096, kDepth);
+      (void)e;  // a failed shrink leaves the larger buffers in place: harmless
+    }
+  }
+  // The document's root, or an error (big integers, malformed input, ...).
+  simdjson::error_code parse(std::string_view body, simdjson::dom::element* root) {
+    simdjson::error_code err = simdjson::SUCCESS;
+    size_t needed = std::max<size_t>(body.size(), 64);
+    if (parser().capacity() < needed || parser().max_depth() != kDepth)
+      err = parser().allocate(std::max<size_t>(needed, 4096), kDepth);
+    if (!err) err = parser().parse(body.data(), body.size(), true).get(*root);
+    return err;
+  }
+
+ private:
+  // A little slack over our own limit so that simdjson's depth accounting
+  // (which differs slightly between arrays and objects) never rejects a
+  // document we accept; the converters enforce the exact limit.
+  static constexpr size_t kDepth = kMaxJsonDepth + 8;
+  static constexpr size_t kKeptCapacity = size_t{1} << 20;
+  static simdjson::dom::parser& parser() {
+    thread_local simdjson::dom::parser p;
+    return p;
+  }
+};
+
+std::string_view without_bom(std::string_view json, size_t* start) {
+  *start = json.substr(0, kBom.size()) == kBom ? kBom.size() : 0;
+  return json.substr(*start);
+}
+
+// A DOM value built straight into a run's arena.
+Value value_from_dom(Ctx& ctx, simdjson::dom::element e, size_t depth) {
+  check_native_stack("parsing nested JSON");
+  ctx.tick();
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      if (depth >= kMaxJsonDepth) throw TooDeep{};
+      VecBuilder b(ctx.arena);
+      simdjson::dom::array arr = e.get_array().value_unsafe();
+      for (simdjson::dom::element x : arr)
+        b.push(value_from_dom(ctx, x, depth + 1));
+      return Value::object(b.finish());
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      if (depth >= kMaxJsonDepth) throw TooDeep{};
+      HashBuilder b(ctx.arena, Type::Map);
+      simdjson::dom::object fields = e.get_object().value_unsafe();
+      for (simdjson::dom::key_value_pair kv : fields)
+        b.put(ctx.string(kv.key), value_from_dom(ctx, kv.value, depth + 1));
+      return Value::object(b.finish());
+    }
+    case simdjson::dom::element_type::INT64:
+      return Value::integer(e.get_int64().value_unsafe());
+    case simdjson::dom::element_type::UINT64:
+      return integer_from_decimal(ctx.arena, std::to_string(e.get_uint64().value_unsafe()));
+    case simdjson::dom::element_type::DOUBLE:
+      return Value::floating(e.get_double().value_unsafe());
+    case simdjson::dom::element_type::STRING:
+      return ctx.string(e.get_string().value_unsafe());
+    case simdjson::dom::element_type::BOOL:
+      return Value::boolean(e.get_bool().value_unsafe());
+    case simdjson::dom::element_type::NULL_VALUE:
+      return Value::nil();
+  }
+  return Value::nil();
+}
+
+bool is_collection(const HostValue& h) {
+  return h.kind() == Kind::Vector || h.kind() == Kind::Map || h.kind() == Kind::Set;
+}
+
 }  // namespace
 
 HostValue parse_json(std::string_view json) {
-  // A leading byte order mark is tolerated (files saved by some editors).
-  size_t start = json.substr(0, kBom.size()) == kBom ? kBom.size() : 0;
-  std::string_view body = json.substr(start);
-
-  // One parser per thread, kept between calls: allocating its buffers cost
-  // more than parsing a small message. Its memory is given back after a
-  // large document.
-  thread_local simdjson::dom::parser parser;
-  constexpr size_t kKeptCapacity = size_t{1} << 20;
-  struct Shrink {
-    ~Shrink() {
-      if (parser.capacity() > kKeptCapacity) {
-        simdjson::error_code e = parser.allocate(4096, kMaxJsonDepth + 8);
-        (void)e;  // a failed shrink leaves the larger buffers in place: harmless
-      }
-    }
-  } shrink;
+  size_t start;
+  std::string_view body = without_bom(json, &start);
+  ParserLease lease;
   simdjson::dom::element root;
-  // A little slack over our own limit so that simdjson's depth accounting
-  // (which differs slightly between arrays and objects) never rejects a
-  // document we accept; from_dom enforces the exact limit.
-  simdjson::error_code err = simdjson::SUCCESS;
-  size_t needed = std::max<size_t>(body.size(), 64);
-  if (parser.capacity() < needed || parser.max_depth() != kMaxJsonDepth + 8)
-    err = parser.allocate(std::max<size_t>(needed, 4096), kMaxJsonDepth + 8);
-  if (!err) err = parser.parse(body.data(), body.size(), true).get(root);
-  if (!err) {
+  if (!lease.parse(body, &root)) {
     try {
       return from_dom(root, 0);
     } catch (const TooDeep&) {}
   }
   // Big integers, errors to locate, or anything else simdjson declined.
   return StrictParser(json, start).parse_document();
+}
+
+HostValue parse_json_extracting(std::string_view json, std::span<const std::string_view> path,
+                                std::string* raw) {
+  raw->clear();
+  size_t start;
+  std::string_view body = without_bom(json, &start);
+  {
+    ParserLease lease;
+    simdjson::dom::element root;
+    if (!path.empty() && !lease.parse(body, &root)) {
+      try {
+        // Rebuild the objects along the path, leaving out its last key.
+        std::function<HostValue(simdjson::dom::element, size_t)> walk =
+            [&](simdjson::dom::element e, size_t level) -> HostValue {
+          if (e.type() != simdjson::dom::element_type::OBJECT) return from_dom(e, level);
+          ObjectBuilder obj;
+          simdjson::dom::object fields = e.get_object().value_unsafe();
+          for (simdjson::dom::key_value_pair kv : fields) {
+            if (kv.key != path[level]) {
+              obj.add(kv.key, from_dom(kv.value, level + 1));
+            } else if (level + 1 == path.size()) {
+              *raw = simdjson::minify(kv.value);
+            } else {
+              obj.add(kv.key, walk(kv.value, level + 1));
+            }
+          }
+          return obj.finish();
+        };
+        return walk(root, 0);
+      } catch (const TooDeep&) {
+        raw->clear();
+      }
+    }
+  }
+  // The slow way (big integers, errors): parse it all, then take the value out.
+  HostValue whole = StrictParser(json, start).parse_document();
+  std::function<HostValue(const HostValue&, size_t)> take = [&](const HostValue& h,
+                                                                size_t level) -> HostValue {
+    if (level == path.size() || h.kind() != Kind::Map) return h;
+    std::vector<std::pair<HostValue, HostValue>> kept;
+    const auto& items = h.items();
+    for (size_t i = 0; i + 1 < items.size(); i += 2) {
+      bool on_path = (items[i].kind() == Kind::String) && items[i].text() == path[level];
+      if (!on_path)
+        kept.emplace_back(items[i], items[i + 1]);
+      else if (level + 1 == path.size())
+        *raw = to_json(items[i + 1]);
+      else
+        kept.emplace_back(items[i], take(items[i + 1], level + 1));
+    }
+    return HostValue::map(std::move(kept));
+  };
+  return path.empty() ? whole : take(whole, 0);
+}
+
+Value import_json(Ctx& ctx, std::string_view json,
+                  const std::function<bool(std::string_view key, bool collection)>& keep) {
+  size_t start;
+  std::string_view body = without_bom(json, &start);
+  {
+    ParserLease lease;
+    simdjson::dom::element root;
+    if (!lease.parse(body, &root)) {
+      try {
+        if (!keep || root.type() != simdjson::dom::element_type::OBJECT)
+          return value_from_dom(ctx, root, 0);
+        HashBuilder b(ctx.arena, Type::Map);
+        simdjson::dom::object fields = root.get_object().value_unsafe();
+        for (simdjson::dom::key_value_pair kv : fields) {
+          auto t = kv.value.type();
+          bool collection = t == simdjson::dom::element_type::ARRAY ||
+                            t == simdjson::dom::element_type::OBJECT;
+          if (keep(kv.key, collection)) b.put(ctx.string(kv.key), value_from_dom(ctx, kv.value, 1));
+        }
+        return Value::object(b.finish());
+      } catch (const TooDeep&) {}
+    }
+  }
+  // The slow way: through a host tree (big integers, precise errors).
+  HostValue h = StrictParser(json, start).parse_document();
+  if (!keep || h.kind() != Kind::Map) return import_value(ctx, h);
+  HashBuilder b(ctx.arena, Type::Map);
+  const auto& items = h.items();
+  for (size_t i = 0; i + 1 < items.size(); i += 2)
+    if (keep(items[i].text(), is_collection(items[i + 1])))
+      b.put(import_value(ctx, items[i]), import_value(ctx, items[i + 1]));
+  return Value::object(b.finish());
 }
 
 std::string to_json(const HostValue& h, bool sort_keys) {

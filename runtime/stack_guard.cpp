@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/error.hpp"
+#include "runtime/sanitizers.hpp"
 
 namespace ptc {
 
@@ -22,7 +23,7 @@ uintptr_t compute_limit() {
   if (!addr || size == 0)
     low = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - (1u << 20);
   uintptr_t reserve = kStackReserve;
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PTC_SANITIZER_ADDRESS)
   reserve *= 4;  // sanitizer frames are much larger
 #endif
   if (size && reserve > size / 2) reserve = size / 2;

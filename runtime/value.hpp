@@ -130,8 +130,7 @@ class Value {
   bool identical(const Value& o) const { return type_ == o.type_ && u_.i == o.u_.i; }
 
  private:
-  Type type_;
-  uint8_t pad_[7];  // never read: identical() and hashing look at type_ and u_ only
+  Type type_;  // 7 bytes of padding follow: identical() and hashing look at type_ and u_ only
   union {
     int64_t i;
     double d;

@@ -93,11 +93,7 @@ std::unique_ptr<CompiledProgram> compile_source(Ctx& ctx, std::string_view sourc
 
 // A context value is kept when the program reads its key, or when it is a
 // scalar (metadata such as a prompt is cheap and often read dynamically).
-bool wanted_context_key(const HostValue& key, const HostValue& value,
-                        const CompiledProgram& program) {
-  using K = HostValue::Kind;
-  if (value.kind() != K::Vector && value.kind() != K::Map && value.kind() != K::Set) return true;
-  if (key.kind() != K::String && key.kind() != K::Keyword) return false;
+bool program_reads_key(std::string_view key, const CompiledProgram& program) {
   // data/order-items also reads a key written order_items (compared in place:
   // this runs for every context key against every key the program reads).
   auto underscored = [](std::string_view written, std::string_view read) {
@@ -107,12 +103,33 @@ bool wanted_context_key(const HostValue& key, const HostValue& value,
     return true;
   };
   for (const std::string& k : program.data_keys)
-    if (key.text() == k || underscored(key.text(), k)) return true;
+    if (key == k || underscored(key, k)) return true;
   return false;
+}
+
+bool wanted_context_key(const HostValue& key, const HostValue& value,
+                        const CompiledProgram& program) {
+  using K = HostValue::Kind;
+  if (value.kind() != K::Vector && value.kind() != K::Map && value.kind() != K::Set) return true;
+  if (key.kind() != K::String && key.kind() != K::Keyword) return false;
+  return program_reads_key(key.text(), program);
+}
+
+// The same for a key of a JSON context.
+bool wanted_key(std::string_view key, bool collection, const RunOptions& options,
+                const CompiledProgram& program) {
+  return !options.filter_context || !collection || program_reads_key(key, program);
 }
 
 // Builds the data/ map: every key the program reads (or all of them).
 Value import_context(Ctx& ctx, const RunOptions& options, const CompiledProgram& program) {
+  if (!options.context_json.empty()) {
+    Value v = import_json(ctx, options.context_json, [&](std::string_view key, bool collection) {
+      return wanted_key(key, collection, options, program);
+    });
+    if (!v.is_map()) throw_error(ErrorKind::ArgsError, "context must be a map");
+    return v;
+  }
   const HostValue& c = options.context;
   if (c.kind() != HostValue::Kind::Map) {
     if (!c.is_nil()) throw_error(ErrorKind::ArgsError, "context must be a map");

@@ -141,6 +141,10 @@ using TelemetryObserver = std::function<void(const TelemetryEvent&)>;
 // Options of one run; defaults are PtcRunner's (seed 001, spec §15.2).
 struct RunOptions {
   HostValue context;                    // map: its keys are the program's data/ names
+  // The context as JSON text (an object), used instead of `context` when not
+  // empty: parsed straight into the run, building only the keys it reads.
+  // The text must stay alive during the run.
+  std::string_view context_json;
   HostValue memory;                     // map: names bound by earlier def/defn
   std::vector<HostValue> turn_history;  // earlier results, oldest first: *1 is the last
   Tools tools;

@@ -51,8 +51,10 @@ std::string frame(std::vector<std::pair<HostValue, HostValue>> fields) {
 
 RpcMessage parse_message(std::string_view text) {
   HostValue v;
+  std::string context;
   try {
-    v = parse_json(text);
+    static constexpr std::string_view kContextPath[] = {"params", "arguments", "context"};
+    v = parse_json_extracting(text, kContextPath, &context);
   } catch (LispError& e) {
     return invalid(kParseError, "Parse error: " + e.error().describe());
   }
@@ -85,6 +87,7 @@ RpcMessage parse_message(std::string_view text) {
     m.params = *params;
   }
   m.kind = idp ? RpcMessage::Kind::Request : RpcMessage::Kind::Notification;
+  m.context_json = std::move(context);
   return m;
 }
 

@@ -31,6 +31,9 @@ struct RpcMessage {
   HostValue id;  // nil for notifications (and when the frame had no usable id)
   std::string method;
   HostValue params;  // nil when absent
+  // params.arguments.context of a tools/call, as JSON text, taken out of
+  // params (it may be large, and a run reads it straight from the text).
+  std::string context_json;
   int error_code = 0;
   std::string error_message;
 };

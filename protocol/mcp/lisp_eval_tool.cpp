@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "protocol/lisp_eval.hpp"
 #include "protocol/mcp/envelope.hpp"
@@ -105,15 +106,18 @@ class LispEvalTool final : public McpTool {
 
   const std::string& name() const override { return name_; }
   HostValue definition() const override { return definition_; }
+  bool takes_context_json() const override { return true; }
 
-  std::optional<HostValue> precheck(const HostValue& args, const Caller&) const override {
+  std::optional<HostValue> precheck(const HostValue& args, const Caller&,
+                                    std::string_view context_json) const override {
     EvalArgs unused;
-    return check_eval_args(args, config_, {}, &unused);
+    return check_eval_args(args, config_, {}, &unused, context_json);
   }
 
   HostValue call(const HostValue& args, const ToolEnv& env) override {
     EvalArgs a;
-    if (auto bad = check_eval_args(args, config_, {}, &a)) return *bad;
+    // The context's keys were checked before the call took its slot.
+    if (auto bad = check_eval_args(args, config_, {}, &a, env.context_json, false)) return *bad;
     Step step = ptc::run(a.program, eval_run_options(a, env));
     return eval_result(step, a, config_);
   }
@@ -125,11 +129,47 @@ class LispEvalTool final : public McpTool {
 };
 
 // A context key is a data/ name: non-empty, no '/', no whitespace.
-bool usable_key(const std::string& k) {
+bool usable_key(std::string_view k) {
   if (k.empty()) return false;
   for (char c : k)
     if (c == '/' || c == ' ' || c == '\t' || c == '\n' || c == '\r') return false;
   return true;
+}
+
+// The top-level keys of compact JSON object text (as simdjson's minify
+// writes it), one after another, without building anything: strings are
+// skipped with memchr, so this costs far less than parsing. Keys with
+// escapes are given with the escapes as written. `fn` returns false to stop.
+template <class Fn>
+void for_each_top_level_key(std::string_view j, Fn fn) {
+  const char* p = j.data() + 1;  // after the opening brace
+  const char* end = j.data() + j.size();
+  size_t depth = 0;
+  bool expect_key = true;
+  while (p < end) {
+    char c = *p;
+    if (c == '"') {
+      const char* start = ++p;
+      for (;;) {  // to the closing quote: one not preceded by an odd run of backslashes
+        p = static_cast<const char*>(std::memchr(p, '"', static_cast<size_t>(end - p)));
+        if (!p) return;
+        const char* b = p;
+        while (b > start && b[-1] == '\\')
+          --b;
+        if ((p - b) % 2 == 0) break;
+        ++p;
+      }
+      if (depth == 0 && expect_key && !fn(std::string_view(start, static_cast<size_t>(p - start))))
+        return;
+      expect_key = false;
+      ++p;
+      continue;
+    }
+    if (c == '{' || c == '[') ++depth;
+    if ((c == '}' || c == ']') && depth > 0) --depth;
+    if (c == ',' && depth == 0) expect_key = true;
+    ++p;
+  }
 }
 
 }  // namespace
@@ -163,7 +203,8 @@ size_t json_size(const HostValue& v) {
 
 std::optional<HostValue> check_eval_args(const HostValue& args, const ServerConfig& config,
                                          std::initializer_list<std::string_view> extra_allowed,
-                                         EvalArgs* out) {
+                                         EvalArgs* out, std::string_view context_json,
+                                         bool scan_context_keys) {
   if (args.kind() != K::Map && !args.is_nil())
     return args_error(
         fmt::format("the arguments must be an object, got {}", kind_name(args.kind())));
@@ -188,6 +229,29 @@ std::optional<HostValue> check_eval_args(const HostValue& args, const ServerConf
                                   program.program.size(), config.max_program_bytes));
   out->program = std::move(program.program);
   out->context = HostValue();
+  out->context_json = {};
+  if (!context_json.empty() && context_json != "null") {
+    if (context_json.front() != '{')
+      return args_error(fmt::format("`context` must be an object, got {}",
+                                    context_json.front() == '[' ? "an array" : "a scalar"));
+    std::string bad;
+    bool found_bad = false;
+    if (scan_context_keys)
+      for_each_top_level_key(context_json, [&](std::string_view k) {
+        if (usable_key(k)) return true;
+        bad = std::string(k.substr(0, 60));
+        found_bad = true;
+        return false;
+      });
+    if (found_bad)
+      return args_error(fmt::format(
+          "context key \"{}\" cannot be a data/ name (keys must be non-empty, without / or spaces)",
+          bad));
+    if (context_json.size() > config.max_context_bytes)
+      return args_error(fmt::format("`context` is {} bytes as JSON, more than the limit of {}",
+                                    context_json.size(), config.max_context_bytes));
+    out->context_json = context_json;
+  }
   if (const HostValue* c = args.get("context"); c && !c->is_nil()) {
     if (c->kind() != K::Map)
       return args_error(fmt::format("`context` must be an object, got {}", kind_name(c->kind())));
@@ -220,6 +284,7 @@ std::optional<HostValue> check_eval_args(const HostValue& args, const ServerConf
 RunOptions eval_run_options(const EvalArgs& args, const ToolEnv& env) {
   RunOptions o;
   o.context = args.context;
+  o.context_json = args.context_json;
   o.limits.timeout_ms = env.config.program_timeout_ms;
   o.limits.max_heap_bytes = env.config.program_memory_limit_bytes;
   o.cancel = &env.cancel;

@@ -15,7 +15,8 @@ namespace ptc::mcp {
 // The checked arguments of a lisp_eval-like call (lisp_session_eval too).
 struct EvalArgs {
   std::string program;
-  HostValue context;  // a map, or nil
+  HostValue context;              // a map, or nil
+  std::string_view context_json;  // or the context as JSON text (an object)
   std::optional<Signature> output;
 };
 
@@ -25,9 +26,11 @@ struct EvalArgs {
 // supported JSON-Schema subset); `signature` is refused (use output_schema);
 // `extra_allowed` names further arguments the caller's tool takes. Returns the
 // args_error result to answer with, or nullopt with *out filled.
+// `context_json` is the context taken out of the arguments as text, if it was.
 std::optional<HostValue> check_eval_args(const HostValue& args, const ServerConfig& config,
                                          std::initializer_list<std::string_view> extra_allowed,
-                                         EvalArgs* out);
+                                         EvalArgs* out, std::string_view context_json = {},
+                                         bool scan_context_keys = true);
 
 // The run options of a call: the server's program limits, the context, the
 // cancellation flag, the mcp telemetry tags.

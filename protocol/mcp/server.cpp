@@ -39,7 +39,8 @@ struct Call {
   std::shared_ptr<Peer> peer;
   Caller caller;
   HostValue id;
-  std::string key;  // connection + id
+  std::string key;           // connection + id
+  std::string context_json;  // the call's context as JSON text, for tools that take it so
   std::atomic<bool> cancel{false};
   std::atomic<bool> silent{false};  // cancelled where no reply may follow (stdio)
 };
@@ -176,6 +177,17 @@ struct Server::Impl {
       args = *a;
     }
     McpTool* tool = find_tool(name->text());
+    std::string context_json = m.context_json;
+    if (tool && !context_json.empty() && !tool->takes_context_json()) {
+      // This tool wants its context inside the arguments, as a host tree.
+      std::vector<std::pair<HostValue, HostValue>> entries;
+      const auto& items = args.items();
+      for (size_t i = 0; i + 1 < items.size(); i += 2)
+        entries.emplace_back(items[i], items[i + 1]);
+      entries.emplace_back(str("context"), parse_json(context_json));
+      args = HostValue::map(std::move(entries));
+      context_json.clear();
+    }
     if (!tool) {
       std::string names;
       for (auto& t : tools)
@@ -191,7 +203,7 @@ struct Server::Impl {
                          "reconnect to a running server"));
       return Handled::Reply;
     }
-    if (auto bad = tool->precheck(args, caller)) {
+    if (auto bad = tool->precheck(args, caller, context_json)) {
       reply(peer, m.id, *bad);
       return Handled::Reply;
     }
@@ -200,6 +212,7 @@ struct Server::Impl {
     call->caller = caller;
     call->id = m.id;
     call->key = caller.connection + '\n' + id_key(m.id);
+    call->context_json = std::move(context_json);
     {
       std::lock_guard lock(mutex);
       if (!calls.emplace(call->key, call).second) {
@@ -238,7 +251,7 @@ struct Server::Impl {
                 bool gated) {
     auto t0 = Clock::now();
     HostValue result;
-    ToolEnv env{call->caller, call->cancel, config};
+    ToolEnv env(call->caller, call->cancel, config, call->context_json);
     try {
       result = tool.call(args, env);
     } catch (const std::exception& e) {

@@ -37,9 +37,15 @@ struct Caller {
 
 // What a tool call gets besides its arguments.
 struct ToolEnv {
+  ToolEnv(const Caller& who, const std::atomic<bool>& stop, const ServerConfig& settings,
+          std::string_view context = {})
+      : caller(who), cancel(stop), config(settings), context_json(context) {}
   const Caller& caller;
   const std::atomic<bool>& cancel;  // raised by notifications/cancelled, EOF, DELETE, drain
   const ServerConfig& config;
+  // For tools that take_context_json(): the `context` argument as JSON text
+  // ("" when absent); it is then not in the arguments.
+  std::string_view context_json;
 };
 
 // A tool the server offers. Its result is an MCP CallToolResult object
@@ -59,6 +65,15 @@ class McpTool {
     (void)args;
     (void)caller;
     return std::nullopt;
+  }
+  // A tool that takes its `context` argument as JSON text (ToolEnv::context_json)
+  // gets it without a host tree ever being built for it: a large context
+  // then goes straight from the message into the run.
+  virtual bool takes_context_json() const { return false; }
+  virtual std::optional<HostValue> precheck(const HostValue& args, const Caller& caller,
+                                            std::string_view context_json) const {
+    (void)context_json;
+    return precheck(args, caller);
   }
   virtual HostValue call(const HostValue& args, const ToolEnv& env) = 0;
 };

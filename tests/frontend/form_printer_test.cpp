@@ -38,8 +38,8 @@ TEST(FormPrinter, PrintedSourceReadsBackToTheSameText) {
       "(defn f ([x] (f x 1)) ([x y & more] (apply + x y more)))",
       "(let [{:keys [a b] :or {a 1}} m [p & ps] v] (str \"tab\\there\" a b p ps))",
       "(->> data/orders (filter #(> (:total %) 20)) (map :total) (reduce + 0))",
-      "(cond (< x 0) :neg (= x 0) :zero :else :pos) #_ (ignored) ; comment\n(tool/get-user {:id "
-      "1})",
+      ("(cond (< x 0) :neg (= x 0) :zero :else :pos) #_ (ignored) ; comment\n(tool/get-user {:id "
+       "1})"),
   };
   for (const char* p : programs) {
     std::string once = printed(arena, p);

@@ -246,6 +246,8 @@ TEST(McpLispEval, ArgumentsAreCheckedBeforeRunning) {
       {program(std::string(101, '1')), "more than the limit of 100"},
       {program("1", R"j("context":[1])j"), "`context` must be an object"},
       {program("1", R"j("context":{"a/b":1})j"), "cannot be a data/ name"},
+      {program("1", R"j("context":{"ok":{"x/y":1},"":2})j"), "cannot be a data/ name"},
+      {program("1", R"j("context":"text")j"), "`context` must be an object"},
       {program("1", R"j("context":{"x":")j" + std::string(300, 'y') + "\"}"),
        "more than the limit"},
       {program("1", R"j("output_schema":{"type":"date"})j"), "unsupported type"},

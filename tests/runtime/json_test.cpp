@@ -55,6 +55,25 @@ TEST(JsonEncode, SortedKeysAtEveryDepth) {
   EXPECT_EQ(to_json(dup, true), "{\"k\":2}");
 }
 
+TEST(JsonExtracting, ThePathIsLeftAsText) {
+  std::string raw;
+  std::string_view path[] = {"params", "arguments", "context"};
+  H h = parse_json_extracting(
+      R"j({"id":1,"params":{"name":"x","arguments":{"program":"1","context":{"a": [1, 2]}}}})j",
+      path, &raw);
+  EXPECT_EQ(raw, R"j({"a":[1,2]})j");
+  EXPECT_EQ(to_json(h), R"j({"id":1,"params":{"name":"x","arguments":{"program":"1"}}})j");
+  H none = parse_json_extracting(R"j({"id":2})j", path, &raw);
+  EXPECT_EQ(raw, "");
+  EXPECT_EQ(to_json(none), R"j({"id":2})j");
+  // A big integer takes the slow path; the result is the same.
+  H big = parse_json_extracting(
+      R"j({"params":{"arguments":{"context":{"n":123456789012345678901234567890}}}})j", path, &raw);
+  EXPECT_EQ(raw, R"j({"n":123456789012345678901234567890})j");
+  EXPECT_EQ(to_json(big), R"j({"params":{"arguments":{}}})j");
+  EXPECT_THROW(parse_json_extracting("{bad", path, &raw), LispError);
+}
+
 TEST(JsonParse, Literals) {
   EXPECT_EQ(parse_json("null").kind(), Kind::Nil);
   H t = parse_json("true");

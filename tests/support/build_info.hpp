@@ -5,13 +5,15 @@
 // hostile program may take before its limit stops it scale by kSlowdown.
 #pragma once
 
+#include "runtime/sanitizers.hpp"
+
 namespace ptc::testing {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PTC_SANITIZER_ADDRESS)
 inline constexpr bool kSanitized = true;
 inline constexpr int kDepthScale = 8;
 inline constexpr int kSlowdown = 4;
-#elif defined(__SANITIZE_THREAD__)
+#elif defined(PTC_SANITIZER_THREAD)
 inline constexpr bool kSanitized = true;
 inline constexpr int kDepthScale = 8;
 inline constexpr int kSlowdown = 15;

@@ -191,6 +191,31 @@ TEST(Api, CanonicalArgsKeyIgnoresKeyKindOrderAndIntegralFloats) {
             ptc::canonical_args_key(H::vector({H::integer(1)})));
 }
 
+TEST(Api, ContextAsJsonTextIsReadStraightIntoTheRun) {
+  std::string json =
+      R"j({"orders":[{"id":1,"total":9.5},{"id":2,"total":20}],"unread":[1,2,3],"label":"q3",)j"
+      R"j("big":123456789012345678901234567890,"nested":{"a":{"b":[true,null]}}})j";
+  RunOptions o;
+  o.context_json = json;
+  Step s = ptc::run("[(reduce + (map :total data/orders)) data/label data/big data/nested]", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "[29.5 \"q3\" 123456789012345678901234567890 {\"a\" {\"b\" [true nil]}}]");
+  // The same program over the same context given as a host tree prints the same.
+  RunOptions h;
+  h.context = ptc::parse_json(json);
+  EXPECT_EQ(
+      ptc::run("[(reduce + (map :total data/orders)) data/label data/big data/nested]", h).printed,
+      s.printed);
+  EXPECT_EQ(ptc::run("(count data/unread)", o).printed, "3");
+  RunOptions bad;
+  bad.context_json = "[1,2]";
+  EXPECT_EQ(ptc::run("1", bad).error.kind, ErrorKind::ArgsError);
+  bad.context_json = "{\"a\": [1,}";
+  Step p = ptc::run("1", bad);
+  EXPECT_EQ(p.error.kind, ErrorKind::ParseError);
+  EXPECT_NE(p.error.message.find("line 1"), std::string::npos) << p.error.message;
+}
+
 TEST(Api, ToolsAreCheckedBeforeTheProgramRuns) {
   int calls = 0;
   RunOptions o;

@@ -1,0 +1,95 @@
+// Full runs through ptc::run: a small JSON context, turn history, a budget,
+// two tools and tight limits (100 ms, 1 MB heap), so every input ends fast in
+// a value or an error. A first line ";sig SIGNATURE" sets the signature and
+// ";prec N" the float precision (both are comments to the program).
+#include <charconv>
+#include <string>
+#include <string_view>
+
+#include "include/ptc/ptc.hpp"
+#include "tests/fuzz/fuzz_support.hpp"
+
+namespace {
+
+using ptc::HostValue;
+
+constexpr std::string_view kContext = R"({
+  "orders": [{"id": 1, "total": 9.5, "status": "paid", "customer": "acme"},
+             {"id": 2, "total": 120, "status": "open", "customer": "globex", "items": [1, 2]},
+             {"id": 3, "total": -0.25, "status": "paid", "customer": null}],
+  "user": {"name": "Ada", "roles": ["admin", "dev"], "active": true},
+  "n": 3, "text": "héllo wörld", "big": 123456789012345678901234567890,
+  "created_at": "2024-02-29T12:30:00Z"
+})";
+
+// The value `tool/lookup` answers for an even id.
+constexpr std::string_view kLookupResult = R"({
+  "id": 0, "user": {"name": "Ada", "tags": ["a", "b"], "score": 1.5},
+  "nested": {"deep": [1, [2, [3, {"x": null}]]]}
+})";
+
+const ptc::RunOptions& base_options() {
+  // Built once and never destroyed: hosts keep options for the whole process.
+  static const ptc::RunOptions* options = [] {
+    auto* o = new ptc::RunOptions;
+    o->context = ptc::parse_json(kContext);
+    o->turn_history = {HostValue::integer(42), ptc::parse_json(R"({"prev": [1, 2]})")};
+    o->budget = ptc::parse_json(R"({"tokens": 1000, "calls": 5})");
+    o->limits = ptc::fuzz::tight_limits();
+    o->tools["echo"] = {[](const HostValue& args) { return ptc::ToolResult::success(args); }};
+    HostValue found = ptc::parse_json(kLookupResult);
+    o->tools["lookup"] = {[found](const HostValue& args) {
+                            const HostValue* id = args.get("id");
+                            if (args.get("fail") || !id || id->kind() != HostValue::Kind::Int)
+                              return ptc::ToolResult::failure("lookup needs an integer :id");
+                            if (id->as_int() % 2 != 0) return ptc::ToolResult::failure("not found");
+                            return ptc::ToolResult::success(found);
+                          },
+                          true};
+    return o;
+  }();
+  return *options;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const ptc::RunOptions& base = base_options();
+  if (size > base.limits.max_program_bytes) return -1;
+  std::string_view source = ptc::fuzz::as_text(data, size);
+  std::string_view first = source.substr(0, source.find('\n'));
+  ptc::Step step;
+  if (first.starts_with(";sig ") || first.starts_with(";prec ")) {
+    ptc::RunOptions options = base;
+    if (first.starts_with(";sig ")) {
+      options.signature = std::string(first.substr(5));
+    } else {
+      int digits = 0;
+      std::from_chars(first.data() + 6, first.data() + first.size(), digits);
+      options.float_precision = digits;
+    }
+    step = ptc::run(source, options);
+  } else {
+    step = ptc::run(source, base);
+  }
+  ptc::fuzz::debug("run", step.ok ? step.printed : ptc::format_error(step.error));
+  if (step.ok) {
+    PTC_FUZZ_CHECK(step.memory.kind() == HostValue::Kind::Map, step.printed);
+    std::string shown = ptc::format_value(step.value, 3);
+    std::string json;
+    try {
+      json = ptc::to_json(step.value);
+    } catch (ptc::LispError&) {
+      return 0;  // no JSON form (a function, a NaN, a set as a key): not a finding
+    }
+    try {
+      (void)ptc::parse_json(json);
+    } catch (ptc::LispError& e) {
+      PTC_FUZZ_CHECK(false, "to_json wrote what parse_json rejects: " + json);
+    }
+  } else {
+    PTC_FUZZ_CHECK(step.memory.is_nil(), ptc::format_error(step.error));
+    std::string shown = ptc::format_error(step.error);
+  }
+  return 0;
+}
