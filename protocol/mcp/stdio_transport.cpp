@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <condition_variable>
+#include <csignal>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -121,6 +122,7 @@ bool blank(const std::string& s) {
 }  // namespace
 
 int serve_stdio(Server& server, int in_fd, int out_fd) {
+  std::signal(SIGPIPE, SIG_IGN);  // a client that stops reading is EPIPE (stdout_closed), not death
   auto peer = std::make_shared<StdoutPeer>(out_fd);
   const Caller caller{"stdio", "stdio", false};
   const size_t max_frame = server.config().max_frame_bytes;
@@ -148,7 +150,7 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
           std::lock_guard lock(mutex);
           reading_free = true;
         }
-        turn.notify_one();
+        turn.notify_all();  // not _one: serve_stdio also waits on `turn` (for the end)
         gave_away = true;
         call();
       };
