@@ -26,4 +26,21 @@ class McpBackend {
   virtual uint32_t capacity() const = 0;
 };
 
+// The real one (http_transport.cpp).
+class ServerBackend final : public McpBackend {
+ public:
+  explicit ServerBackend(Server& server) : server_(server) {}
+  Handled handle(std::string_view frame, const std::shared_ptr<Peer>& peer,
+                 const Caller& caller) override;
+  void cancel_connection(std::string_view connection) override;
+  void cancel_all() override;
+  void begin_drain() override;
+  bool wait_idle(std::chrono::milliseconds grace) override;
+  size_t in_flight() const override;
+  uint32_t capacity() const override;
+
+ private:
+  Server& server_;
+};
+
 }  // namespace ptc::mcp

@@ -32,6 +32,7 @@ class Exchange final : public Peer {
       : conn_(std::move(conn)), gate_(std::move(gate)), seq_(seq) {}
 
   void send(std::string frame) override {
+    if (rpc_frame_is_notification(frame)) return;  // nowhere to go without a stream
     if (sent_.exchange(true)) return;
     gate_->run([&] {
       if (auto c = conn_.lock()) c->deliver(seq_, std::move(frame));
@@ -509,6 +510,7 @@ void HttpConnection::respond_rpc(unsigned status, std::string frame) {
 }
 
 void HttpConnection::respond(Response res) {
+  if (cur_.request_id.empty()) cur_.request_id = shared_.next_request_id();
   res.set("X-Request-Id", boost::beast::string_view(cur_.request_id));
   bool keep = cur_.keep_alive && cur_.body_read && !peer_closed_ && !shut_requested_ &&
               !shared_.draining.load();

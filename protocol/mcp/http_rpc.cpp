@@ -59,6 +59,45 @@ RpcPeek peek_rpc(std::string& body) {
   return found;
 }
 
+bool rpc_frame_is_notification(std::string_view frame) {
+  size_t i = 0;
+  auto skip_ws = [&] {
+    while (i < frame.size() &&
+           (frame[i] == ' ' || frame[i] == '\t' || frame[i] == '\n' || frame[i] == '\r'))
+      ++i;
+  };
+  // A string at i (no escapes expected in these keys); false when not one.
+  auto read_string = [&](std::string_view* out) {
+    if (i >= frame.size() || frame[i] != '"') return false;
+    size_t end = frame.find('"', i + 1);
+    if (end == std::string_view::npos ||
+        frame.substr(i + 1, end - i - 1).find('\\') != std::string_view::npos)
+      return false;
+    *out = frame.substr(i + 1, end - i - 1);
+    i = end + 1;
+    return true;
+  };
+  skip_ws();
+  if (i >= frame.size() || frame[i] != '{') return false;
+  ++i;
+  for (;;) {
+    skip_ws();
+    std::string_view key;
+    if (!read_string(&key)) return false;
+    if (key == "method") return true;
+    if (key != "jsonrpc") return false;  // id, result, error: a response
+    skip_ws();
+    if (i >= frame.size() || frame[i] != ':') return false;
+    ++i;
+    skip_ws();
+    std::string_view version;
+    if (!read_string(&version)) return false;
+    skip_ws();
+    if (i >= frame.size() || frame[i] != ',') return false;
+    ++i;
+  }
+}
+
 bool rpc_reply_is_result(std::string_view frame) {
   simdjson::padded_string padded(frame);
   simdjson::ondemand::document doc;

@@ -22,6 +22,12 @@ struct RpcPeek {
 // the server parses the message again and answers what is wrong with it.
 RpcPeek peek_rpc(std::string& body);
 
+// True when a frame the server sends is a notification (its first member
+// other than "jsonrpc" is "method"): a request's Peer may be handed
+// notifications/message after logging/setLevel, and over plain JSON replies
+// they have nowhere to go. Looks at the first members only.
+bool rpc_frame_is_notification(std::string_view frame);
+
 // True when a reply frame has a "result" member (not an error).
 bool rpc_reply_is_result(std::string_view frame);
 

@@ -6,29 +6,28 @@
 
 namespace ptc::mcp {
 
-namespace {
-
-class ServerBackend final : public McpBackend {
- public:
-  explicit ServerBackend(Server& server) : server_(server) {}
-  Handled handle(std::string_view frame, const std::shared_ptr<Peer>& peer,
-                 const Caller& caller) override {
-    return server_.handle(frame, peer, caller);
-  }
-  void cancel_connection(std::string_view connection) override {
-    server_.cancel_connection(connection);
-  }
-  void cancel_all() override { server_.cancel_all(); }
-  void begin_drain() override { server_.begin_drain(); }
-  bool wait_idle(std::chrono::milliseconds grace) override { return server_.wait_idle(grace); }
-  size_t in_flight() const override { return server_.in_flight(); }
-  uint32_t capacity() const override { return server_.capacity(); }
-
- private:
-  Server& server_;
-};
-
-}  // namespace
+Handled ServerBackend::handle(std::string_view frame, const std::shared_ptr<Peer>& peer,
+                              const Caller& caller) {
+  return server_.handle(frame, peer, caller);
+}
+void ServerBackend::cancel_connection(std::string_view connection) {
+  server_.cancel_connection(connection);
+}
+void ServerBackend::cancel_all() {
+  server_.cancel_all();
+}
+void ServerBackend::begin_drain() {
+  server_.begin_drain();
+}
+bool ServerBackend::wait_idle(std::chrono::milliseconds grace) {
+  return server_.wait_idle(grace);
+}
+size_t ServerBackend::in_flight() const {
+  return server_.in_flight();
+}
+uint32_t ServerBackend::capacity() const {
+  return server_.capacity();
+}
 
 int serve_http(Server& server) {
   ServerBackend backend(server);

@@ -152,6 +152,15 @@ TEST(HttpRpc, FramesAreJson) {
   EXPECT_TRUE(rpc_reply_is_result(rpc_result_frame("3", "{}")));
   EXPECT_FALSE(rpc_reply_is_result(rpc_error_frame("3", -1, "no")));
 
+  EXPECT_TRUE(rpc_frame_is_notification(
+      R"({"jsonrpc":"2.0","method":"notifications/message","params":{}})"));
+  EXPECT_TRUE(rpc_frame_is_notification(R"( { "method" : "x" })"));
+  EXPECT_FALSE(rpc_frame_is_notification(R"({"jsonrpc":"2.0","id":1,"result":{}})"));
+  EXPECT_FALSE(rpc_frame_is_notification(R"({"jsonrpc":"2.0","id":null,"error":{}})"));
+  EXPECT_FALSE(rpc_frame_is_notification(R"({"id":1,"method":"x"})"));
+  EXPECT_FALSE(rpc_frame_is_notification("not json"));
+  EXPECT_FALSE(rpc_frame_is_notification(""));
+
   auto n = ptc::parse_json(rpc_cancel_notification("\"r1\"", "gone"));
   EXPECT_EQ(n.get("method")->text(), "notifications/cancelled");
   EXPECT_EQ(n.get("params")->get("requestId")->text(), "r1");
