@@ -173,7 +173,16 @@ void HttpConnection::deliver(uint64_t seq, std::string frame) {
 void HttpConnection::shut() {
   net::post(executor_, [self = shared_from_this()] {
     self->shut_requested_ = true;
-    if (self->phase_ != Phase::Writing) self->close_now();
+    switch (self->phase_) {
+      case Phase::Writing:
+        return;  // closes after the write
+      case Phase::Waiting:
+        // The server may leave its in-flight set a moment before the reply
+        // reaches the Peer: give the reply that moment.
+        return self->arm_deadline(self->shared_.settings.linger_timeout);
+      default:
+        return self->close_now();
+    }
   });
 }
 
@@ -245,7 +254,6 @@ void HttpConnection::on_body(error_code ec) {
   if (phase_ != Phase::Reading) return;
   if (ec) return on_read_error(ec);
   cur_.body_read = true;
-  disarm_deadline();
   handle_message();
 }
 
@@ -378,6 +386,7 @@ void HttpConnection::handle_delete() {
 }
 
 void HttpConnection::handle_message() {
+  disarm_deadline();  // the reply timer takes over
   std::string body = std::move(parser_->get().body());
   if (body.empty()) return reject(400, "the request body is empty: POST one JSON-RPC message");
   RpcPeek peek = peek_rpc(body);
@@ -603,6 +612,8 @@ void HttpConnection::on_deadline() {
     case Phase::Closing:
       return close_now();
     case Phase::Waiting:
+      if (shut_requested_) close_now();
+      return;
     case Phase::Closed:
       return;
   }

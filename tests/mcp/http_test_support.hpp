@@ -52,6 +52,36 @@ struct Reply {
   HostValue json() const { return ptc::parse_json(body); }
 };
 
+// v[key], or nil: a missing member fails the assertion instead of crashing.
+inline HostValue field(const HostValue& v, std::string_view key) {
+  const HostValue* f = v.get(key);
+  return f ? *f : HostValue();
+}
+
+// The member at `path` of a reply's JSON body; nil when absent or not JSON.
+inline HostValue at(const Reply& r, std::initializer_list<std::string_view> path) {
+  HostValue v;
+  try {
+    v = r.json();
+  } catch (...) {
+    return HostValue();
+  }
+  for (std::string_view k : path)
+    v = field(v, k);
+  return v;
+}
+
+// A string's text, or a marker naming what it is instead.
+inline std::string text(const HostValue& v) {
+  if (v.kind() == HostValue::Kind::String) return v.text();
+  if (v.is_nil()) return "<missing>";
+  try {
+    return "<" + ptc::to_json(v) + ">";
+  } catch (...) {
+    return "<?>";
+  }
+}
+
 inline std::string lower(std::string s) {
   for (char& c : s)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -23,17 +23,9 @@ const std::string kToken = "0123456789abcdef0123456789abcdef-token";
 
 // The text of a tools/call reply's first content item, or what is wrong.
 std::string result_text(const Reply& r) {
-  if (!r.ok) return "<no response>";
-  HostValue j;
-  try {
-    j = r.json();
-  } catch (...) {
-    return "<not json: " + r.body + ">";
-  }
-  const HostValue* result = j.get("result");
-  const HostValue* content = result ? result->get("content") : nullptr;
-  if (!content || content->items().empty()) return "<no content: " + r.body + ">";
-  return content->items()[0].get("text")->text();
+  HostValue content = at(r, {"result", "content"});
+  if (content.size() == 0) return "<no content: " + r.body + ">";
+  return text(field(content.items()[0], "text"));
 }
 
 class HttpTransport : public ::testing::Test {
@@ -62,7 +54,7 @@ TEST_F(HttpTransport, InitializeOpensASessionThatLaterRequestsCarry) {
   EXPECT_EQ(init.header("content-type"), "application/json");
   std::string sid = init.header("mcp-session-id");
   ASSERT_EQ(sid.size(), 32u);
-  EXPECT_EQ(init.json().get("result")->get("protocolVersion")->text(), "2025-11-25");
+  EXPECT_EQ(text(at(init, {"result", "protocolVersion"})), "2025-11-25");
   EXPECT_FALSE(init.header("x-request-id").empty());
   EXPECT_TRUE(init.keep_alive);
 
@@ -73,7 +65,7 @@ TEST_F(HttpTransport, InitializeOpensASessionThatLaterRequestsCarry) {
   Reply list = c.post(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", sid,
                       {{"MCP-Protocol-Version", "2025-11-25"}});
   EXPECT_EQ(list.status, 200u);
-  EXPECT_EQ(list.json().get("id")->as_int(), 2);
+  EXPECT_EQ(at(list, {"id"}).as_int(), 2);
   EXPECT_EQ(list.header("mcp-session-id"), "");  // only on the initialize reply
 
   Reply call = c.post(call_body(3, "{}"), sid);
@@ -103,7 +95,7 @@ TEST_F(HttpTransport, SessionErrors) {
 
   Reply missing = c.post(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
   EXPECT_EQ(missing.status, 400u);
-  EXPECT_EQ(missing.json().get("error")->get("code")->as_int(), -32000);
+  EXPECT_EQ(at(missing, {"error", "code"}).as_int(), -32000);
 
   Client c2(server.port());
   Reply unknown = c2.post(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})",
@@ -119,7 +111,7 @@ TEST_F(HttpTransport, SessionErrors) {
   Reply failed =
       c4.post(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"fail":true}})");
   EXPECT_EQ(failed.status, 200u);
-  EXPECT_TRUE(failed.json().get("error"));
+  EXPECT_FALSE(at(failed, {"error"}).is_nil());
   EXPECT_EQ(failed.header("mcp-session-id"), "");
 
   Client d(server.port());
@@ -209,7 +201,7 @@ TEST_F(HttpTransport, DnsRebindingGuard) {
   Reply r = evil.post(initialize_body(), "",
                       {{"Host", "evil.example.com"}, {"Origin", "http://evil.example.com"}});
   EXPECT_EQ(r.status, 403u);
-  EXPECT_EQ(r.json().get("error")->get("code")->as_int(), -32000);
+  EXPECT_EQ(at(r, {"error", "code"}).as_int(), -32000);
   Client good(server.port());
   EXPECT_EQ(good.post(initialize_body(), "", {{"Origin", own}}).status, 200u);
 
@@ -308,15 +300,15 @@ TEST_F(HttpTransport, HeaderAndBodyChecks) {
   EXPECT_EQ(empty.status, 400u);
   Reply garbage = c.post("this is not json", sid);
   EXPECT_EQ(garbage.status, 400u);
-  EXPECT_EQ(garbage.json().get("error")->get("code")->as_int(), -32700);
+  EXPECT_EQ(at(garbage, {"error", "code"}).as_int(), -32700);
   Reply batch = c.post(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])", sid);
   EXPECT_EQ(batch.status, 400u);
-  EXPECT_EQ(batch.json().get("error")->get("code")->as_int(), -32600);
+  EXPECT_EQ(at(batch, {"error", "code"}).as_int(), -32600);
   // Unparsable without a session: the parse error, not the session error.
   Client g(server.port());
   Reply g2 = g.post("{oops");
   EXPECT_EQ(g2.status, 400u);
-  EXPECT_EQ(g2.json().get("error")->get("code")->as_int(), -32700);
+  EXPECT_EQ(at(g2, {"error", "code"}).as_int(), -32700);
   // Still serving on the same connection.
   EXPECT_EQ(c.post(ping, sid).status, 200u);
 }
@@ -416,7 +408,7 @@ TEST_F(HttpTransport, KeepAliveServesManyRequestsOnOneConnection) {
                      sid);
     ASSERT_EQ(r.status, 200u) << i;
     EXPECT_TRUE(r.keep_alive);
-    EXPECT_EQ(r.json().get("id")->as_int(), 100 + i);
+    EXPECT_EQ(at(r, {"id"}).as_int(), 100 + i);
   }
 }
 
@@ -479,10 +471,9 @@ TEST_F(HttpTransport, ARequestWithoutAReplyTimesOutAndIsCancelled) {
   Reply r = c.post(call_body(42, R"({"never":true})"), sid);
   EXPECT_GE(Clock::now() - t0, 250ms);
   EXPECT_EQ(r.status, 200u);
-  HostValue j = r.json();
-  EXPECT_EQ(j.get("id")->as_int(), 42);
-  EXPECT_EQ(j.get("error")->get("code")->as_int(), -32000);
-  EXPECT_EQ(j.get("error")->get("message")->text(), "request timed out");
+  EXPECT_EQ(at(r, {"id"}).as_int(), 42);
+  EXPECT_EQ(at(r, {"error", "code"}).as_int(), -32000);
+  EXPECT_EQ(text(at(r, {"error", "message"})), "request timed out");
   auto ids = backend.cancelled_ids();
   ASSERT_EQ(ids.size(), 1u);
   EXPECT_EQ(ids[0], sid + "/42");
@@ -533,9 +524,9 @@ TEST_F(HttpTransport, PerSessionInFlightCap) {
   Reply busy = c.post(call_body(300, "{}"), sid);
   EXPECT_LT(Clock::now() - t0, 300ms);  // at once
   EXPECT_EQ(busy.status, 200u);
-  HostValue result = *busy.json().get("result");
-  EXPECT_TRUE(result.get("isError")->as_bool());
-  EXPECT_EQ(result.get("structuredContent")->get("reason")->text(), "busy");
+  HostValue result = at(busy, {"result"});
+  EXPECT_TRUE(field(result, "isError").as_bool()) << busy.body;
+  EXPECT_EQ(text(field(field(result, "structuredContent"), "reason")), "busy");
   // Other methods are not held to the cap.
   EXPECT_EQ(c.post(R"({"jsonrpc":"2.0","id":301,"method":"tools/list"})", sid).status, 200u);
   // Another session is not either.
@@ -547,8 +538,7 @@ TEST_F(HttpTransport, PerSessionInFlightCap) {
   for (const Reply& r : replies)
     EXPECT_EQ(result_text(r), "done");
   // Slots are back.
-  EXPECT_EQ(c.post(call_body(303, "{}"), sid).json().get("result")->get("isError")->as_bool(),
-            false);
+  EXPECT_FALSE(at(c.post(call_body(303, "{}"), sid), {"result", "isError"}).as_bool());
 }
 
 // The conformance suite's server-sse-multiple-streams scenario: three
@@ -601,7 +591,7 @@ TEST_F(HttpTransport, DrainFinishesCallsInFlightAndRefusesNewOnes) {
   EXPECT_FALSE(ready.keep_alive);
   Reply refused = c.post(R"({"jsonrpc":"2.0","id":51,"method":"ping"})", sid);
   EXPECT_EQ(refused.status, 503u);
-  EXPECT_EQ(refused.json().get("error")->get("message")->text(), "server draining");
+  EXPECT_EQ(text(at(refused, {"error", "message"})), "server draining");
   // No new connections.
   Client late(server.port());
   EXPECT_FALSE(late.connected() && late.request(bhttp::verb::get, "/health").ok);
@@ -676,16 +666,16 @@ TEST_F(HttpTransport, LogsTheBoundPortAndEachRequest) {
     std::string line = err.substr(start, end - start);
     start = end == std::string::npos ? err.size() : end + 1;
     HostValue j = ptc::parse_json(line);
-    if (j.get("event")->text() == "http_listening") {
+    if (text(field(j, "event")) == "http_listening") {
       listening = true;
-      EXPECT_EQ(j.get("port")->as_int(), port);
+      EXPECT_EQ(field(j, "port").as_int(), port);
     }
-    if (j.get("event")->text() == "http_request") {
+    if (text(field(j, "event")) == "http_request") {
       request = true;
-      EXPECT_EQ(j.get("request_id")->text(), "log-me");
-      EXPECT_EQ(j.get("method")->text(), "GET");
-      EXPECT_EQ(j.get("path")->text(), "/health");
-      EXPECT_EQ(j.get("status")->as_int(), 200);
+      EXPECT_EQ(text(field(j, "request_id")), "log-me");
+      EXPECT_EQ(text(field(j, "method")), "GET");
+      EXPECT_EQ(text(field(j, "path")), "/health");
+      EXPECT_EQ(field(j, "status").as_int(), 200);
       EXPECT_TRUE(j.get("duration_ms"));
     }
   }
