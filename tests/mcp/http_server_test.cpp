@@ -57,8 +57,9 @@ class HttpServer : public ::testing::Test {
 
   static ServerConfig config() {
     ServerConfig c = test_config();
-    c.program_timeout_ms = 10000;  // loops run until something cancels them
-    c.http_request_timeout_ms = 5000;
+    c.program_timeout_ms = 30000;  // kLoop runs until something cancels it
+    c.http_request_timeout_ms = 30000;
+    c.http_shutdown_grace_ms = 30000;  // kWork finishes, however slow the build
     return c;
   }
 
