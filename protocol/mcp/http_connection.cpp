@@ -149,8 +149,7 @@ HttpConnection::HttpConnection(HttpShared& shared, tcp::socket socket)
     : shared_(shared),
       executor_(socket.get_executor()),
       socket_(std::move(socket)),
-      deadline_(executor_),
-      reply_timer_(executor_) {}
+      timer_(executor_) {}
 
 HttpConnection::~HttpConnection() {
   shared_.remove(this);
@@ -436,11 +435,8 @@ void HttpConnection::handle_message() {
     }
     return respond(Response{beast_http::status::accepted, parser_->get().version()});
   }
-  uint64_t gen = ++reply_gen_;
-  reply_timer_.expires_after(shared_.settings.request_timeout);
-  reply_timer_.async_wait([self = shared_from_this(), gen](error_code ec) {
-    if (!ec && gen == self->reply_gen_) self->on_reply_timeout();
-  });
+  reply_deadline_ = Clock::now() + shared_.settings.request_timeout;
+  schedule_timer();
   if (!read_pending_ && buffer_.size() == 0) read_some();
 }
 
@@ -476,8 +472,7 @@ void HttpConnection::peer_gone() {
 }
 
 void HttpConnection::end_call() {
-  ++reply_gen_;
-  reply_timer_.cancel();
+  reply_deadline_ = Clock::time_point::max();
   if (cur_.holds_slot) {
     shared_.sessions.release(cur_.session, Clock::now());
     cur_.holds_slot = false;
@@ -575,9 +570,9 @@ void HttpConnection::close_now() {
     }
   }
   phase_ = Phase::Closed;
-  disarm_deadline();
-  ++reply_gen_;
-  reply_timer_.cancel();
+  io_deadline_ = reply_deadline_ = Clock::time_point::max();
+  ++timer_gen_;
+  timer_.cancel();
   error_code ignored;
   socket_.shutdown(tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
@@ -585,16 +580,40 @@ void HttpConnection::close_now() {
 }
 
 void HttpConnection::arm_deadline(std::chrono::milliseconds d) {
-  uint64_t gen = ++deadline_gen_;
-  deadline_.expires_after(d);
-  deadline_.async_wait([self = shared_from_this(), gen](error_code ec) {
-    if (!ec && gen == self->deadline_gen_) self->on_deadline();
-  });
+  io_deadline_ = Clock::now() + d;
+  schedule_timer();
 }
 
 void HttpConnection::disarm_deadline() {
-  ++deadline_gen_;
-  deadline_.cancel();
+  io_deadline_ = Clock::time_point::max();
+}
+
+void HttpConnection::schedule_timer() {
+  Clock::time_point next = std::min(io_deadline_, reply_deadline_);
+  if (next == Clock::time_point::max() || phase_ == Phase::Closed) return;
+  if (timer_armed_ && timer_at_ <= next) return;  // it fires first and re-arms
+  timer_at_ = next;
+  timer_armed_ = true;
+  uint64_t gen = ++timer_gen_;
+  timer_.expires_at(next);
+  timer_.async_wait([self = shared_from_this(), gen](error_code ec) {
+    if (ec || gen != self->timer_gen_) return;
+    self->timer_armed_ = false;
+    self->on_timer();
+  });
+}
+
+void HttpConnection::on_timer() {
+  auto now = Clock::now();
+  if (now >= io_deadline_) {
+    io_deadline_ = Clock::time_point::max();
+    on_deadline();
+  }
+  if (now >= reply_deadline_) {
+    reply_deadline_ = Clock::time_point::max();
+    on_reply_timeout();
+  }
+  schedule_timer();
 }
 
 void HttpConnection::on_deadline() {

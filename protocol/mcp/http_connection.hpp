@@ -140,16 +140,25 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void close_now();
   void arm_deadline(std::chrono::milliseconds d);
   void disarm_deadline();
+  void schedule_timer();
+  void on_timer();
   void on_deadline();
   void log_request();
 
   HttpShared& shared_;
   const net::any_io_executor executor_;  // the connection's strand
   tcp::socket socket_;
-  net::steady_timer deadline_;
-  net::steady_timer reply_timer_;
-  uint64_t deadline_gen_ = 0;
-  uint64_t reply_gen_ = 0;
+  // One timer serves both deadlines (the phase's I/O deadline and the reply
+  // deadline). It is re-armed only when a deadline comes earlier than its
+  // expiry; when it fires early it re-arms for what is left. A request
+  // thus costs about no timer operations.
+  net::steady_timer timer_;
+  std::chrono::steady_clock::time_point io_deadline_ = std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point reply_deadline_ =
+      std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point timer_at_;
+  bool timer_armed_ = false;
+  uint64_t timer_gen_ = 0;
   boost::beast::flat_buffer buffer_;
   std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
   Response response_;
