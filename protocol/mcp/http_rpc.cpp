@@ -1,0 +1,145 @@
+#include "protocol/mcp/http_rpc.hpp"
+
+#include <simdjson.h>
+
+#include "include/ptc/ptc.hpp"
+
+namespace ptc::mcp {
+
+namespace {
+
+std::string_view trim_right(std::string_view s) {
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::string json_string(std::string_view s) {
+  return to_json(HostValue::string(std::string(s)));
+}
+
+simdjson::ondemand::parser& thread_parser() {
+  thread_local simdjson::ondemand::parser parser;
+  return parser;
+}
+
+}  // namespace
+
+RpcPeek peek_rpc(std::string& body) {
+  RpcPeek peek;
+  if (body.capacity() < body.size() + simdjson::SIMDJSON_PADDING)
+    body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  simdjson::padded_string_view view(body.data(), body.size(), body.capacity());
+  simdjson::ondemand::document doc;
+  if (thread_parser().iterate(view).get(doc)) return peek;
+  simdjson::ondemand::object object;
+  if (doc.get_object().get(object)) return peek;
+  RpcPeek found;
+  for (auto field : object) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return peek;
+    simdjson::ondemand::value value;
+    if (field.value().get(value)) return peek;
+    if (key == "method") {
+      std::string_view method;
+      if (value.get_string().get(method) == simdjson::SUCCESS) found.method = std::string(method);
+    } else if (key == "id") {
+      found.has_id = true;
+      simdjson::ondemand::json_type type;
+      if (value.type().get(type)) return peek;
+      if (type == simdjson::ondemand::json_type::string ||
+          type == simdjson::ondemand::json_type::number) {
+        std::string_view raw = value.raw_json_token();
+        found.id_json = std::string(trim_right(raw));
+      }
+    }
+  }
+  found.object = true;
+  return found;
+}
+
+bool rpc_frame_is_notification(std::string_view frame) {
+  size_t i = 0;
+  auto skip_ws = [&] {
+    while (i < frame.size() &&
+           (frame[i] == ' ' || frame[i] == '\t' || frame[i] == '\n' || frame[i] == '\r'))
+      ++i;
+  };
+  // A string at i (no escapes expected in these keys); false when not one.
+  auto read_string = [&](std::string_view* out) {
+    if (i >= frame.size() || frame[i] != '"') return false;
+    size_t end = frame.find('"', i + 1);
+    if (end == std::string_view::npos ||
+        frame.substr(i + 1, end - i - 1).find('\\') != std::string_view::npos)
+      return false;
+    *out = frame.substr(i + 1, end - i - 1);
+    i = end + 1;
+    return true;
+  };
+  skip_ws();
+  if (i >= frame.size() || frame[i] != '{') return false;
+  ++i;
+  for (;;) {
+    skip_ws();
+    std::string_view key;
+    if (!read_string(&key)) return false;
+    if (key == "method") return true;
+    if (key != "jsonrpc") return false;  // id, result, error: a response
+    skip_ws();
+    if (i >= frame.size() || frame[i] != ':') return false;
+    ++i;
+    skip_ws();
+    std::string_view version;
+    if (!read_string(&version)) return false;
+    skip_ws();
+    if (i >= frame.size() || frame[i] != ',') return false;
+    ++i;
+  }
+}
+
+bool rpc_reply_is_result(std::string_view frame) {
+  simdjson::padded_string padded(frame);
+  simdjson::ondemand::document doc;
+  if (thread_parser().iterate(padded).get(doc)) return false;
+  simdjson::ondemand::object object;
+  if (doc.get_object().get(object)) return false;
+  for (auto field : object) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return false;
+    if (key == "result") return true;
+  }
+  return false;
+}
+
+std::string rpc_error_frame(std::string_view id_json, int code, std::string_view message) {
+  std::string frame = R"({"jsonrpc":"2.0","id":)";
+  frame += id_json;
+  frame += R"(,"error":{"code":)";
+  frame += std::to_string(code);
+  frame += R"(,"message":)";
+  frame += json_string(message);
+  frame += "}}";
+  return frame;
+}
+
+std::string rpc_result_frame(std::string_view id_json, std::string_view result_json) {
+  std::string frame = R"({"jsonrpc":"2.0","id":)";
+  frame += id_json;
+  frame += R"(,"result":)";
+  frame += result_json;
+  frame += "}";
+  return frame;
+}
+
+std::string rpc_cancel_notification(std::string_view id_json, std::string_view reason) {
+  std::string frame =
+      R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)";
+  frame += id_json;
+  frame += R"(,"reason":)";
+  frame += json_string(reason);
+  frame += "}}";
+  return frame;
+}
+
+}  // namespace ptc::mcp

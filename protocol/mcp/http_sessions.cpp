@@ -1,0 +1,110 @@
+#include "protocol/mcp/http_sessions.hpp"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <random>
+
+namespace ptc::mcp {
+
+std::string new_session_id() {
+  unsigned char bytes[16];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n > 0) {
+      got += static_cast<size_t>(n);
+    } else if (n < 0 && errno != EINTR) {
+      // No getrandom (very old kernels): random_device reads the same pool.
+      std::random_device rd;
+      for (unsigned char& b : bytes)
+        b = static_cast<unsigned char>(rd());
+      got = sizeof bytes;
+    }
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string id;
+  id.reserve(32);
+  for (unsigned char b : bytes) {
+    id.push_back(hex[b >> 4]);
+    id.push_back(hex[b & 15]);
+  }
+  return id;
+}
+
+std::string HttpSessions::open(std::string_view owner, Clock::time_point now) {
+  std::lock_guard lock(mu_);
+  if (sessions_.size() >= limits_.max_sessions) {
+    for (auto it = sessions_.begin(); it != sessions_.end();)
+      it = idle(it->second, now) ? sessions_.erase(it) : std::next(it);
+    if (sessions_.size() >= limits_.max_sessions) return "";
+  }
+  std::string id = new_session_id();
+  while (sessions_.count(id))
+    id = new_session_id();
+  sessions_.emplace(id, Entry{std::string(owner), now, 0});
+  return id;
+}
+
+bool HttpSessions::touch(std::string_view id, std::string_view owner, Clock::time_point now) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(std::string(id));
+  if (it == sessions_.end() || it->second.owner != owner) return false;
+  if (idle(it->second, now)) {
+    sessions_.erase(it);
+    return false;
+  }
+  it->second.last_used = now;
+  return true;
+}
+
+bool HttpSessions::try_acquire(std::string_view id) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(std::string(id));
+  if (it == sessions_.end() || it->second.in_flight >= limits_.max_in_flight) return false;
+  ++it->second.in_flight;
+  return true;
+}
+
+void HttpSessions::release(std::string_view id, Clock::time_point now) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(std::string(id));
+  if (it == sessions_.end() || it->second.in_flight == 0) return;
+  --it->second.in_flight;
+  it->second.last_used = now;
+}
+
+bool HttpSessions::close(std::string_view id, std::string_view owner) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(std::string(id));
+  if (it == sessions_.end() || it->second.owner != owner) return false;
+  sessions_.erase(it);
+  return true;
+}
+
+std::vector<std::string> HttpSessions::expire(Clock::time_point now) {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> gone;
+  for (auto it = sessions_.begin(); it != sessions_.end();) {
+    if (idle(it->second, now)) {
+      gone.push_back(it->first);
+      it = sessions_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return gone;
+}
+
+size_t HttpSessions::size() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+uint32_t HttpSessions::in_flight(std::string_view id) const {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(std::string(id));
+  return it == sessions_.end() ? 0 : it->second.in_flight;
+}
+
+}  // namespace ptc::mcp
