@@ -43,6 +43,8 @@ int cmd_batch(std::vector<std::string> args);
 int cmd_bench(std::vector<std::string> args);
 int cmd_disasm(std::vector<std::string> args);
 int cmd_agent(std::vector<std::string> args);
+int cmd_mcp(std::vector<std::string> args);
+const char* mcp_help();
 int cmd_lisp_eval(std::vector<std::string> args);
 int cmd_tool_schema(std::vector<std::string> args);
 const char* lisp_eval_help();

@@ -19,6 +19,7 @@ const char* kUsage =
     "  ptc bench FILE.jsonl [-n N]    time each program of a batch file\n"
     "  ptc disasm FILE.clj            print the bytecode (-e 'EXPR' for an expression)\n"
     "  ptc agent --script FILE.json   run the agent loop with a scripted model\n"
+    "  ptc mcp [--http] [options]     serve lisp_eval to MCP clients (stdio, or HTTP)\n"
     "  ptc lisp-eval [--profile P]    answer one lisp_eval tool call (arguments JSON on\n"
     "                                 stdin, the JSON payload on stdout)\n"
     "  ptc tool-schema [--profile P]  print the lisp_eval tool schema (--mcp: as an MCP tool)\n"
@@ -54,6 +55,7 @@ const char* help_for(const std::string& cmd) {
            "reported, not timed.\n\noptions:\n";
   if (cmd == "lisp-eval") return ptc::cli::lisp_eval_help();
   if (cmd == "tool-schema") return ptc::cli::tool_schema_help();
+  if (cmd == "mcp") return ptc::cli::mcp_help();
   if (cmd == "disasm")
     return "usage: ptc disasm FILE.clj | ptc disasm -e 'EXPR'\n\n"
            "Prints every compiled function: its captures, and per arity the register count\n"
@@ -99,7 +101,7 @@ int print_help(const std::string& cmd) {
     return ptc::cli::kExitUsage;
   }
   fmt::print("{}", h);
-  if (cmd != "disasm" && cmd != "agent" && cmd != "tool-schema")
+  if (cmd != "disasm" && cmd != "agent" && cmd != "tool-schema" && cmd != "mcp")
     fmt::print("{}", ptc::cli::common_options_help());
   return 0;
 }
@@ -125,6 +127,7 @@ int main(int argc, char** argv) {
   if (cmd == "bench") return cmd_bench(args);
   if (cmd == "disasm") return cmd_disasm(args);
   if (cmd == "agent") return cmd_agent(args);
+  if (cmd == "mcp") return cmd_mcp(args);
   if (cmd == "lisp-eval") return cmd_lisp_eval(args);
   if (cmd == "tool-schema") return cmd_tool_schema(args);
   fmt::print(stderr, "ptc: unknown command '{}'\n\n{}", cmd, kUsage);

@@ -335,8 +335,8 @@ ProgramArg extract_program(const HostValue& args, std::string_view args_error_te
 
 // ---------------------------------------------------------------- success
 
-std::string render_success(const Step& step, const ExecutionFeedback& execution,
-                           const SuccessOptions& options) {
+HostValue success_payload(const Step& step, const ExecutionFeedback& execution,
+                          const SuccessOptions& options) {
   Entries payload{{str("status"), str("ok")},
                   {str("prints"), string_list(execution.prints)},
                   {str("feedback"), str(utf8_text(execution.feedback))}};
@@ -358,10 +358,15 @@ std::string render_success(const Step& step, const ExecutionFeedback& execution,
   }
   if (options.validated) {
     JsonValue json = to_json_value(*options.validated);
-    if (!json.ok) return render_error(Reason::ValidationError, "validated value: " + json.error);
+    if (!json.ok) return error_payload(Reason::ValidationError, "validated value: " + json.error);
     payload.emplace_back(str("validated"), std::move(json.value));
   }
-  return encode(HostValue::map(std::move(payload)));
+  return HostValue::map(std::move(payload));
+}
+
+std::string render_success(const Step& step, const ExecutionFeedback& execution,
+                           const SuccessOptions& options) {
+  return encode(success_payload(step, execution, options));
 }
 
 std::string render_success(const Step& step, const ExecutionFeedback& execution,
@@ -384,7 +389,7 @@ std::string render_success_from_step(const Step& step, const SuccessOptions& opt
 
 // ---------------------------------------------------------------- errors
 
-std::string render_error(Reason reason, std::string_view message, const ErrorOptions& options) {
+HostValue error_payload(Reason reason, std::string_view message, const ErrorOptions& options) {
   std::string text = utf8_text(message);
   Entries payload{{str("status"), str("error")},
                   {str("reason"), str(reason_name(reason))},
@@ -393,7 +398,11 @@ std::string render_error(Reason reason, std::string_view message, const ErrorOpt
   if (reason == Reason::Fail)
     payload.emplace_back(str("result"),
                          options.result ? str(utf8_text(*options.result)) : HostValue::nil());
-  return encode(HostValue::map(std::move(payload)));
+  return HostValue::map(std::move(payload));
+}
+
+std::string render_error(Reason reason, std::string_view message, const ErrorOptions& options) {
+  return encode(error_payload(reason, message, options));
 }
 
 std::string render_error(Reason reason, std::string_view message, const HostValue& options) {
@@ -405,9 +414,9 @@ std::string render_error(Reason reason, std::string_view message, const HostValu
   return render_error(reason, message, o);
 }
 
-std::string render_step_error(const Step& step, const FormatOptions& format) {
+HostValue step_error_payload(const Step& step, const FormatOptions& format) {
   const Error& e = step.error;
-  if (e.kind != ErrorKind::Fail) return render_error(classify(e.kind), e.describe());
+  if (e.kind != ErrorKind::Fail) return error_payload(classify(e.kind), e.describe());
   // (fail v): the message is v as printed, the result its preview. When v
   // was too large to copy out of the run, only its (capped) printed form is
   // left, and the preview is cut from that.
@@ -422,7 +431,11 @@ std::string render_step_error(const Step& step, const FormatOptions& format) {
   } else {
     o.result = preview_text(step.fail_value, format, &cut);
   }
-  return render_error(Reason::Fail, message, o);
+  return error_payload(Reason::Fail, message, o);
+}
+
+std::string render_step_error(const Step& step, const FormatOptions& format) {
+  return encode(step_error_payload(step, format));
 }
 
 // ---------------------------------------------------------------- to_json_value

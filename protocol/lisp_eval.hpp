@@ -90,6 +90,10 @@ struct SuccessOptions {
 // form (to_json_value) gives a validation_error payload instead.
 std::string render_success(const Step& step, const ExecutionFeedback& execution,
                            const SuccessOptions& options = {});
+// The payload itself, before it is encoded (for hosts that wrap it further,
+// such as the MCP server's envelopes).
+HostValue success_payload(const Step& step, const ExecutionFeedback& execution,
+                          const SuccessOptions& options = {});
 // The same options given as a map (string or keyword keys, as from JSON):
 // include_memory, validated; unknown keys are ignored.
 std::string render_success(const Step& step, const ExecutionFeedback& execution,
@@ -109,6 +113,7 @@ struct ErrorOptions {
   std::optional<std::string> result;  // Fail only: the printed value of (fail v)
 };
 std::string render_error(Reason reason, std::string_view message, const ErrorOptions& options = {});
+HostValue error_payload(Reason reason, std::string_view message, const ErrorOptions& options = {});
 // The same options as a map (feedback, result); unknown keys are ignored. A
 // result that is not a string is shown in Clojure syntax.
 std::string render_error(Reason reason, std::string_view message, const HostValue& options);
@@ -117,6 +122,7 @@ std::string render_error(Reason reason, std::string_view message, const HostValu
 // the printed v as message (cut to feedback_max_chars) and its preview as
 // result (capped like a preview, without the "user=> " prefix).
 std::string render_step_error(const Step& step, const FormatOptions& format = {});
+HostValue step_error_payload(const Step& step, const FormatOptions& format = {});
 
 // A value as JSON data for a typed `validated` field: keywords become
 // strings; maps need string or keyword keys (any other key is an error,

@@ -1,0 +1,422 @@
+// The dispatcher: JSON-RPC methods, the gate, the call workers, in-flight
+// ids and cancellation. A gated tools/call crosses threads twice: the
+// transport's thread hands it to a call worker, which sends the reply itself.
+#include "protocol/mcp/server.hpp"
+
+#include <fmt/format.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "protocol/mcp/envelope.hpp"
+#include "protocol/mcp/json_rpc.hpp"
+#include "protocol/mcp/lisp_eval_tool.hpp"
+#include "protocol/mcp/log.hpp"
+
+#ifndef PTC_VERSION
+#define PTC_VERSION "0.1.0"
+#endif
+
+namespace ptc::mcp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+HostValue str(std::string_view s) {
+  return HostValue::string(std::string(s));
+}
+
+constexpr std::string_view kVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
+
+// One tools/call in flight.
+struct Call {
+  std::shared_ptr<Peer> peer;
+  Caller caller;
+  HostValue id;
+  std::string key;  // connection + id
+  std::atomic<bool> cancel{false};
+  std::atomic<bool> silent{false};  // cancelled where no reply may follow (stdio)
+};
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+struct Server::Impl {
+  explicit Impl(ServerConfig c)
+      : config(std::move(c)), capacity(effective_max_concurrent_calls(config)) {}
+
+  ServerConfig config;
+  uint32_t capacity;
+  std::vector<std::unique_ptr<McpTool>> tools;
+  std::atomic<uint32_t> gate{0};
+  std::atomic<bool> draining{false};
+
+  // In-flight calls by connection and id; guarded by mutex.
+  std::mutex mutex;
+  std::condition_variable idle;
+  std::unordered_map<std::string, std::shared_ptr<Call>> calls;
+  // Connections that asked for log messages (logging/setLevel), and their peers.
+  std::map<std::string, std::pair<LogLevel, std::weak_ptr<Peer>>, std::less<>> log_subscribers;
+
+  // The call workers: a fixed set, as many as the gate admits, so a call
+  // never waits for a thread.
+  std::mutex queue_mutex;
+  std::condition_variable queue_wake;
+  std::deque<std::function<void()>> queue;
+  std::vector<std::thread> workers;
+  bool stopping = false;
+
+  void start_workers() {
+    for (uint32_t i = 0; i < capacity; ++i)
+      workers.emplace_back([this] { work(); });
+  }
+
+  void work() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(queue_mutex);
+        queue_wake.wait(lock, [this] { return stopping || !queue.empty(); });
+        if (queue.empty()) return;
+        job = std::move(queue.front());
+        queue.pop_front();
+      }
+      job();
+    }
+  }
+
+  void submit(std::function<void()> job) {
+    {
+      std::lock_guard lock(queue_mutex);
+      queue.push_back(std::move(job));
+    }
+    queue_wake.notify_one();
+  }
+
+  McpTool* find_tool(std::string_view name) {
+    for (auto& t : tools)
+      if (t->name() == name) return t.get();
+    return nullptr;
+  }
+
+  // A log message to the connections that asked for them, at their level.
+  void notify_log(LogLevel level, std::string_view event, const HostValue& data) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+      std::lock_guard lock(mutex);
+      for (auto& [conn, sub] : log_subscribers)
+        if (static_cast<int>(level) >= static_cast<int>(sub.first))
+          if (auto p = sub.second.lock()) peers.push_back(std::move(p));
+    }
+    if (peers.empty()) return;
+    HostValue params = HostValue::map(
+        {{str("level"), str(log_level_name(level))},
+         {str("logger"), str("ptc")},
+         {str("data"), HostValue::map({{str("event"), str(event)}, {str("detail"), data}})}});
+    std::string frame = notification_frame("notifications/message", params);
+    for (auto& p : peers)
+      p->send(frame);
+  }
+
+  void reply(const std::shared_ptr<Peer>& peer, const HostValue& id, const HostValue& result) {
+    peer->send(result_frame(id, result));
+  }
+
+  HostValue initialize_result(const HostValue& params) {
+    std::string version(kVersions[0]);
+    if (const HostValue* v = params.get("protocolVersion");
+        v && v->kind() == HostValue::Kind::String)
+      for (std::string_view s : kVersions)
+        if (v->text() == s) version = s;
+    return HostValue::map(
+        {{str("protocolVersion"), str(version)},
+         {str("capabilities"),
+          HostValue::map(
+              {{str("tools"), HostValue::map({{str("listChanged"), HostValue::boolean(false)}})},
+               {str("logging"), HostValue::map({})},
+               {str("completions"), HostValue::map({})}})},
+         {str("serverInfo"), HostValue::map({{str("name"), str("ptc-lisp")},
+                                             {str("title"), str("PTC-Lisp")},
+                                             {str("version"), str(PTC_VERSION)}})},
+         {str("instructions"),
+          str("Call lisp_eval with a PTC-Lisp program to compute, filter, aggregate or transform "
+              "data passed as `context`; the program's value comes back as the result.")}});
+  }
+
+  Handled tools_call(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller) {
+    if (m.params.kind() != HostValue::Kind::Map) {
+      peer->send(error_frame(m.id, kInvalidParams, "Invalid params: tools/call takes an object"));
+      return Handled::Reply;
+    }
+    const HostValue* name = m.params.get("name");
+    if (!name || name->kind() != HostValue::Kind::String) {
+      peer->send(error_frame(m.id, kInvalidParams, "Invalid params: `name` must be a string"));
+      return Handled::Reply;
+    }
+    HostValue args = HostValue::map({});
+    if (const HostValue* a = m.params.get("arguments"); a && !a->is_nil()) {
+      if (a->kind() != HostValue::Kind::Map) {
+        peer->send(
+            error_frame(m.id, kInvalidParams, "Invalid params: `arguments` must be an object"));
+        return Handled::Reply;
+      }
+      args = *a;
+    }
+    McpTool* tool = find_tool(name->text());
+    if (!tool) {
+      std::string names;
+      for (auto& t : tools)
+        names += (names.empty() ? "" : ", ") + t->name();
+      reply(peer, m.id,
+            error_result("unknown_tool", fmt::format("unknown tool `{}`", name->text()),
+                         fmt::format("the tools are: {}", names)));
+      return Handled::Reply;
+    }
+    if (draining.load()) {
+      reply(peer, m.id,
+            error_result("shutting_down", "the server is shutting down and takes no new calls",
+                         "reconnect to a running server"));
+      return Handled::Reply;
+    }
+    if (auto bad = tool->precheck(args, caller)) {
+      reply(peer, m.id, *bad);
+      return Handled::Reply;
+    }
+    auto call = std::make_shared<Call>();
+    call->peer = peer;
+    call->caller = caller;
+    call->id = m.id;
+    call->key = caller.connection + '\n' + id_key(m.id);
+    {
+      std::lock_guard lock(mutex);
+      if (!calls.emplace(call->key, call).second) {
+        peer->send(
+            error_frame(m.id, kInvalidRequest,
+                        fmt::format("Invalid Request: id {} is already in flight", id_key(m.id))));
+        return Handled::Reply;
+      }
+    }
+    if (!tool->gated()) {
+      run_call(*tool, call, args, false);
+      return Handled::Reply;
+    }
+    uint32_t held = gate.fetch_add(1) + 1;
+    if (held > capacity) {
+      gate.fetch_sub(1);
+      finish(call);
+      log(LogLevel::Warning, "call_busy",
+          {{"tool", str(tool->name())}, {"capacity", HostValue::integer(capacity)}});
+      reply(peer, m.id,
+            error_result("busy", fmt::format("server busy: {} calls in flight", capacity),
+                         "wait briefly and retry"));
+      return Handled::Reply;
+    }
+    submit([this, tool, call, args] { run_call(*tool, call, args, true); });
+    return Handled::Reply;
+  }
+
+  // Runs a call and answers it. A gated call gives its slot back before the
+  // reply leaves, so a client that calls again at once finds it free.
+  void run_call(McpTool& tool, const std::shared_ptr<Call>& call, const HostValue& args,
+                bool gated) {
+    auto t0 = Clock::now();
+    HostValue result;
+    ToolEnv env{call->caller, call->cancel, config};
+    try {
+      result = tool.call(args, env);
+    } catch (const std::exception& e) {
+      result = error_result("runtime_error", fmt::format("internal error: {}", e.what()),
+                            "this is a fault of the server; the call may be retried");
+    }
+    bool silent = call->silent.load();
+    if (gated) gate.fetch_sub(1);
+    finish(call);
+    double ms = ms_since(t0);
+    const HostValue* is_error = result.get("isError");
+    bool failed = is_error && is_error->as_bool();
+    if (log_enabled(LogLevel::Debug))
+      log(LogLevel::Debug, "tool_call",
+          {{"tool", str(tool.name())},
+           {"duration_ms", HostValue::floating(ms)},
+           {"error", HostValue::boolean(failed)},
+           {"cancelled", HostValue::boolean(call->cancel.load())}});
+    notify_log(LogLevel::Debug, "tool_call",
+               HostValue::map({{str("tool"), str(tool.name())},
+                               {str("duration_ms"), HostValue::floating(ms)},
+                               {str("error"), HostValue::boolean(failed)}}));
+    if (silent) return;  // cancelled over stdio: no reply follows
+    if (call->cancel.load() && call->caller.reply_when_cancelled)
+      result = error_result("cancelled", "the call was cancelled", "call again if still needed");
+    reply(call->peer, call->id, result);
+  }
+
+  void finish(const std::shared_ptr<Call>& call) {
+    {
+      std::lock_guard lock(mutex);
+      auto it = calls.find(call->key);
+      if (it != calls.end() && it->second == call) calls.erase(it);
+    }
+    idle.notify_all();
+  }
+
+  void cancel_where(const std::function<bool(const Call&)>& which) {
+    std::lock_guard lock(mutex);
+    for (auto& [key, call] : calls) {
+      if (!which(*call)) continue;
+      if (!call->caller.reply_when_cancelled) call->silent.store(true);
+      call->cancel.store(true);
+    }
+  }
+
+  Handled dispatch(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller) {
+    if (m.kind == RpcMessage::Kind::Notification) {
+      if (m.method == "notifications/cancelled") {
+        const HostValue* id = m.params.get("requestId");
+        if (id) {
+          std::string key = caller.connection + '\n' + id_key(*id);
+          cancel_where([&](const Call& c) { return c.key == key; });
+          log(LogLevel::Debug, "call_cancelled", {{"request_id", *id}});
+        }
+      }
+      return Handled::NoReply;  // initialized, cancelled, and anything else: no reply
+    }
+    if (m.method == "initialize") {
+      reply(peer, m.id, initialize_result(m.params));
+    } else if (m.method == "ping") {
+      reply(peer, m.id, HostValue::map({}));
+    } else if (m.method == "tools/list") {
+      std::vector<HostValue> defs;
+      for (auto& t : tools)
+        defs.push_back(t->definition());
+      reply(peer, m.id, HostValue::map({{str("tools"), HostValue::vector(std::move(defs))}}));
+    } else if (m.method == "tools/call") {
+      return tools_call(m, peer, caller);
+    } else if (m.method == "logging/setLevel") {
+      const HostValue* level = m.params.get("level");
+      LogLevel l;
+      if (!level || level->kind() != HostValue::Kind::String ||
+          !log_level_from_name(level->text(), &l)) {
+        peer->send(error_frame(m.id, kInvalidParams,
+                               "Invalid params: level must be one of debug, info, notice, warning, "
+                               "error, critical, alert, emergency"));
+        return Handled::Reply;
+      }
+      {
+        std::lock_guard lock(mutex);
+        log_subscribers[caller.connection] = {l, peer};
+      }
+      reply(peer, m.id, HostValue::map({}));
+    } else if (m.method == "completion/complete") {
+      reply(peer, m.id,
+            HostValue::map({{str("completion"),
+                             HostValue::map({{str("values"), HostValue::vector({})},
+                                             {str("hasMore"), HostValue::boolean(false)}})}}));
+    } else if (m.method == "shutdown") {
+      draining.store(true);
+      log(LogLevel::Info, "shutdown_requested");
+      reply(peer, m.id, HostValue());
+    } else {
+      peer->send(error_frame(m.id, kMethodNotFound, fmt::format("Method not found: {}", m.method)));
+    }
+    return Handled::Reply;
+  }
+};
+
+Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {
+  impl_->start_workers();
+}
+
+Server::~Server() {
+  cancel_all();
+  wait_idle(std::chrono::milliseconds(5000));
+  {
+    std::lock_guard lock(impl_->queue_mutex);
+    impl_->stopping = true;
+  }
+  impl_->queue_wake.notify_all();
+  for (std::thread& t : impl_->workers)
+    t.join();
+}
+
+void Server::add_tool(std::unique_ptr<McpTool> tool) {
+  impl_->tools.push_back(std::move(tool));
+}
+
+Handled Server::handle(std::string_view frame, const std::shared_ptr<Peer>& peer,
+                       const Caller& caller) {
+  RpcMessage m = parse_message(frame);
+  switch (m.kind) {
+    case RpcMessage::Kind::Invalid:
+      peer->send(error_frame(m.id, m.error_code, m.error_message));
+      return Handled::Reply;
+    case RpcMessage::Kind::Response:
+      return Handled::NoReply;
+    default:
+      break;
+  }
+  try {
+    return impl_->dispatch(m, peer, caller);
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, "dispatch_failed", {{"method", str(m.method)}, {"error", str(e.what())}});
+    if (m.kind == RpcMessage::Kind::Request)
+      peer->send(error_frame(m.id, kInternalError, fmt::format("Internal error: {}", e.what())));
+    return m.kind == RpcMessage::Kind::Request ? Handled::Reply : Handled::NoReply;
+  }
+}
+
+void Server::reject_frame(const std::shared_ptr<Peer>& peer, std::string_view why) {
+  peer->send(error_frame(HostValue(), kParseError, fmt::format("Parse error: {}", why)));
+}
+
+void Server::cancel_connection(std::string_view connection) {
+  impl_->cancel_where([&](const Call& c) { return c.caller.connection == connection; });
+  std::lock_guard lock(impl_->mutex);
+  impl_->log_subscribers.erase(std::string(connection));
+}
+
+void Server::cancel_all() {
+  impl_->cancel_where([](const Call&) { return true; });
+}
+
+void Server::begin_drain() {
+  impl_->draining.store(true);
+}
+
+bool Server::wait_idle(std::chrono::milliseconds grace) {
+  std::unique_lock lock(impl_->mutex);
+  return impl_->idle.wait_for(lock, grace,
+                              [this] { return impl_->calls.empty() && impl_->gate.load() == 0; });
+}
+
+bool Server::draining() const {
+  return impl_->draining.load();
+}
+
+size_t Server::in_flight() const {
+  return impl_->gate.load();
+}
+
+uint32_t Server::capacity() const {
+  return impl_->capacity;
+}
+
+const ServerConfig& Server::config() const {
+  return impl_->config;
+}
+
+std::unique_ptr<Server> make_server(const ServerConfig& config) {
+  auto server = std::make_unique<Server>(config);
+  server->add_tool(make_lisp_eval_tool(server->config()));
+  return server;
+}
+
+}  // namespace ptc::mcp
