@@ -10,6 +10,7 @@
 #include "protocol/feedback.hpp"
 #include "protocol/lisp_eval.hpp"
 #include "protocol/mcp/envelope.hpp"
+#include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/output_schema.hpp"
 #include "protocol/text.hpp"
 #include "runtime/signature.hpp"
@@ -518,24 +519,29 @@ class ListPreludesTool : public SessionTool {
 
 // ------------------------------------------------ lisp_session_eval
 
-struct EvalArgs {
+struct SessionEvalArgs {
   std::string session_id;
-  std::string program;
-  HostValue context;  // nil or a map
-  std::optional<Signature> signature;
+  EvalArgs eval;  // program, context, output schema: as lisp_eval takes them
 };
 
-std::optional<EvalArgs> parse_eval(std::string_view tool, const HostValue& args,
-                                   const ServerConfig& c, std::string* error) {
-  Args a(tool, args, {"session_id", "program", "context", "output_schema"});
+// A context key must be usable as a data/ name (the rule of lisp_eval).
+bool usable_context_key(const std::string& key) {
+  return !key.empty() && key.find_first_of("/ \t\n\r") == std::string::npos;
+}
+
+// Checked like lisp_eval's arguments (the same rules and limits, so that
+// what one accepts the other does), with messages naming this tool.
+std::optional<SessionEvalArgs> parse_eval(std::string_view tool, const HostValue& args,
+                                          const ServerConfig& c, std::string* error) {
   if (args.kind() == Kind::Map && args.get("signature")) {
     *error = fmt::format(
-        "{} does not take `signature`; give the result's shape as "
-        "`output_schema` (a JSON Schema).",
+        "{} does not take `signature`; give the result's shape as `output_schema` (a JSON "
+        "Schema).",
         tool);
     return std::nullopt;
   }
-  EvalArgs out;
+  Args a(tool, args, {"session_id", "program", "context", "output_schema"});
+  SessionEvalArgs out;
   out.session_id = a.session_id();
   if (std::optional<std::string> program = a.string("program", true)) {
     HostValue text = HostValue::string(*program);
@@ -545,36 +551,31 @@ std::optional<EvalArgs> parse_eval(std::string_view tool, const HostValue& args,
       a.fail(fmt::format("{} `program` is {} bytes, over the server's limit of {} bytes.", tool,
                          program->size(), c.max_program_bytes));
     else
-      out.program = std::move(*program);
+      out.eval.program = std::move(*program);
   }
   if (const HostValue* context = a.find("context")) {
     if (context->kind() != Kind::Map) {
       a.fail(fmt::format("{} `context` must be an object, got {}.", tool, json_type(*context)));
     } else {
       const auto& items = context->items();
-      for (size_t i = 0; i + 1 < items.size() && a.ok(); i += 2) {
-        const std::string& key = items[i].text();
-        if (key.empty() || key.find('/') != std::string::npos)
-          a.fail(fmt::format("{} `context` keys must be non-empty names without '/', got {}.", tool,
-                             quoted(key)));
-      }
-      size_t bytes = session_value_bytes(*context, c.max_context_bytes);
-      if (a.ok() && bytes > c.max_context_bytes)
+      for (size_t i = 0; i + 1 < items.size() && a.ok(); i += 2)
+        if (!usable_context_key(items[i].text()))
+          a.fail(fmt::format(
+              "{} `context` key {} cannot be a data/ name (keys must be non-empty, without / "
+              "or spaces).",
+              tool, quoted(items[i].text())));
+      if (a.ok() && json_size(*context) > c.max_context_bytes)
         a.fail(fmt::format("{} `context` is over the server's limit of {} bytes as JSON.", tool,
                            c.max_context_bytes));
-      out.context = *context;
+      out.eval.context = *context;
     }
   }
   if (const HostValue* schema = a.find("output_schema"); schema && a.ok()) {
-    if (schema->kind() != Kind::Map) {
+    std::string problem;
+    if (schema->kind() != Kind::Map)
       a.fail(fmt::format("{} `output_schema` must be an object (a JSON Schema), got {}.", tool,
                          json_type(*schema)));
-      *error = a.error();
-      return std::nullopt;
-    }
-    std::string problem;
-    out.signature = signature_from_schema(*schema, &problem);
-    if (!out.signature)
+    else if (out.eval.output = signature_from_schema(*schema, &problem); !out.eval.output)
       a.fail(fmt::format("{} `output_schema` is not supported: {}.", tool, problem));
   }
   *error = a.error();
@@ -593,34 +594,46 @@ std::string stored_note(const HostValue& memory) {
   return out;
 }
 
-// The eval's CallToolResult: the payload (with its session block) shaped for
-// the profile; the text, unless it is the payload's JSON (debug), ends with
-// a short note on the session, since slim clients see only the text.
-HostValue eval_result(HostValue payload, const HostValue& session, const std::string& note,
-                      ResponseProfile profile) {
-  payload = with_entry(payload, "session", session);
-  HostValue result = payload_result(payload, profile);
-  Entries entries;
-  const auto& items = result.items();
-  for (size_t i = 0; i + 1 < items.size(); i += 2) {
-    const std::string& key = items[i].text();
-    HostValue value = items[i + 1];
-    if (key == "structuredContent" && value.kind() == Kind::Map && !value.get("session"))
-      value = with_entry(value, "session", session);
-    if (key == "content" && value.kind() == Kind::Vector && profile != ResponseProfile::Debug) {
-      std::vector<HostValue> parts = value.items();
-      for (HostValue& part : parts) {
-        const HostValue* type = part.get("type");
-        const HostValue* text = part.get("text");
-        if (!type || type->text() != "text" || !text) continue;
-        part = with_entry(part, "text", str(text->text() + "\n\n[" + note + "]"));
-        break;
-      }
-      value = HostValue::vector(std::move(parts));
-    }
-    entries.emplace_back(items[i], std::move(value));
+std::string json_text(const HostValue& v) {
+  try {
+    return to_json(v, true);
+  } catch (LispError&) {
+    return "";
   }
-  return HostValue::map(std::move(entries));
+}
+
+// An eval's CallToolResult with the session's state added: `session` (and
+// `rolled_back`, `history_notices`) in structuredContent, and in the text, which is what
+// slim clients see: re-rendered when it is the JSON of structuredContent
+// (debug, server errors), else ended with a short bracketed note.
+HostValue with_session(const HostValue& result, const HostValue& session, bool rolled_back,
+                       const std::vector<std::string>& notices, const std::string& note) {
+  const HostValue* structured = result.get("structuredContent");
+  const HostValue* content = result.get("content");
+  std::string text;
+  if (content && content->kind() == Kind::Vector && !content->items().empty())
+    if (const HostValue* t = content->items()[0].get("text")) text = t->text();
+  bool text_is_json = structured && text == json_text(*structured);
+  HostValue out = result;
+  if (structured) {
+    HostValue s = with_entry(*structured, "session", session);
+    if (rolled_back) s = with_entry(s, "rolled_back", flag(true));
+    if (!notices.empty()) s = with_entry(s, "history_notices", strings(notices));
+    out = with_entry(out, "structuredContent", s);
+    if (text_is_json) text = json_text(s);
+  }
+  if (!text_is_json) text += "\n\n[" + note + "]";
+  if (content && content->kind() == Kind::Vector && !content->items().empty()) {
+    std::vector<HostValue> parts = content->items();
+    parts[0] = with_entry(parts[0], "text", str(text));
+    out = with_entry(out, "content", HostValue::vector(std::move(parts)));
+  }
+  return out;
+}
+
+bool failed(const HostValue& result) {
+  const HostValue* e = result.get("isError");
+  return e && e->kind() == Kind::Bool && e->as_bool();
 }
 
 class EvalTool : public SessionTool {
@@ -654,7 +667,7 @@ class EvalTool : public SessionTool {
 
   std::optional<HostValue> precheck(const HostValue& args, const Caller& caller) const override {
     std::string error;
-    std::optional<EvalArgs> parsed = parse_eval(name_, args, config(), &error);
+    std::optional<SessionEvalArgs> parsed = parse_eval(name_, args, config(), &error);
     if (!parsed) return args_error(error);
     // An unknown, closed or busy session is answered before the call takes a slot.
     if (std::optional<SessionError> e = store_->check_available(caller.owner, parsed->session_id))
@@ -664,7 +677,7 @@ class EvalTool : public SessionTool {
 
   HostValue call(const HostValue& args, const ToolEnv& env) override {
     std::string error;
-    std::optional<EvalArgs> parsed = parse_eval(name_, args, config(), &error);
+    std::optional<SessionEvalArgs> parsed = parse_eval(name_, args, config(), &error);
     if (!parsed) return args_error(error);
     SessionResult<SessionStore::Eval> began =
         store_->begin_eval(env.caller.owner, parsed->session_id);
@@ -672,67 +685,43 @@ class EvalTool : public SessionTool {
     SessionStore::Eval& eval = *began.value;
     const SessionSnapshot& before = eval.start();
 
-    RunOptions run;
-    run.context = parsed->context.is_nil() ? HostValue::map({}) : parsed->context;
+    RunOptions run = eval_run_options(parsed->eval, env);
     run.memory = before.memory;
     run.turn_history = before.history;
-    run.caller = "mcp";
-    run.profile = "mcp_no_tools";
-    run.limits.timeout_ms = config().program_timeout_ms;
-    run.limits.max_heap_bytes = config().program_memory_limit_bytes;
-    run.cancel = &env.cancel;
-    Step step = ptc::run(parsed->program, run);
+    Step step = ptc::run(parsed->eval.program, run);
 
-    // Every way out before commit() leaves the session as it was.
-    const std::string rolled_back = fmt::format("rolled back: the session is still at turn {}; {}",
-                                                before.info.turn, stored_note(before.memory));
-    auto failed = [&](const std::string& payload) {
-      return eval_result(parse_json(payload), eval_session_json(before.info), rolled_back,
-                         config().response_profile);
+    // Every way out before commit() leaves the session as it was (`eval`
+    // releases it untouched).
+    auto rolled_back = [&](const HostValue& result) {
+      return with_session(result, eval_session_json(before.info), true, {},
+                          fmt::format("rolled back: the session is still at turn {}; {}",
+                                      before.info.turn, stored_note(before.memory)));
     };
-    if (!step.ok) {
-      if (step.error.kind == ErrorKind::Cancelled)
-        return error_result("cancelled", "the call was cancelled; the session is unchanged",
-                            "Call again if you still need the result.");
-      return failed(protocol::render_step_error(step));
-    }
-
-    protocol::SuccessOptions success{true, std::nullopt};
-    if (parsed->signature) {
-      SignatureCheck check = check_output(*parsed->signature, step.value);
-      if (!check.ok)
-        return failed(protocol::render_error(
-            protocol::Reason::ValidationError,
-            "the result does not match output_schema: " + check.message,
-            protocol::ErrorOptions{
-                "Return a value of the shape output_schema describes; the session is "
-                "unchanged.",
-                std::nullopt}));
-      protocol::JsonValue typed = protocol::to_json_value(check.value);
-      if (!typed.ok)
-        return failed(protocol::render_error(protocol::Reason::ValidationError,
-                                             "validated value: " + typed.error));
-      success.validated = std::move(typed.value);
-    }
-
     const ServerConfig& c = config();
-    size_t memory_bytes = session_value_bytes(step.memory, c.max_session_memory_bytes);
-    if (memory_bytes > c.max_session_memory_bytes)
-      return error_result(
-          "session_limit_exceeded",
-          fmt::format("the session's memory would take more than its cap of {} bytes (as JSON); "
-                      "the eval was rolled back",
-                      c.max_session_memory_bytes),
-          "Keep fewer or smaller values with def (lisp_session_forget frees names), or return "
-          "large data instead of storing it.");
-    if (step.memory.size() > c.max_session_bindings)
-      return error_result(
-          "session_limit_exceeded",
-          fmt::format("the session would hold {} bindings, over its cap of {}; the eval was "
-                      "rolled back",
-                      step.memory.size(), c.max_session_bindings),
-          "Define fewer names (keep related values in one map), or free names with "
-          "lisp_session_forget.");
+    size_t memory_bytes = 0;
+    if (step.ok) {
+      memory_bytes = session_value_bytes(step.memory, c.max_session_memory_bytes);
+      if (memory_bytes > c.max_session_memory_bytes)
+        return rolled_back(error_result(
+            "session_limit_exceeded",
+            fmt::format("the session's memory would take more than its cap of {} bytes (as "
+                        "JSON); the eval was rolled back",
+                        c.max_session_memory_bytes),
+            "Keep fewer or smaller values with def (lisp_session_forget frees names), or "
+            "return large data instead of storing it."));
+      if (step.memory.size() > c.max_session_bindings)
+        return rolled_back(error_result(
+            "session_limit_exceeded",
+            fmt::format("the session would hold {} bindings, over its cap of {}; the eval was "
+                        "rolled back",
+                        step.memory.size(), c.max_session_bindings),
+            "Define fewer names (keep related values in one map), or free names with "
+            "lisp_session_forget."));
+    }
+    // The answer lisp_eval would give (errors, output_schema, validated),
+    // with the memory block of a conversation's turn.
+    HostValue result = eval_result(step, parsed->eval, env.config, true, before.memory);
+    if (!step.ok || failed(result)) return rolled_back(result);
 
     SessionStore::Commit commit;
     commit.result = step.value;
@@ -743,19 +732,15 @@ class EvalTool : public SessionTool {
           "to keep it",
           kMaxHistoryEntryBytes));
     }
-    protocol::ExecutionFeedback feedback =
-        protocol::execution_feedback(step, before.memory, kConversationTurns);
-    HostValue payload = parse_json(protocol::render_success(step, feedback, success));
     commit.memory = step.memory;
     commit.memory_bytes = memory_bytes;
     commit.prints = step.prints;
     std::vector<std::string> notices = commit.notices;
     SessionInfo after = store_->commit(eval, std::move(commit));
-    if (!notices.empty()) payload = with_entry(payload, "history_notices", strings(notices));
     std::string note = fmt::format("session turn {}; {}", after.turn, stored_note(step.memory));
     for (const std::string& n : notices)
       note += "; " + n;
-    return eval_result(std::move(payload), eval_session_json(after), note, c.response_profile);
+    return with_session(result, eval_session_json(after), false, notices, note);
   }
 };
 
