@@ -897,6 +897,10 @@ class ForgetTool : public SessionTool {
     Args a(name_, args, {"session_id", "bindings", "clear"});
     *id = a.session_id();
     request->bindings = a.string_list("bindings");
+    // More names than a session can hold cannot all be bound.
+    if (request->bindings.size() > config().max_session_bindings)
+      a.fail(fmt::format("{} `bindings` lists {} names; a session holds at most {}.", name_,
+                         request->bindings.size(), config().max_session_bindings));
     *cleared = a.string_list("clear", kClearParts);
     for (const std::string& part : *cleared) {
       request->memory |= part == "memory";

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <climits>
 #include <random>
+#include <set>
 #include <utility>
 
 #include "protocol/mcp/log.hpp"
@@ -392,19 +393,21 @@ SessionResult<SessionStore::ForgetOutcome> SessionStore::forget(const std::strin
   s.last_used = t;
 
   ForgetOutcome out;
-  std::vector<std::pair<HostValue, HostValue>> kept;
   const auto& items = s.memory.items();
+  std::set<std::string_view> bound, gone;
+  for (size_t i = 0; i + 1 < items.size(); i += 2)
+    bound.insert(items[i].text());
   for (const std::string& name : request.bindings) {
-    bool bound = false;
-    for (size_t i = 0; i + 1 < items.size() && !bound; i += 2)
-      bound = items[i].text() == name;
-    (bound ? out.forgotten : out.missing).push_back(name);
+    if (!bound.count(name)) {
+      out.missing.push_back(name);
+    } else if (gone.insert(name).second) {
+      out.forgotten.push_back(name);
+    }
   }
+  std::vector<std::pair<HostValue, HostValue>> kept;
   if (!request.memory)
     for (size_t i = 0; i + 1 < items.size(); i += 2)
-      if (std::find(out.forgotten.begin(), out.forgotten.end(), items[i].text()) ==
-          out.forgotten.end())
-        kept.emplace_back(items[i], items[i + 1]);
+      if (!gone.count(items[i].text())) kept.emplace_back(items[i], items[i + 1]);
   HostValue memory = HostValue::map(std::move(kept));
   s.memory_bytes = session_value_bytes(memory);
   s.memory = std::move(memory);

@@ -246,9 +246,9 @@ TEST_F(Sessions, StartEvalInspectForgetCloseRoundTrip) {
 
   H forgot = structured(
       call(kSessionForget, H::map({{H::string("session_id"), H::string(id)},
-                                   {H::string("bindings"), json(R"(["total","nope"])")}})));
+                                   {H::string("bindings"), json(R"(["total","nope","total"])")}})));
   EXPECT_EQ(field(forgot, "status"), "ok");
-  EXPECT_EQ(field(forgot, "forgotten"), R"(["total"])");
+  EXPECT_EQ(field(forgot, "forgotten"), R"(["total"])");  // listed twice, forgotten once
   EXPECT_EQ(field(forgot, "not_bound"), R"(["nope"])");
   EXPECT_EQ(field(at(forgot, "session"), "binding_count"), "0");
   EXPECT_EQ(reason_of(eval(id, "total")), "runtime_error");
@@ -715,6 +715,9 @@ TEST_F(Sessions, EveryBadArgumentIsASessionArgsErrorNamingIt) {
   std::string id = start();
   std::string big_program(config_.max_program_bytes + 1, ' ');
   big_program[0] = '1';
+  std::string many_names = "\"n0\"";  // one more than a session may hold
+  for (uint32_t i = 1; i <= config_.max_session_bindings; ++i)
+    many_names += ",\"n" + std::to_string(i) + "\"";
   std::vector<ArgsCase> cases = {
       {kSessionStart, R"([1])", "JSON object"},
       {kSessionStart, R"({"nope":1})", "nope"},
@@ -755,6 +758,7 @@ TEST_F(Sessions, EveryBadArgumentIsASessionArgsErrorNamingIt) {
       {kSessionForget, R"({"session_id":"$ID","bindings":"a"})", "`bindings`"},
       {kSessionForget, R"({"session_id":"$ID","bindings":[1]})", "`bindings[0]`"},
       {kSessionForget, R"({"session_id":"$ID","clear":["everything"]})", "`clear[0]`"},
+      {kSessionForget, R"({"session_id":"$ID","bindings":[)" + many_names + "]}", "`bindings`"},
       {kSessionForget, R"({"session_id":"$ID","clear":"memory"})", "`clear`"},
       {kSessionClose, R"({})", "`session_id`"},
       {kSessionClose, R"({"session_id":"$ID","reason":false})", "`reason`"},
