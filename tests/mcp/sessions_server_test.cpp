@@ -177,6 +177,7 @@ TEST(McpSessions, OwnersAreKeptApart) {
 TEST(McpSessions, BusyAndCancelledEvalsOverJsonRpc) {
   ServerConfig c = session_config();
   c.program_timeout_ms = 20000;
+  c.max_concurrent_calls = 1;  // the spinning eval takes the only slot
   Fixture f(c);
   H started = f.call(kSessionStart, "{}");
   std::string id = text_field(at(started, "structuredContent"), "session_id");
@@ -184,17 +185,20 @@ TEST(McpSessions, BusyAndCancelledEvalsOverJsonRpc) {
 
   int64_t spinning =
       f.send_call(kSessionEval, eval_args(id, std::string("(def kept 2) ") + kSpin), f.caller);
-  // Wait until the eval holds the session.
+  // Wait until the eval holds the session (inspect changes nothing).
+  H by_id = H::map({{H::string("session_id"), H::string(id)}});
   auto deadline = std::chrono::steady_clock::now() + 10s;
-  H busy;
-  while (std::chrono::steady_clock::now() < deadline) {
-    busy = f.call(kSessionEval, eval_args(id, "kept"));
-    if (reason_of(busy) == "session_busy") break;
+  while (to_json(at(at(at(f.call(kSessionInspect, by_id), "structuredContent"), "session"),
+                    "busy")) != "true" &&
+         std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(2ms);
-  }
+  // session_busy, not the gate's busy: refused before asking for a slot.
+  H busy = f.call(kSessionEval, eval_args(id, "kept"));
   EXPECT_EQ(reason_of(busy), "session_busy") << text_of(busy);
-  // Refused before taking a slot: only the spinning call is in flight.
-  EXPECT_EQ(f.server->in_flight(), 1u);
+  // Other sessions wait for the gate like any call.
+  H other = f.call(kSessionStart, "{}");
+  std::string other_id = text_field(at(other, "structuredContent"), "session_id");
+  EXPECT_EQ(reason_of(f.call(kSessionEval, eval_args(other_id, "1"))), "busy");
 
   f.server->handle(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
                        std::to_string(spinning) + "}}",
