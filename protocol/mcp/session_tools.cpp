@@ -802,10 +802,12 @@ class InspectTool : public SessionTool {
         std::string preview = protocol::preview_text(items[i + 1], format, &cut);
         bindings.emplace_back(
             items[i].text(),
-            HostValue::map({{str("name"), items[i]},
-                            {str("preview"), str(protocol::utf8_text(preview))},
-                            {str("truncated"), flag(cut)},
-                            {str("bytes"), num(session_value_bytes(items[i + 1]))}}));
+            HostValue::map(
+                {{str("name"), items[i]},
+                 {str("preview"), str(protocol::utf8_text(preview))},
+                 {str("truncated"), flag(cut)},
+                 {str("bytes"),
+                  num(session_value_bytes(items[i + 1], config().max_session_memory_bytes))}}));
       }
       std::sort(bindings.begin(), bindings.end(),
                 [](const auto& x, const auto& y) { return x.first < y.first; });

@@ -101,8 +101,9 @@ size_t session_value_bytes(const HostValue& value, size_t stop_after) {
       case Kind::Map: {
         const auto& items = v->items();
         size_t n = v->kind() == Kind::Map ? items.size() / 2 : items.size();
-        total +=
-            2 + (n ? n - 1 : 0) + (v->kind() == Kind::Map ? n : 0);  // brackets, commas, colons
+        // Brackets, commas and (for a map) colons.
+        total += 2 + (n ? n - 1 : 0) + (v->kind() == Kind::Map ? n : 0);
+        if (total > stop_after) return total;
         for (const HostValue& x : items)
           todo.push_back(&x);
         break;
@@ -409,7 +410,7 @@ SessionResult<SessionStore::ForgetOutcome> SessionStore::forget(const std::strin
     for (size_t i = 0; i + 1 < items.size(); i += 2)
       if (!gone.count(items[i].text())) kept.emplace_back(items[i], items[i + 1]);
   HostValue memory = HostValue::map(std::move(kept));
-  s.memory_bytes = session_value_bytes(memory);
+  s.memory_bytes = session_value_bytes(memory, config_.max_session_memory_bytes);
   s.memory = std::move(memory);
   if (request.history) s.history.clear();
   if (request.prints) {

@@ -516,6 +516,49 @@ TEST_F(Sessions, AnExpiredSessionIsGoneForItsOwnerOnEveryTool) {
   EXPECT_EQ(reason_of(eval(id, "1", bob_)), "session_not_found");
 }
 
+TEST_F(Sessions, ARunningEvalKeepsItsSessionPastExpiry) {
+  SessionStore::StartOptions o;
+  o.ttl_ms = 100;
+  SessionResult<SessionInfo> started = store_->start("alice", o);
+  ASSERT_TRUE(started);
+  {
+    SessionResult<SessionStore::Eval> running = store_->begin_eval("alice", started.value->id);
+    ASSERT_TRUE(running);
+    advance(200ms);
+    EXPECT_EQ(store_->list("alice").size(), 1u);
+    EXPECT_EQ(store_->begin_eval("alice", started.value->id).error.reason, "session_busy");
+  }  // released without commit: rolled back, and now past its TTL
+  EXPECT_EQ(store_->list("alice").size(), 0u);
+  EXPECT_EQ(store_->snapshot("alice", started.value->id).error.reason, "session_closed");
+}
+
+TEST_F(Sessions, TombstonesAreBounded) {
+  std::string first = start();
+  call(kSessionClose, H::map({{H::string("session_id"), H::string(first)}}));
+  EXPECT_EQ(reason_of(eval(first, "1")), "session_closed");
+  for (size_t i = 0; i < kTombstones; ++i)
+    store_->close("alice", start(), "");
+  EXPECT_EQ(reason_of(eval(first, "1")), "session_not_found");
+}
+
+TEST(SessionValueBytes, CountsJsonSizeAndStopsEarly) {
+  EXPECT_EQ(session_value_bytes(parse_json(R"({"a":1})")), 7u);
+  EXPECT_EQ(session_value_bytes(parse_json(R"([1,"x\n",null,true,{"k":[]}])")),
+            std::string(R"([1,"x\n",null,true,{"k":[]}])").size());
+  H big = parse_json("[" + std::string(100000, '1') + "]");
+  EXPECT_EQ(session_value_bytes(big), 100002u);
+  H many = H::vector(std::vector<H>(100000, H::integer(1)));
+  EXPECT_GT(session_value_bytes(many, 1000), 1000u);
+  EXPECT_EQ(session_value_bytes(many), 2u + 100000u + 99999u);
+  // A function capturing another twice, 60 levels deep: 2^60 values to walk
+  // unless counting stops at the cap.
+  H f = H::opaque("#function", std::make_shared<Restorer>(Restorer{"(fn [] (fn [] 1))", {}}));
+  for (int i = 0; i < 60; ++i)
+    f = H::opaque("#function",
+                  std::make_shared<Restorer>(Restorer{"(fn [a b] (fn [] [a b]))", {f, f}}));
+  EXPECT_GT(session_value_bytes(f, 1 << 20), size_t{1} << 20);
+}
+
 // ---------------------------------------------------------------- owners
 
 TEST_F(Sessions, AnotherOwnerCannotSeeOrUseASession) {
