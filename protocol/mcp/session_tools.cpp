@@ -13,7 +13,6 @@
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/output_schema.hpp"
 #include "protocol/text.hpp"
-#include "runtime/signature.hpp"
 
 namespace ptc::mcp {
 
@@ -25,7 +24,6 @@ using Entries = std::vector<std::pair<HostValue, HostValue>>;
 constexpr size_t kPreviewChars = 512;  // a binding or *N in inspect
 constexpr size_t kNoteNames = 20;      // names listed in the slim text's session note
 constexpr size_t kReasonChars = 200;   // lisp_session_close `reason`
-constexpr int kConversationTurns = 2;  // feedback as for a turn of a conversation
 constexpr std::string_view kArgsFeedback =
     "Fix that argument and call again; the tool's input schema lists every argument.";
 
