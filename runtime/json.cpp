@@ -697,12 +697,27 @@ HostValue parse_json(std::string_view json) {
   size_t start = json.substr(0, kBom.size()) == kBom ? kBom.size() : 0;
   std::string_view body = json.substr(start);
 
-  simdjson::dom::parser parser;
+  // One parser per thread, kept between calls: allocating its buffers cost
+  // more than parsing a small message. Its memory is given back after a
+  // large document.
+  thread_local simdjson::dom::parser parser;
+  constexpr size_t kKeptCapacity = size_t{1} << 20;
+  struct Shrink {
+    ~Shrink() {
+      if (parser.capacity() > kKeptCapacity) {
+        simdjson::error_code e = parser.allocate(4096, kMaxJsonDepth + 8);
+        (void)e;  // a failed shrink leaves the larger buffers in place: harmless
+      }
+    }
+  } shrink;
   simdjson::dom::element root;
   // A little slack over our own limit so that simdjson's depth accounting
   // (which differs slightly between arrays and objects) never rejects a
   // document we accept; from_dom enforces the exact limit.
-  auto err = parser.allocate(std::max<size_t>(body.size(), 64), kMaxJsonDepth + 8);
+  simdjson::error_code err = simdjson::SUCCESS;
+  size_t needed = std::max<size_t>(body.size(), 64);
+  if (parser.capacity() < needed || parser.max_depth() != kMaxJsonDepth + 8)
+    err = parser.allocate(std::max<size_t>(needed, 4096), kMaxJsonDepth + 8);
   if (!err) err = parser.parse(body.data(), body.size(), true).get(root);
   if (!err) {
     try {

@@ -75,6 +75,8 @@ struct Server::Impl {
   std::vector<std::thread> workers;
   bool stopping = false;
 
+  // Started with the first call that needs them (stdio runs its calls on
+  // its own threads and never does).
   void start_workers() {
     for (uint32_t i = 0; i < capacity; ++i)
       workers.emplace_back([this] { work(); });
@@ -97,6 +99,7 @@ struct Server::Impl {
   void submit(std::function<void()> job) {
     {
       std::lock_guard lock(queue_mutex);
+      if (workers.empty()) start_workers();
       queue.push_back(std::move(job));
     }
     queue_wake.notify_one();
@@ -152,7 +155,8 @@ struct Server::Impl {
               "data passed as `context`; the program's value comes back as the result.")}});
   }
 
-  Handled tools_call(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller) {
+  Handled tools_call(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller,
+                     const Server::Runner* runner) {
     if (m.params.kind() != HostValue::Kind::Map) {
       peer->send(error_frame(m.id, kInvalidParams, "Invalid params: tools/call takes an object"));
       return Handled::Reply;
@@ -220,7 +224,11 @@ struct Server::Impl {
                          "wait briefly and retry"));
       return Handled::Reply;
     }
-    submit([this, tool, call, args] { run_call(*tool, call, args, true); });
+    std::function<void()> job = [this, tool, call, args] { run_call(*tool, call, args, true); };
+    if (runner)
+      (*runner)(std::move(job));
+    else
+      submit(std::move(job));
     return Handled::Reply;
   }
 
@@ -277,7 +285,8 @@ struct Server::Impl {
     }
   }
 
-  Handled dispatch(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller) {
+  Handled dispatch(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller,
+                   const Server::Runner* runner) {
     if (m.kind == RpcMessage::Kind::Notification) {
       if (m.method == "notifications/cancelled") {
         const HostValue* id = m.params.get("requestId");
@@ -299,7 +308,7 @@ struct Server::Impl {
         defs.push_back(t->definition());
       reply(peer, m.id, HostValue::map({{str("tools"), HostValue::vector(std::move(defs))}}));
     } else if (m.method == "tools/call") {
-      return tools_call(m, peer, caller);
+      return tools_call(m, peer, caller, runner);
     } else if (m.method == "logging/setLevel") {
       const HostValue* level = m.params.get("level");
       LogLevel l;
@@ -331,9 +340,7 @@ struct Server::Impl {
   }
 };
 
-Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {
-  impl_->start_workers();
-}
+Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 
 Server::~Server() {
   cancel_all();
@@ -353,6 +360,11 @@ void Server::add_tool(std::unique_ptr<McpTool> tool) {
 
 Handled Server::handle(std::string_view frame, const std::shared_ptr<Peer>& peer,
                        const Caller& caller) {
+  return handle(frame, peer, caller, Runner());
+}
+
+Handled Server::handle(std::string_view frame, const std::shared_ptr<Peer>& peer,
+                       const Caller& caller, const Runner& run) {
   RpcMessage m = parse_message(frame);
   switch (m.kind) {
     case RpcMessage::Kind::Invalid:
@@ -364,7 +376,7 @@ Handled Server::handle(std::string_view frame, const std::shared_ptr<Peer>& peer
       break;
   }
   try {
-    return impl_->dispatch(m, peer, caller);
+    return impl_->dispatch(m, peer, caller, run ? &run : nullptr);
   } catch (const std::exception& e) {
     log(LogLevel::Error, "dispatch_failed", {{"method", str(m.method)}, {"error", str(e.what())}});
     if (m.kind == RpcMessage::Kind::Request)

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,6 +81,13 @@ class Server {
 
   // One JSON-RPC message (a JSON text, at most max_frame_bytes). Never throws.
   Handled handle(std::string_view frame, const std::shared_ptr<Peer>& peer, const Caller& caller);
+  // The same, with the transport choosing where a gated call runs: `run` is
+  // given the call (once it holds a slot) and must run it, on this thread or
+  // another (the stdio transport runs it here and hands reading to another
+  // thread, which saves a thread hand-off on the call's path).
+  using Runner = std::function<void(std::function<void()> call)>;
+  Handled handle(std::string_view frame, const std::shared_ptr<Peer>& peer, const Caller& caller,
+                 const Runner& run);
   // A frame the transport could not take (too large, not UTF-8): a -32700
   // error with id null is sent to the peer.
   void reject_frame(const std::shared_ptr<Peer>& peer, std::string_view why);

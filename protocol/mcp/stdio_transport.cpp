@@ -1,14 +1,19 @@
-// stdio: NDJSON frames on stdin, replies on stdout. The reading thread
-// dispatches; replies are written by whichever thread finishes a call, one
-// whole line at a time under a lock.
+// stdio: NDJSON frames on stdin, replies on stdout, one whole line at a time
+// under a lock. Reading is a role the transport's threads pass around
+// (leader/follower): the thread that reads a tools/call runs it itself and
+// hands reading to another thread, so a call crosses no thread on its way
+// from stdin to stdout.
 #include <errno.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/transports.hpp"
@@ -46,56 +51,143 @@ class StdoutPeer final : public Peer {
   bool broken_ = false;
 };
 
+// What the reading role holds: the bytes read but not yet dispatched.
+class Reader {
+ public:
+  Reader(int fd, size_t max_frame) : fd_(fd), max_frame_(max_frame), buf_(64 << 10, '\0') {}
+
+  enum class Next { Line, TooLong, End };
+  // The next complete line (without its newline or a trailing \r).
+  Next next(std::string& line) {
+    for (;;) {
+      if (size_t nl = pending_.find('\n', scan_); nl != std::string::npos) {
+        if (skipping_) {
+          skipping_ = false;
+          pending_.erase(0, nl + 1);
+          scan_ = 0;
+          continue;
+        }
+        line.assign(pending_, 0, nl);
+        pending_.erase(0, nl + 1);
+        scan_ = 0;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        return Next::Line;
+      }
+      scan_ = pending_.size();
+      if (!skipping_ && pending_.size() > max_frame_) {
+        pending_.clear();
+        pending_.shrink_to_fit();
+        scan_ = 0;
+        skipping_ = true;  // drop bytes up to the next newline
+        return Next::TooLong;
+      }
+      if (skipping_) {
+        pending_.clear();
+        scan_ = 0;
+      }
+      if (eof_) {
+        if (skipping_ || pending_.empty()) return Next::End;
+        line = std::move(pending_);  // a last line without a newline is still a message
+        pending_.clear();
+        return Next::Line;
+      }
+      ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        if (n < 0)
+          log(LogLevel::Error, "stdin_read_failed",
+              {{"error", HostValue::string(std::strerror(errno))}});
+        eof_ = true;
+        continue;
+      }
+      pending_.append(buf_.data(), static_cast<size_t>(n));
+    }
+  }
+
+ private:
+  int fd_;
+  size_t max_frame_;
+  std::string buf_;
+  std::string pending_;
+  size_t scan_ = 0;  // pending_ before this has no newline
+  bool skipping_ = false;
+  bool eof_ = false;
+};
+
+bool blank(const std::string& s) {
+  return s.find_first_not_of(" \t\r") == std::string::npos;
+}
+
 }  // namespace
 
 int serve_stdio(Server& server, int in_fd, int out_fd) {
   auto peer = std::make_shared<StdoutPeer>(out_fd);
-  Caller caller{"stdio", "stdio", false};
+  const Caller caller{"stdio", "stdio", false};
   const size_t max_frame = server.config().max_frame_bytes;
-  std::string line;       // the frame being read
-  bool skipping = false;  // an oversize line: drop bytes up to its newline
-  std::string buf(64 << 10, '\0');
+  Reader reader(in_fd, max_frame);
+
+  std::mutex mutex;
+  std::condition_variable turn;
+  bool reading_free = true;  // no thread holds the reading role
+  bool ended = false;        // stdin reached its end
+
+  // Each thread waits for the reading role, reads until it meets a call it
+  // runs itself (giving the role away first), and waits again.
+  auto thread_main = [&] {
+    std::string line;
+    for (;;) {
+      {
+        std::unique_lock lock(mutex);
+        turn.wait(lock, [&] { return reading_free || ended; });
+        if (ended) return;
+        reading_free = false;
+      }
+      bool gave_away = false;
+      Server::Runner run_here = [&](std::function<void()> call) {
+        {
+          std::lock_guard lock(mutex);
+          reading_free = true;
+        }
+        turn.notify_one();
+        gave_away = true;
+        call();
+      };
+      while (!gave_away) {
+        Reader::Next next = reader.next(line);
+        if (next == Reader::Next::End) {
+          {
+            std::lock_guard lock(mutex);
+            ended = true;
+          }
+          turn.notify_all();
+          return;
+        }
+        if (next == Reader::Next::TooLong) {
+          server.reject_frame(
+              peer,
+              fmt::format("the message is longer than {} bytes (max-frame-bytes)", max_frame));
+          log(LogLevel::Warning, "frame_too_large",
+              {{"limit", HostValue::integer(static_cast<int64_t>(max_frame))}});
+          continue;
+        }
+        if (!blank(line)) server.handle(line, peer, caller, run_here);
+      }
+    }
+  };
+
+  // As many threads as calls may run at once, and one more to keep reading.
+  std::vector<std::thread> threads;
+  for (uint32_t i = 0; i < server.capacity() + 1; ++i)
+    threads.emplace_back(thread_main);
   log(LogLevel::Info, "stdio_ready", {{"capacity", HostValue::integer(server.capacity())}});
-  for (;;) {
-    ssize_t n = ::read(in_fd, buf.data(), buf.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      log(LogLevel::Error, "stdin_read_failed",
-          {{"error", HostValue::string(std::strerror(errno))}});
-      break;
-    }
-    if (n == 0) break;  // EOF
-    size_t start = 0;
-    for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
-      if (buf[i] != '\n') continue;
-      if (skipping) {
-        skipping = false;
-      } else {
-        line.append(buf.data() + start, i - start);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.find_first_not_of(" \t\r") != std::string::npos) server.handle(line, peer, caller);
-      }
-      line.clear();
-      start = i + 1;
-    }
-    if (!skipping) {
-      line.append(buf.data() + start, static_cast<size_t>(n) - start);
-      if (line.size() > max_frame) {
-        server.reject_frame(
-            peer, fmt::format("the message is longer than {} bytes (max-frame-bytes)", max_frame));
-        log(LogLevel::Warning, "frame_too_large",
-            {{"limit", HostValue::integer(static_cast<int64_t>(max_frame))}});
-        line.clear();
-        line.shrink_to_fit();
-        skipping = true;
-      }
-    }
+  {
+    std::unique_lock lock(mutex);
+    turn.wait(lock, [&] { return ended; });
   }
-  // A last line without a newline is still a message.
-  if (!skipping && line.find_first_not_of(" \t\r") != std::string::npos)
-    server.handle(line, peer, caller);
   // EOF: the client is gone; stop its calls and leave.
   server.cancel_all();
+  for (std::thread& t : threads)
+    t.join();
   server.wait_idle(std::chrono::milliseconds(2000));
   log(LogLevel::Info, "stdio_eof");
   return 0;

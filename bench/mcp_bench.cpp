@@ -1,0 +1,228 @@
+// What `ptc mcp` adds to a call, measured from outside over its stdio pipes:
+//   BM_McpStdioRoundTrip   a tools/call of (+ 1 2) through the server process
+//   BM_CatRoundTrip        the same bytes through `cat` (the pipes' own cost)
+//   BM_InProcessRun        ptc::run of the same program in this process
+// added per call = McpStdio - Cat - InProcess. Also a call carrying the 1000
+// orders of the group_by_aggregate_1000 reference program in its context,
+// against the same run in process, and the time from process start to the
+// initialize reply. Usage: ptc_mcp_benchmarks (the ptc binary is found next
+// to this one, or via PTC_BIN).
+#include <benchmark/benchmark.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "include/ptc/ptc.hpp"
+#include "protocol/mcp/server.hpp"
+
+extern char** environ;
+
+namespace {
+
+std::string ptc_binary() {
+  if (const char* p = std::getenv("PTC_BIN")) return p;
+  return PTC_BINARY;
+}
+
+// A child process with its stdin and stdout on pipes.
+class Child {
+ public:
+  explicit Child(std::vector<std::string> argv) {
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0) std::abort();
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_addclose(&fa, in[1]);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    std::vector<char*> args;
+    for (auto& a : argv)
+      args.push_back(a.data());
+    args.push_back(nullptr);
+    if (posix_spawnp(&pid_, args[0], &fa, nullptr, args.data(), environ) != 0) std::abort();
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+  }
+  ~Child() {
+    close(to_);
+    close(from_);
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+  }
+  void write_line(const std::string& line) {
+    std::string s = line + "\n";
+    size_t off = 0;
+    while (off < s.size()) {
+      ssize_t n = ::write(to_, s.data() + off, s.size() - off);
+      if (n <= 0) std::abort();
+      off += static_cast<size_t>(n);
+    }
+  }
+  std::string read_line() {
+    for (;;) {
+      if (size_t nl = buf_.find('\n'); nl != std::string::npos) {
+        std::string line = buf_.substr(0, nl);
+        buf_.erase(0, nl + 1);
+        return line;
+      }
+      char tmp[65536];
+      ssize_t n = ::read(from_, tmp, sizeof tmp);
+      if (n <= 0) return "";
+      buf_.append(tmp, static_cast<size_t>(n));
+    }
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  std::string buf_;
+};
+
+std::string call_frame(int id, const std::string& program, const std::string& context_json) {
+  std::string args = ptc::to_json(
+      ptc::HostValue::map({{ptc::HostValue::string("program"), ptc::HostValue::string(program)}}));
+  if (!context_json.empty())
+    args = args.substr(0, args.size() - 1) + ",\"context\":" + context_json + "}";
+  return R"j({"jsonrpc":"2.0","id":)j" + std::to_string(id) +
+         R"j(,"method":"tools/call","params":{"name":"lisp_eval","arguments":)j" + args + "}}";
+}
+
+const char* kInit =
+    R"j({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})j";
+
+// The group_by_aggregate_1000 program and its 1000 orders.
+struct Reference {
+  std::string program, context_json;
+  ptc::HostValue context;
+};
+const Reference& group_by_aggregate() {
+  static Reference r = [] {
+    Reference out;
+    std::ifstream in(PTC_BENCH_PROGRAMS);
+    std::string line;
+    while (std::getline(in, line)) {
+      ptc::HostValue row = ptc::parse_json(line);
+      if (row.get("id")->text() != "group_by_aggregate_1000") continue;
+      out.program = row.get("program")->text();
+      out.context = *row.get("context");
+      out.context_json = ptc::to_json(out.context);
+    }
+    return out;
+  }();
+  return r;
+}
+
+void BM_McpStdioRoundTrip(benchmark::State& state) {
+  Child server({ptc_binary(), "mcp", "--log-level", "error"});
+  server.write_line(kInit);
+  server.read_line();
+  int id = 1;
+  for (auto _ : state) {
+    server.write_line(call_frame(id++, "(+ 1 2)", ""));
+    benchmark::DoNotOptimize(server.read_line());
+  }
+}
+
+void BM_CatRoundTrip(benchmark::State& state) {
+  Child cat({"cat"});
+  std::string frame = call_frame(1, "(+ 1 2)", "");
+  std::string reply =
+      R"j({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"user=> 3"}],"isError":false}})j";
+  for (auto _ : state) {
+    cat.write_line(frame);
+    benchmark::DoNotOptimize(cat.read_line());
+    (void)reply;
+  }
+}
+
+void BM_InProcessRun(benchmark::State& state) {
+  for (auto _ : state) {
+    ptc::Step s = ptc::run("(+ 1 2)");
+    benchmark::DoNotOptimize(s.printed);
+  }
+}
+
+// The server's own work on a call, without pipes or threads: parse the
+// frame, check the arguments, run, render, encode the reply.
+class Sink final : public ptc::mcp::Peer {
+ public:
+  void send(std::string frame) override { last = std::move(frame); }
+  std::string last;
+};
+
+void BM_DispatchInProcess(benchmark::State& state) {
+  ptc::mcp::ServerConfig config;
+  auto server = ptc::mcp::make_server(config);
+  auto sink = std::make_shared<Sink>();
+  ptc::mcp::Caller caller{"bench", "bench", false};
+  ptc::mcp::Server::Runner here = [](std::function<void()> call) { call(); };
+  std::string frame = call_frame(1, "(+ 1 2)", "");
+  for (auto _ : state) {
+    server->handle(frame, sink, caller, here);
+    benchmark::DoNotOptimize(sink->last);
+  }
+}
+
+void BM_McpContextCall(benchmark::State& state) {
+  const Reference& r = group_by_aggregate();
+  Child server({ptc_binary(), "mcp", "--log-level", "error"});
+  server.write_line(kInit);
+  server.read_line();
+  std::string frame = call_frame(1, r.program, r.context_json);
+  for (auto _ : state) {
+    server.write_line(frame);
+    std::string reply = server.read_line();
+    if (reply.find("\"isError\":false") == std::string::npos) state.SkipWithError(reply.c_str());
+  }
+}
+
+void BM_InProcessContextRun(benchmark::State& state) {
+  const Reference& r = group_by_aggregate();
+  ptc::RunOptions o;
+  o.context = r.context;
+  for (auto _ : state) {
+    ptc::Step s = ptc::run(r.program, o);
+    benchmark::DoNotOptimize(s.printed);
+  }
+}
+
+// Process start to the initialize reply, per start.
+void BM_StartToInitializeReply(benchmark::State& state) {
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    Child server({ptc_binary(), "mcp", "--log-level", "error"});
+    server.write_line(kInit);
+    benchmark::DoNotOptimize(server.read_line());
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+}
+
+BENCHMARK(BM_McpStdioRoundTrip)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
+BENCHMARK(BM_CatRoundTrip)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
+BENCHMARK(BM_InProcessRun)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DispatchInProcess)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_McpContextCall)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_InProcessContextRun)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_StartToInitializeReply)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(50)
+    ->UseManualTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
