@@ -1,0 +1,208 @@
+// The session store behind the lisp_session_* tools (--sessions): REPL
+// sessions that keep memory (def/defn), *1 *2 *3 and recent prints from one
+// eval to the next, held in this process only.
+//
+// Rules (docs: protocol/README.md, "Sessions"):
+// - A session belongs to the Caller::owner that started it. Any other owner
+//   is told session_not_found, exactly as for an id that never existed, so
+//   a leaked id does not even confirm that the session exists.
+// - It ends when closed, when its TTL runs out, or after idle_timeout of no
+//   use. Expiry is checked lazily: every store operation first retires the
+//   expired sessions (there is no background thread). A retired session
+//   answers session_closed (saying why) to its owner for as long as its
+//   tombstone is kept (the newest kTombstones), then session_not_found.
+// - One eval at a time per session: a second one is session_busy at once
+//   (no queue). While an eval runs, forget and close are session_busy too
+//   (they would race its commit), and the session does not expire.
+// - An eval commits only when it succeeded within the caps; otherwise the
+//   session is exactly as before. No lock is held while a program runs.
+// Thread-safe: one mutex guards the index and every session's state.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "include/ptc/ptc.hpp"
+#include "protocol/mcp/config.hpp"
+
+namespace ptc::mcp {
+
+// Session limits the server has no flag for (the reference's defaults).
+inline constexpr size_t kMaxHistoryEntryBytes = 64 << 10;  // a result kept as *1, as JSON
+inline constexpr size_t kMaxSessionPrintEntries = 50;      // prints kept for inspect
+inline constexpr size_t kMaxSessionPrintBytes = 64 << 10;
+inline constexpr size_t kMaxSessionTitleChars = 200;
+inline constexpr size_t kTombstones = 1024;  // closed or expired ids remembered
+inline constexpr size_t kHistoryDepth = 3;   // *1 *2 *3
+
+// A failed session operation: a reason of the session tools and a message
+// that says what happened.
+struct SessionError {
+  std::string reason;  // session_not_found | session_closed | session_busy | session_limit_exceeded
+  std::string message;
+};
+
+template <class T>
+struct SessionResult {
+  std::optional<T> value;
+  SessionError error;
+  explicit operator bool() const { return value.has_value(); }
+  static SessionResult fail(std::string reason, std::string message) {
+    return {std::nullopt, {std::move(reason), std::move(message)}};
+  }
+};
+
+// What anyone may be told about a session: its metadata, never its data.
+struct SessionInfo {
+  std::string id;
+  std::string title;
+  std::string mode;
+  uint64_t turn = 0;  // committed evals
+  size_t memory_bytes = 0;
+  size_t binding_count = 0;
+  bool busy = false;
+  uint64_t ttl_ms = 0;
+  std::chrono::system_clock::time_point created_at, last_used_at, expires_at, idle_expires_at;
+};
+
+struct SessionPrint {
+  uint64_t turn = 0;  // the eval that printed it
+  std::string text;
+};
+
+// A session's committed state, copied out (HostValues share structure, so
+// the copy is cheap and stays valid whatever happens to the session).
+struct SessionSnapshot {
+  SessionInfo info;
+  HostValue memory;                  // map: name -> value
+  std::vector<HostValue> history;    // oldest first: back() is *1
+  std::deque<SessionPrint> prints;   // the newest kMaxSessionPrintEntries / Bytes
+  bool prints_dropped = false;       // older prints were let go
+  std::vector<std::string> notices;  // history notices of the last committed eval
+};
+
+// JSON size of a memory or value: functions (no JSON form) count as the
+// source they are rebuilt from, so they cannot slip past the memory cap.
+// Stops counting once past `stop_after` (the work is bounded by it).
+size_t session_value_bytes(const HostValue& value, size_t stop_after = SIZE_MAX);
+
+// "ptcs_" + 24 url-safe base64 characters of 18 bytes from the OS CSPRNG.
+std::string new_session_id();
+// Whether `id` has that shape (anything else cannot name a session).
+bool is_session_id(std::string_view id);
+
+class SessionStore {
+  struct State;  // one session, guarded by mutex_
+
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Now = std::function<Clock::time_point()>;
+
+  // `now` replaces the steady clock (tests move time by hand).
+  explicit SessionStore(ServerConfig config, Now now = {});
+  ~SessionStore();
+  SessionStore(const SessionStore&) = delete;
+  SessionStore& operator=(const SessionStore&) = delete;
+
+  const ServerConfig& config() const { return config_; }
+
+  struct StartOptions {
+    std::string title;
+    std::optional<uint64_t> ttl_ms;  // clamped to config.session_ttl_ms
+    std::string mode = "read_only";
+  };
+  // session_limit_exceeded past max_sessions or max_sessions_per_owner.
+  SessionResult<SessionInfo> start(const std::string& owner, StartOptions options);
+
+  // The owner's live sessions, oldest first. Does not refresh idle timers.
+  std::vector<SessionInfo> list(const std::string& owner);
+
+  // The committed state (refreshes the idle timer); works while busy.
+  SessionResult<SessionSnapshot> snapshot(const std::string& owner, std::string_view id);
+
+  // Looks the session up without using it (no timer refreshed): whether an
+  // eval could start now. Lets a call be refused before it takes a slot.
+  std::optional<SessionError> check_available(const std::string& owner, std::string_view id);
+
+  // What an eval runs from; while alive the session is busy. Destroying it
+  // without commit() leaves the session as it was (rolled back).
+  class Eval {
+   public:
+    Eval(Eval&& other) noexcept;
+    Eval& operator=(Eval&&) = delete;
+    ~Eval();
+    const SessionSnapshot& start() const { return start_; }
+
+   private:
+    friend class SessionStore;
+    Eval(SessionStore* store, std::shared_ptr<State> session, SessionSnapshot start);
+    SessionStore* store_;
+    std::shared_ptr<State> session_;
+    SessionSnapshot start_;
+  };
+  SessionResult<Eval> begin_eval(const std::string& owner, std::string_view id);
+
+  struct Commit {
+    HostValue memory;
+    size_t memory_bytes = 0;
+    HostValue result;  // becomes *1 (nil when it was too large to keep)
+    std::vector<std::string> prints;
+    std::vector<std::string> notices;
+  };
+  // Makes the eval's outcome the session's state; the session is free again.
+  SessionInfo commit(Eval& eval, Commit commit);
+
+  struct ForgetRequest {
+    std::vector<std::string> bindings;
+    bool memory = false;  // clear every binding
+    bool history = false;
+    bool prints = false;
+  };
+  struct ForgetOutcome {
+    std::vector<std::string> forgotten;  // names that were bound and are gone
+    std::vector<std::string> missing;    // names that were not bound
+    SessionInfo info;
+  };
+  SessionResult<ForgetOutcome> forget(const std::string& owner, std::string_view id,
+                                      const ForgetRequest& request);
+
+  SessionResult<SessionInfo> close(const std::string& owner, std::string_view id,
+                                   const std::string& reason);
+
+  size_t live_count();
+
+ private:
+  struct Tombstone {
+    std::string owner;
+    std::string why;
+  };
+
+  Clock::time_point now() const;
+  void retire_expired_locked(Clock::time_point now);
+  void bury_locked(const std::string& id, const std::string& owner, std::string why);
+  // The owner's session, or why not (not found, closed, expired).
+  SessionResult<std::shared_ptr<State>> find_locked(const std::string& owner, std::string_view id,
+                                                    Clock::time_point now);
+  SessionInfo info_locked(const State& s) const;
+  SessionSnapshot snapshot_locked(const State& s) const;
+  void release(Eval& eval);
+
+  const ServerConfig config_;
+  const Now now_;
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<State>, std::less<>> sessions_;
+  std::map<std::string, Tombstone, std::less<>> tombstones_;
+  std::deque<std::string> tombstone_order_;
+};
+
+}  // namespace ptc::mcp
