@@ -108,7 +108,7 @@ HttpShared::HttpShared(McpBackend& b, const ServerConfig& config)
       sessions(
           HttpSessions::Limits{config.http_max_sessions, config.http_max_in_flight_per_session,
                                std::chrono::milliseconds(config.http_session_idle_timeout_ms)}),
-      request_id_prefix_(new_session_id().substr(0, 12)) {}
+      request_id_prefix_(new_http_session_id().substr(0, 12)) {}
 
 std::string HttpShared::next_request_id() {
   return fmt::format("{}-{}", request_id_prefix_,

@@ -1,27 +1,12 @@
 #include "protocol/mcp/http_sessions.hpp"
 
-#include <sys/random.h>
-
-#include <cerrno>
-#include <random>
+#include "protocol/mcp/random_bytes.hpp"
 
 namespace ptc::mcp {
 
-std::string new_session_id() {
+std::string new_http_session_id() {
   unsigned char bytes[16];
-  size_t got = 0;
-  while (got < sizeof bytes) {
-    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n > 0) {
-      got += static_cast<size_t>(n);
-    } else if (n < 0 && errno != EINTR) {
-      // No getrandom (very old kernels): random_device reads the same pool.
-      std::random_device rd;
-      for (unsigned char& b : bytes)
-        b = static_cast<unsigned char>(rd());
-      got = sizeof bytes;
-    }
-  }
+  fill_random(bytes, sizeof bytes);
   static const char* hex = "0123456789abcdef";
   std::string id;
   id.reserve(32);
@@ -39,9 +24,9 @@ std::string HttpSessions::open(std::string_view owner, Clock::time_point now) {
       it = idle(it->second, now) ? sessions_.erase(it) : std::next(it);
     if (sessions_.size() >= limits_.max_sessions) return "";
   }
-  std::string id = new_session_id();
+  std::string id = new_http_session_id();
   while (sessions_.count(id))
-    id = new_session_id();
+    id = new_http_session_id();
   sessions_.emplace(id, Entry{std::string(owner), now, 0});
   return id;
 }

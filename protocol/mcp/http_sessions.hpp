@@ -15,7 +15,7 @@
 namespace ptc::mcp {
 
 // 128 random bits from the kernel as 32 lower-case hex digits.
-std::string new_session_id();
+std::string new_http_session_id();
 
 class HttpSessions {
  public:

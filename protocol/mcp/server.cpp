@@ -17,6 +17,7 @@
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
+#include "protocol/mcp/session_tools.hpp"
 
 #ifndef PTC_VERSION
 #define PTC_VERSION "0.1.0"
@@ -441,6 +442,7 @@ const ServerConfig& Server::config() const {
 std::unique_ptr<Server> make_server(const ServerConfig& config) {
   auto server = std::make_unique<Server>(config);
   server->add_tool(make_lisp_eval_tool(server->config()));
+  if (server->config().sessions) add_session_tools(*server, server->config());
   return server;
 }
 

@@ -1,17 +1,15 @@
 #include "protocol/mcp/sessions.hpp"
 
 #include <fmt/format.h>
-#include <sys/random.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <climits>
-#include <random>
 #include <set>
 #include <utility>
 
 #include "protocol/mcp/log.hpp"
+#include "protocol/mcp/random_bytes.hpp"
 
 namespace ptc::mcp {
 
@@ -57,22 +55,6 @@ size_t json_scalar_bytes(const HostValue& v) {
     default:  // String, Keyword, Opaque: as a JSON string
       return json_string_bytes(v.text());
   }
-}
-
-void fill_random(unsigned char* out, size_t n) {
-  size_t got = 0;
-  while (got < n) {
-    ssize_t r = getrandom(out + got, n - got, 0);
-    if (r > 0) {
-      got += static_cast<size_t>(r);
-    } else if (r < 0 && errno != EINTR) {
-      break;  // no getrandom (old kernel, seccomp): random_device below
-    }
-  }
-  if (got == n) return;
-  std::random_device device;
-  for (; got < n; ++got)
-    out[got] = static_cast<unsigned char>(device());
 }
 
 std::string ms_text(uint64_t ms) {

@@ -23,7 +23,7 @@ HttpSessions::Limits limits(uint32_t max_sessions = 4, uint32_t in_flight = 2) {
 TEST(HttpSessions, IdsAreRandomHex) {
   std::set<std::string> seen;
   for (int i = 0; i < 1000; ++i) {
-    std::string id = new_session_id();
+    std::string id = new_http_session_id();
     ASSERT_EQ(id.size(), 32u);
     EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos);
     seen.insert(id);
