@@ -68,6 +68,11 @@ class Reader {
           scan_ = 0;
           continue;
         }
+        if (nl > max_frame_) {  // the whole over-long line came in one read
+          pending_.erase(0, nl + 1);
+          scan_ = 0;
+          return Next::TooLong;
+        }
         line.assign(pending_, 0, nl);
         pending_.erase(0, nl + 1);
         scan_ = 0;
