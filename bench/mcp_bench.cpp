@@ -5,20 +5,31 @@
 // added per call = McpStdio - Cat - InProcess. Also a call carrying the 1000
 // orders of the group_by_aggregate_1000 reference program in its context,
 // against the same run in process, and the time from process start to the
-// initialize reply. Usage: ptc_mcp_benchmarks (the ptc binary is found next
-// to this one, or via PTC_BIN).
+// initialize reply, and the throughput of (+ 1 2) over Streamable HTTP with 8
+// keep-alive clients (BM_McpHttpThroughput: items_per_second = calls/s).
+// Usage: ptc_mcp_benchmarks (the ptc binary is found next to this one, or via
+// PTC_BIN).
+#include <arpa/inet.h>
 #include <benchmark/benchmark.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fcntl.h>
 
+#include <atomic>
+#include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
@@ -33,10 +44,11 @@ std::string ptc_binary() {
   return PTC_BINARY;
 }
 
-// A child process with its stdin and stdout on pipes.
+// A child process with its stdin and stdout on pipes (and its stderr too when
+// `read_stderr`: the HTTP server's log tells its port there).
 class Child {
  public:
-  explicit Child(std::vector<std::string> argv) {
+  explicit Child(std::vector<std::string> argv, bool read_stderr = false) {
     int in[2], out[2];
     if (pipe(in) != 0 || pipe(out) != 0) std::abort();
     posix_spawn_file_actions_t fa;
@@ -45,7 +57,10 @@ class Child {
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     posix_spawn_file_actions_addclose(&fa, in[1]);
     posix_spawn_file_actions_addclose(&fa, out[0]);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (read_stderr)
+      posix_spawn_file_actions_adddup2(&fa, out[1], 2);
+    else
+      posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     std::vector<char*> args;
     for (auto& a : argv)
       args.push_back(a.data());
@@ -58,10 +73,16 @@ class Child {
     from_ = out[0];
   }
   ~Child() {
-    close(to_);
+    stop();
     close(from_);
+  }
+  // Ends the child: stdin closed, SIGTERM, reaped (its output stays readable).
+  void stop() {
+    if (pid_ < 0) return;
+    close(to_);
     kill(pid_, SIGTERM);
     waitpid(pid_, nullptr, 0);
+    pid_ = -1;
   }
   void write_line(const std::string& line) {
     std::string s = line + "\n";
@@ -212,6 +233,123 @@ void BM_StartToInitializeReply(benchmark::State& state) {
   }
 }
 
+// One keep-alive HTTP/1.1 connection speaking MCP to the server: blocking
+// sockets, just enough parsing for Content-Length replies.
+class HttpClient {
+ public:
+  explicit HttpClient(int port) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd_ < 0 || connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) std::abort();
+    int one = 1;
+    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    port_ = port;
+  }
+  ~HttpClient() { close(fd_); }
+
+  // POSTs `body` to /mcp; returns the reply body (the session id is kept).
+  std::string post(const std::string& body) {
+    std::string req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
+                      "\r\nContent-Type: application/json\r\n"
+                      "Accept: application/json, text/event-stream\r\n"
+                      "MCP-Protocol-Version: 2025-11-25\r\n";
+    if (!session_.empty()) req += "Mcp-Session-Id: " + session_ + "\r\n";
+    req += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    for (size_t off = 0; off < req.size();) {
+      ssize_t n = ::send(fd_, req.data() + off, req.size() - off, MSG_NOSIGNAL);
+      if (n <= 0) std::abort();
+      off += static_cast<size_t>(n);
+    }
+    size_t end;
+    while ((end = buf_.find("\r\n\r\n")) == std::string::npos)
+      fill();
+    std::string head = buf_.substr(0, end);
+    buf_.erase(0, end + 4);
+    if (session_.empty()) session_ = header(head, "mcp-session-id");
+    size_t length = std::stoul("0" + header(head, "content-length"));
+    while (buf_.size() < length)
+      fill();
+    std::string reply = buf_.substr(0, length);
+    buf_.erase(0, length);
+    return reply;
+  }
+
+ private:
+  void fill() {
+    char tmp[16384];
+    ssize_t n = ::recv(fd_, tmp, sizeof tmp, 0);
+    if (n <= 0) std::abort();
+    buf_.append(tmp, static_cast<size_t>(n));
+  }
+  static std::string header(const std::string& head, const std::string& lower_name) {
+    std::string h = head;
+    for (char& c : h)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    size_t at = h.find("\r\n" + lower_name + ":");
+    if (at == std::string::npos) return "";
+    at += lower_name.size() + 3;
+    size_t eol = head.find("\r\n", at);
+    std::string v = head.substr(at, eol - at);
+    v.erase(0, v.find_first_not_of(' '));
+    return v;
+  }
+  int fd_ = -1, port_ = 0;
+  std::string buf_, session_;
+};
+
+// The port from the server's http_listening log line.
+int listening_port(Child& server) {
+  for (int i = 0; i < 50; ++i) {
+    std::string line = server.read_line();
+    if (line.find("http_listening") == std::string::npos) continue;
+    size_t at = line.find("\"port\":");
+    if (at != std::string::npos) return std::atoi(line.c_str() + at + 7);
+  }
+  std::abort();
+}
+
+// 8 keep-alive clients, each with its own MCP session, calling (+ 1 2) as
+// fast as the server answers; items_per_second is calls per second.
+void BM_McpHttpThroughput(benchmark::State& state) {
+  constexpr int kClients = 8, kCallsPerClient = 2500;
+  // The gate lets all 8 run (its default, min(8, cores), would answer busy).
+  Child server({ptc_binary(), "mcp", "--http", "--http-port", "0", "--log-level", "info",
+                "--max-concurrent-calls", "8"},
+               true);
+  int port = listening_port(server);
+  std::thread drain_log([&] {  // a full stderr pipe would stall the server
+    while (!server.read_line().empty()) {}
+  });
+  std::vector<std::unique_ptr<HttpClient>> clients;
+  for (int c = 0; c < kClients; ++c) {
+    clients.push_back(std::make_unique<HttpClient>(port));
+    clients.back()->post(kInit);
+    clients.back()->post(R"j({"jsonrpc":"2.0","method":"notifications/initialized"})j");
+  }
+  std::atomic<int64_t> failed{0};
+  for (auto _ : state) {
+    std::vector<std::thread> threads;
+    for (int c = 0; c < kClients; ++c)
+      threads.emplace_back([&, c] {
+        for (int i = 0; i < kCallsPerClient; ++i) {
+          std::string reply = clients[c]->post(call_frame(i + 1, "(+ 1 2)", ""));
+          if (reply.find("user=> 3") == std::string::npos && failed.fetch_add(1) == 0)
+            std::fprintf(stderr, "%s\n", reply.c_str());
+        }
+      });
+    for (auto& t : threads)
+      t.join();
+  }
+  clients.clear();
+  server.stop();
+  drain_log.join();
+  if (failed.load() > 0) state.SkipWithError("a call did not answer user=> 3");
+  state.SetItemsProcessed(state.iterations() * kClients * kCallsPerClient);
+}
+
 BENCHMARK(BM_McpStdioRoundTrip)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
 BENCHMARK(BM_CatRoundTrip)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
 BENCHMARK(BM_InProcessRun)->Unit(benchmark::kMicrosecond);
@@ -224,5 +362,7 @@ BENCHMARK(BM_StartToInitializeReply)
     ->UseManualTime();
 
 }  // namespace
+
+BENCHMARK(BM_McpHttpThroughput)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 
 BENCHMARK_MAIN();
