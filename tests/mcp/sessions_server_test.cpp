@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "mcp/collecting_peer.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/server.hpp"
@@ -25,33 +26,7 @@ using namespace ptc::mcp;
 using H = HostValue;
 using namespace std::chrono_literals;
 
-class Collector final : public Peer {
- public:
-  void send(std::string frame) override {
-    std::lock_guard lock(mutex_);
-    frames_.push_back(parse_json(frame));
-    changed_.notify_all();
-  }
-  // The frame answering `id` (waits up to `timeout`); nil when none came.
-  H reply(int64_t id, std::chrono::milliseconds timeout = 5000ms) {
-    std::unique_lock lock(mutex_);
-    H out;
-    changed_.wait_for(lock, timeout, [&] {
-      for (const H& f : frames_)
-        if (const H* i = f.get("id"); i && i->kind() == H::Kind::Int && i->as_int() == id) {
-          out = f;
-          return true;
-        }
-      return false;
-    });
-    return out;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<H> frames_;
-};
+using Collector = ptc::mcp::testing::CollectingPeer;
 
 H at(const H& map, std::string_view key) {
   const H* v = map.get(key);
