@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <memory>
 #include <thread>
 
 #include "cli/cli.hpp"
@@ -43,27 +44,37 @@ int cmd_mcp(std::vector<std::string> args) {
     return kExitUsage;
   }
   mcp::set_log_level(config.log_level);
-  std::unique_ptr<mcp::Server> server = mcp::make_server(config);
+  // Shared with the signal thread, which may still hold it at exit.
+  std::shared_ptr<mcp::Server> server = mcp::make_server(config);
   if (config.http) return mcp::serve_http(*server);
-  // stdio: SIGTERM and SIGINT drain (new calls are refused with
-  // shutting_down, running ones may finish) and then end the process. They
-  // are taken by one thread with sigwait, blocked everywhere else.
+  // stdio: SIGTERM and SIGINT drain: new calls are refused with
+  // shutting_down, running ones may finish, and serve_stdio returns once
+  // stdin is quiet and nothing runs. If that takes longer than the grace,
+  // the process ends anyway. The signals are taken by one thread with
+  // sigwait, blocked everywhere else.
   sigset_t stops;
   sigemptyset(&stops);
   sigaddset(&stops, SIGTERM);
   sigaddset(&stops, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stops, nullptr);
-  std::thread([&server, stops] {
+  std::thread([server, stops] {
     int sig = 0;
     sigwait(&stops, &sig);
     mcp::log(mcp::LogLevel::Info, "draining", {{"signal", HostValue::integer(sig)}});
     server->begin_drain();
-    bool idle =
-        server->wait_idle(std::chrono::milliseconds(server->config().http_shutdown_grace_ms));
+    auto grace = std::chrono::milliseconds(server->config().http_shutdown_grace_ms);
+    auto deadline = std::chrono::steady_clock::now() + grace + std::chrono::milliseconds(500);
+    bool idle = server->wait_idle(grace);
+    std::this_thread::sleep_until(deadline);  // serve_stdio normally ends first
     mcp::log(mcp::LogLevel::Info, "stopped", {{"drained", HostValue::boolean(idle)}});
     std::_Exit(0);  // replies already written; nothing is buffered
   }).detach();
-  return mcp::serve_stdio(*server, STDIN_FILENO, STDOUT_FILENO);
+  int status = mcp::serve_stdio(*server, STDIN_FILENO, STDOUT_FILENO);
+  if (server->draining()) {  // the signal thread is still in the drain: end here
+    mcp::log(mcp::LogLevel::Info, "stopped", {});
+    std::_Exit(status);
+  }
+  return status;
 }
 
 }  // namespace ptc::cli

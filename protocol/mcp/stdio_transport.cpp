@@ -4,10 +4,12 @@
 // hands reading to another thread, so a call crosses no thread on its way
 // from stdin to stdout.
 #include <errno.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
@@ -55,7 +57,11 @@ class StdoutPeer final : public Peer {
 // What the reading role holds: the bytes read but not yet dispatched.
 class Reader {
  public:
-  Reader(int fd, size_t max_frame) : fd_(fd), max_frame_(max_frame), buf_(64 << 10, '\0') {}
+  Reader(int fd, const Server& server)
+      : fd_(fd),
+        server_(server),
+        max_frame_(server.config().max_frame_bytes),
+        buf_(64 << 10, '\0') {}
 
   enum class Next { Line, TooLong, End };
   // The next complete line (without its newline or a trailing \r).
@@ -97,6 +103,7 @@ class Reader {
         pending_.clear();
         return Next::Line;
       }
+      if (!wait_for_input()) return Next::End;
       ssize_t n = ::read(fd_, buf_.data(), buf_.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
@@ -111,7 +118,28 @@ class Reader {
   }
 
  private:
+  // Waits until stdin has bytes (or its end). During a drain (SIGTERM) the
+  // frames the client already sent are still read and answered (calls get
+  // shutting_down); reading stops once stdin is quiet and no call runs, or
+  // when the drain's grace is over.
+  bool wait_for_input() {
+    using Clock = std::chrono::steady_clock;
+    for (;;) {
+      bool draining = server_.draining();
+      pollfd p{fd_, POLLIN, 0};
+      int ready = ::poll(&p, 1, draining ? 10 : 100);
+      if (ready > 0) return true;
+      if (ready < 0 && errno != EINTR) return true;  // let read() report it
+      if (!draining) continue;
+      if (drain_started_ == Clock::time_point{}) drain_started_ = Clock::now();
+      auto grace = std::chrono::milliseconds(server_.config().http_shutdown_grace_ms);
+      if (server_.in_flight() == 0 || Clock::now() - drain_started_ > grace) return false;
+    }
+  }
+
   int fd_;
+  const Server& server_;
+  std::chrono::steady_clock::time_point drain_started_{};
   size_t max_frame_;
   std::string buf_;
   std::string pending_;
@@ -131,7 +159,7 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
   auto peer = std::make_shared<StdoutPeer>(out_fd);
   const Caller caller{"stdio", "stdio", false};
   const size_t max_frame = server.config().max_frame_bytes;
-  Reader reader(in_fd, max_frame);
+  Reader reader(in_fd, server);
 
   std::mutex mutex;
   std::condition_variable turn;
@@ -191,12 +219,12 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
     std::unique_lock lock(mutex);
     turn.wait(lock, [&] { return ended; });
   }
-  // EOF: the client is gone; stop its calls and leave.
+  // EOF (the client is gone) or a finished drain: stop what runs and leave.
   server.cancel_all();
   for (std::thread& t : threads)
     t.join();
   server.wait_idle(std::chrono::milliseconds(2000));
-  log(LogLevel::Info, "stdio_eof");
+  log(LogLevel::Info, server.draining() ? "stdio_drained" : "stdio_eof");
   return 0;
 }
 
