@@ -343,7 +343,11 @@ class StrictParser {
           break;
         }
         default:
-          fail(esc, fmt::format("invalid escape '\\{}' in string", e));
+          // The message goes back to clients inside JSON: never a raw byte
+          // that is not UTF-8 (or a control character).
+          if (e >= 0x20 && e < 0x7F) fail(esc, fmt::format("invalid escape '\\{}' in string", e));
+          fail(esc, fmt::format("invalid escape in string: '\\' followed by {}",
+                                describe_char(s_, esc + 1)));
       }
     }
   }

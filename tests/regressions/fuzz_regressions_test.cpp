@@ -7,8 +7,10 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/mcp/server.hpp"
 
 namespace {
 
@@ -21,6 +23,13 @@ HostValue fn_value(const char* factory, std::vector<HostValue> args = {}) {
   r->args = std::move(args);
   return HostValue::opaque("#fn[fuzzed]", r);
 }
+
+// Keeps the frames a Server sends.
+class Frames final : public ptc::mcp::Peer {
+ public:
+  void send(std::string frame) override { sent.push_back(std::move(frame)); }
+  std::vector<std::string> sent;
+};
 
 ptc::Step run_with_memory(const char* program, HostValue memory) {
   ptc::RunOptions o;
@@ -85,6 +94,27 @@ TEST(FuzzRegressions, JsonNumbersBeyondDoubleRangeDoNotParse) {
   HostValue tiny = ptc::parse_json("[1e-999, -1e-999, 5e-324]");
   EXPECT_EQ(ptc::to_json(tiny), "[0.0,-0.0,5e-324]");
   EXPECT_EQ(ptc::parse_json(ptc::to_json(tiny)), tiny);
+}
+
+// fuzz_jsonrpc: a backslash followed by a byte that is not UTF-8 ended up raw
+// in the parse error's message, so the -32700 reply was not valid UTF-8 (not
+// JSON). The message describes the byte instead.
+TEST(FuzzRegressions, JsonInvalidEscapeMessageIsUtf8AndItsRpcErrorIsJson) {
+  const std::string frame = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\\\xC9\"}";
+  try {
+    ptc::parse_json(frame);
+    ADD_FAILURE() << "parsed";
+  } catch (ptc::LispError& e) {
+    EXPECT_EQ(e.error().kind, ErrorKind::ParseError);
+    EXPECT_NE(e.error().message.find("invalid escape"), std::string::npos) << e.error().message;
+    EXPECT_EQ(e.error().message.find('\xC9'), std::string::npos) << e.error().message;
+  }
+  auto server = ptc::mcp::make_server(ptc::mcp::ServerConfig{});
+  auto peer = std::make_shared<Frames>();
+  server->handle(frame, peer, ptc::mcp::Caller{"stdio", "stdio", false});
+  ASSERT_EQ(peer->sent.size(), 1u);
+  HostValue reply = ptc::parse_json(peer->sent[0]);  // throws when not JSON
+  EXPECT_EQ(reply.get("error")->get("code")->as_int(), -32700) << peer->sent[0];
 }
 
 }  // namespace
