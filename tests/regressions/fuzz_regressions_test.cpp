@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/mcp/http_rpc.hpp"
+#include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/server.hpp"
 
 namespace {
@@ -115,6 +117,26 @@ TEST(FuzzRegressions, JsonInvalidEscapeMessageIsUtf8AndItsRpcErrorIsJson) {
   ASSERT_EQ(peer->sent.size(), 1u);
   HostValue reply = ptc::parse_json(peer->sent[0]);  // throws when not JSON
   EXPECT_EQ(reply.get("error")->get("code")->as_int(), -32700) << peer->sent[0];
+}
+
+// fuzz_http: the server's parser ignores a leading UTF-8 byte order mark but
+// the transport's peek_rpc did not, so a POSTed message with one passed as
+// "not a JSON object": no Mcp-Session-Id was required, the per-session call
+// cap was not applied, and the call still ran (its result answered with 400).
+// The peek reads such a message as the server does.
+TEST(FuzzRegressions, HttpPeekReadsAMessageWithAByteOrderMarkAsTheServerDoes) {
+  const std::string message =
+      "\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+      "\"params\":{\"name\":\"lisp_eval\",\"arguments\":{\"program\":\"1\"}}}";
+  ptc::mcp::RpcMessage m = ptc::mcp::parse_message(message);
+  ASSERT_EQ(m.kind, ptc::mcp::RpcMessage::Kind::Request);
+  std::string body = message;
+  ptc::mcp::RpcPeek peek = ptc::mcp::peek_rpc(body);
+  EXPECT_EQ(body, message);
+  EXPECT_TRUE(peek.object);
+  EXPECT_EQ(peek.method, m.method);
+  EXPECT_TRUE(peek.has_id);
+  EXPECT_EQ(peek.id_json, "7");
 }
 
 }  // namespace
