@@ -139,4 +139,48 @@ TEST(FuzzRegressions, HttpPeekReadsAMessageWithAByteOrderMarkAsTheServerDoes) {
   EXPECT_EQ(peek.id_json, "7");
 }
 
+// fuzz_jsonrpc (its -32603 property, on a context nested ~1026 levels): the
+// message reader took the context out as text without the depth check
+// parse_json makes, so a message parse_json rejects was accepted, and a tool
+// that takes its context as a host tree (the session tools) failed to parse
+// it again: the dispatcher answered -32603 Internal error. The reader now
+// rejects such a message as parse_json does (-32700).
+TEST(FuzzRegressions, JsonRpcContextNestedTooDeepIsAParseErrorNotAnInternalError) {
+  for (size_t depth : {1019u, 1020u, 1021u, 1026u}) {
+    std::string context = "{\"a\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
+    std::string frame =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"lisp_session_list\",\"arguments\":{\"context\":" +
+        context + "}}}";
+    bool parses = true;
+    try {
+      ptc::parse_json(frame);
+    } catch (ptc::LispError&) {
+      parses = false;
+    }
+    EXPECT_EQ(parses, depth <= 1020) << depth;  // containers at depth 3 .. 1023
+    ptc::mcp::RpcMessage m = ptc::mcp::parse_message(frame);
+    EXPECT_EQ(m.kind == ptc::mcp::RpcMessage::Kind::Invalid, !parses) << depth;
+    if (parses) {
+      EXPECT_EQ(ptc::parse_json(m.context_json), ptc::parse_json(context)) << depth;
+    } else {
+      EXPECT_EQ(m.error_code, ptc::mcp::kParseError) << depth;
+    }
+    ptc::mcp::ServerConfig config;
+    config.sessions = true;
+    auto server = ptc::mcp::make_server(config);
+    auto peer = std::make_shared<Frames>();
+    server->handle(frame, peer, ptc::mcp::Caller{"stdio", "stdio", false});
+    ASSERT_EQ(peer->sent.size(), 1u);
+    HostValue reply = ptc::parse_json(peer->sent[0]);
+    const HostValue* error = reply.get("error");
+    if (parses) {
+      EXPECT_TRUE(reply.get("result")) << peer->sent[0];
+    } else {
+      ASSERT_TRUE(error) << peer->sent[0];
+      EXPECT_EQ(error->get("code")->as_int(), ptc::mcp::kParseError) << peer->sent[0];
+    }
+  }
+}
+
 }  // namespace
