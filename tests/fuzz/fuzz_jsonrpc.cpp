@@ -107,6 +107,48 @@ bool check_sent(const std::string& frame, std::string_view request, const mcp::R
   return true;
 }
 
+// `map` with `key` set to `value` (replaced where it is, else added).
+HostValue with_entry(const HostValue& map, std::string_view key, HostValue value) {
+  std::vector<std::pair<HostValue, HostValue>> entries;
+  bool replaced = false;
+  const auto& items = map.items();
+  for (size_t i = 0; i + 1 < items.size(); i += 2) {
+    bool here = items[i].kind() == K::String && items[i].text() == key;
+    entries.emplace_back(items[i], here ? value : items[i + 1]);
+    replaced = replaced || here;
+  }
+  if (!replaced) entries.emplace_back(HostValue::string(std::string(key)), std::move(value));
+  return HostValue::map(std::move(entries));
+}
+
+// parse_message reads a frame as parse_json does: it accepts the same JSON,
+// and its params, with the context taken out as text put back, are the
+// frame's params.
+void check_parse(std::string_view frame, const mcp::RpcMessage& m) {
+  HostValue whole;
+  bool parses = true;
+  try {
+    whole = ptc::parse_json(frame);
+  } catch (ptc::LispError&) {
+    parses = false;
+  }
+  bool parse_error = m.kind == mcp::RpcMessage::Kind::Invalid && m.error_code == mcp::kParseError;
+  PTC_FUZZ_CHECK(parses != parse_error, std::string(frame) + "\n" + m.error_message);
+  if (m.kind != mcp::RpcMessage::Kind::Request && m.kind != mcp::RpcMessage::Kind::Notification)
+    return;
+  HostValue params = m.params;
+  if (!m.context_json.empty()) {
+    const HostValue* args = params.get("arguments");
+    PTC_FUZZ_CHECK(args && args->kind() == K::Map, frame);
+    params = with_entry(params, "arguments",
+                        with_entry(*args, "context", ptc::parse_json(m.context_json)));
+  }
+  const HostValue* expected = whole.get("params");
+  PTC_FUZZ_CHECK(params == (expected ? *expected : HostValue()),
+                 std::string(frame) + "\nparams as parse_message reads them: " +
+                     ptc::format_value(params) + "\ncontext: " + m.context_json);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -156,6 +198,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                   "\ncontext: " + m.context_json);
       }
     }
+    check_parse(frame, m);
   };
 
   send(kInitialize);
