@@ -846,6 +846,9 @@ HostValue parse_json_extracting(std::string_view json, std::span<const std::stri
               check_depth(kv.value, level + 1);
               *raw = simdjson::minify(kv.value);
             } else {
+              // A repeated key replaces the earlier value (obj.add), and
+              // with it any text taken from inside that value.
+              raw->clear();
               obj.add(kv.key, walk(kv.value, level + 1));
             }
           }

@@ -183,4 +183,33 @@ TEST(FuzzRegressions, JsonRpcContextNestedTooDeepIsAParseErrorNotAnInternalError
   }
 }
 
+// fuzz_jsonrpc (its property that parse_message reads params as parse_json
+// does): with a repeated "params" (or "arguments") key the later one wins,
+// but the context taken out as text still came from the earlier one, so a
+// call ran the later arguments with the earlier context. The text now goes
+// with the value it came from.
+TEST(FuzzRegressions, JsonRpcRepeatedParamsKeepNoContextOfTheReplacedOne) {
+  const std::string frame =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call",)"
+      R"("params":{"name":"lisp_eval","arguments":{"program":"data/a","context":{"a":1}}},)"
+      R"("params":{"name":"lisp_eval","arguments":{"program":"data/a"}}})";
+  ptc::mcp::RpcMessage m = ptc::mcp::parse_message(frame);
+  ASSERT_EQ(m.kind, ptc::mcp::RpcMessage::Kind::Request);
+  EXPECT_EQ(m.context_json, "");
+  EXPECT_EQ(m.params, *ptc::parse_json(frame).get("params"));
+
+  const std::string nested =
+      R"({"params":{"arguments":{"context":{"a":1}},"arguments":{"program":"1"}}})";
+  static constexpr std::string_view kPath[] = {"params", "arguments", "context"};
+  std::string raw = "?";
+  HostValue h = ptc::parse_json_extracting(nested, kPath, &raw);
+  EXPECT_EQ(raw, "");
+  EXPECT_EQ(h, ptc::parse_json(nested));
+
+  const std::string twice =
+      R"({"params":{"arguments":{"context":{"a":1}}},"params":{"arguments":{"context":[2]}}})";
+  h = ptc::parse_json_extracting(twice, kPath, &raw);
+  EXPECT_EQ(raw, "[2]");
+}
+
 }  // namespace
