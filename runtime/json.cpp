@@ -343,7 +343,11 @@ class StrictParser {
           break;
         }
         default:
-          fail(esc, fmt::format("invalid escape '\\{}' in string", e));
+          // The message goes back to clients inside JSON: never a raw byte
+          // that is not UTF-8 (or a control character).
+          if (e >= 0x20 && e < 0x7F) fail(esc, fmt::format("invalid escape '\\{}' in string", e));
+          fail(esc, fmt::format("invalid escape in string: '\\' followed by {}",
+                                describe_char(s_, esc + 1)));
       }
     }
   }
@@ -470,6 +474,30 @@ HostValue from_dom(simdjson::dom::element e, size_t depth) {
       return HostValue::nil();
   }
   return HostValue::nil();
+}
+
+// The depth check from_dom makes, without building anything: for a value
+// that is handed on as text.
+void check_depth(simdjson::dom::element e, size_t depth) {
+  check_native_stack("parsing nested JSON");
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      if (depth >= kMaxJsonDepth) throw TooDeep{};
+      simdjson::dom::array arr = e.get_array().value_unsafe();
+      for (simdjson::dom::element x : arr)
+        check_depth(x, depth + 1);
+      return;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      if (depth >= kMaxJsonDepth) throw TooDeep{};
+      simdjson::dom::object fields = e.get_object().value_unsafe();
+      for (simdjson::dom::key_value_pair kv : fields)
+        check_depth(kv.value, depth + 1);
+      return;
+    }
+    default:
+      return;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -813,8 +841,14 @@ HostValue parse_json_extracting(std::string_view json, std::span<const std::stri
             if (kv.key != path[level]) {
               obj.add(kv.key, from_dom(kv.value, level + 1));
             } else if (level + 1 == path.size()) {
+              // Nested no deeper than parse_json takes (counted from the
+              // document's root), or the text could not be read again.
+              check_depth(kv.value, level + 1);
               *raw = simdjson::minify(kv.value);
             } else {
+              // A repeated key replaces the earlier value (obj.add), and
+              // with it any text taken from inside that value.
+              raw->clear();
               obj.add(kv.key, walk(kv.value, level + 1));
             }
           }

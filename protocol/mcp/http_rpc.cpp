@@ -30,7 +30,11 @@ RpcPeek peek_rpc(std::string& body) {
   RpcPeek peek;
   if (body.capacity() < body.size() + simdjson::SIMDJSON_PADDING)
     body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
-  simdjson::padded_string_view view(body.data(), body.size(), body.capacity());
+  // The server (parse_json) ignores a leading byte order mark; so does the
+  // peek, or a message with one would pass as "not an object" and skip the
+  // session rules while the server still runs it.
+  size_t bom = std::string_view(body).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  simdjson::padded_string_view view(body.data() + bom, body.size() - bom, body.capacity() - bom);
   simdjson::ondemand::document doc;
   if (thread_parser().iterate(view).get(doc)) return peek;
   simdjson::ondemand::object object;

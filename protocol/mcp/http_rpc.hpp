@@ -17,7 +17,8 @@ struct RpcPeek {
 };
 
 // Reads the top-level members of `body` (simdjson On Demand: the values it
-// does not need are skipped, not decoded). May grow body's capacity (the
+// does not need are skipped, not decoded; a leading byte order mark is
+// ignored, as the server's parser ignores it). May grow body's capacity (the
 // parser's padding), never its contents. Nothing here is authoritative:
 // the server parses the message again and answers what is wrong with it.
 RpcPeek peek_rpc(std::string& body);

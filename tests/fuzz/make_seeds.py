@@ -8,7 +8,9 @@
 
 Programs come from spec/cases/*.jsonl, bench/programs.jsonl and examples/;
 JSON documents from the contexts there and a few edge cases; signatures and
-memory maps from the lists below.
+memory maps from the lists below; the MCP targets' JSON-RPC conversations,
+HTTP requests and output schemas are built below from the frames of
+tests/mcp/*.cpp and tests/mcp/node/*.mjs.
 """
 import hashlib
 import json
@@ -118,12 +120,235 @@ def memory_inputs():
     return [json.dumps(m) for m in out]
 
 
+# ---------------------------------------------------------------- MCP
+
+def rpc(method, params=None, id=None, notification=False):
+    m = {"jsonrpc": "2.0"}
+    if not notification:
+        m["id"] = id
+    m["method"] = method
+    if params is not None:
+        m["params"] = params
+    return json.dumps(m, separators=(",", ":"))
+
+
+def tool_call(id, name, arguments):
+    return rpc("tools/call", {"name": name, "arguments": arguments}, id)
+
+
+ORDERS = {"orders": [{"id": 1, "total": 9.5, "status": "paid"},
+                     {"id": 2, "total": 120, "status": "open", "items": [1, 2]}],
+          "user": {"name": "Ada", "roles": ["admin"]}}
+SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"},
+                                           "names": {"type": "array", "items": {"type": "string"}}},
+          "required": ["n"]}
+
+# Conversations of the jsonrpc target, one frame per line ($SID: the session
+# the conversation started).
+CONVERSATIONS = [
+    [rpc("ping", id=1), rpc("tools/list", id=2), rpc("completion/complete", {}, 3)],
+    [rpc("initialize", {"protocolVersion": "2025-03-26", "capabilities": {}}, 1),
+     rpc("notifications/initialized", notification=True)],
+    [tool_call(1, "lisp_eval", {"program": "(+ 1 2)"})],
+    [tool_call(2, "lisp_eval", {"program": '(println "to stdout?") 1'})],
+    [tool_call(3, "lisp_eval", {"program": "(->> data/orders (filter #(= (:status %) \"paid\")) "
+                                           "(map :total) (reduce +))", "context": ORDERS})],
+    [tool_call(4, "lisp_eval", {"program": "{:n (count data/orders) :names [(:name data/user)]}",
+                                "context": ORDERS, "output_schema": SCHEMA})],
+    [tool_call(5, "lisp_eval", {"program": "{:n \"x\"}", "output_schema": SCHEMA})],
+    [tool_call(6, "lisp_eval", {"program": "1", "output_schema": {"type": "date"}})],
+    [tool_call(7, "lisp_eval", {"program": "1", "signature": ":int"})],
+    [tool_call(8, "lisp_eval", {"program": "1", "extra": True})],
+    [tool_call(9, "lisp_eval", {"program": "   "}), tool_call(10, "lisp_eval", {"program": 5})],
+    [tool_call(11, "lisp_eval", {"program": "data/x", "context": [1, 2]}),
+     tool_call(12, "lisp_eval", {"program": "1", "context": {"a/b": 1, "": 2}})],
+    [tool_call(13, "lisp_eval", {"program": "(loop [i 0] (recur (inc i)))"})],
+    [tool_call(14, "lisp_eval", {"program": "(def x 1) (fail {:why \"no\"})"})],
+    [tool_call(15, "no_such_tool", {})],
+    [rpc("logging/setLevel", {"level": "debug"}, 1),
+     tool_call(2, "lisp_eval", {"program": "(+ 1 2)"}),
+     rpc("logging/setLevel", {"level": "loud"}, 3)],
+    [tool_call(1, "lisp_session_start", {"title": "t", "ttl_ms": 60000}),
+     tool_call(2, "lisp_session_eval", {"session_id": "$SID", "program": "(def x 41)"}),
+     tool_call(3, "lisp_session_eval", {"session_id": "$SID", "program": "(inc x)"}),
+     tool_call(4, "lisp_session_eval", {"session_id": "$SID", "program": "(def x 0) (inc nil)"}),
+     tool_call(5, "lisp_session_eval", {"session_id": "$SID", "program": "[x *1]"}),
+     tool_call(6, "lisp_session_close", {"session_id": "$SID"}),
+     tool_call(7, "lisp_session_eval", {"session_id": "$SID", "program": "1"})],
+    [tool_call(1, "lisp_session_start", {}),
+     tool_call(2, "lisp_session_eval", {"session_id": "$SID",
+                                        "program": "(println \"p\") (defn f [a] (* a 2)) (f 3)",
+                                        "context": {"k": [1, 2]},
+                                        "output_schema": {"type": "integer"}}),
+     tool_call(3, "lisp_session_inspect", {"session_id": "$SID", "view": "memory"}),
+     tool_call(4, "lisp_session_inspect", {"session_id": "$SID", "view": "prints"}),
+     tool_call(5, "lisp_session_inspect", {"session_id": "$SID", "view": "history"}),
+     tool_call(6, "lisp_session_forget", {"session_id": "$SID", "bindings": ["f", "g"]}),
+     tool_call(7, "lisp_session_forget", {"session_id": "$SID", "memory": True, "history": True,
+                                          "prints": True})],
+    [tool_call(1, "lisp_session_start", {"mode": "write_capable"}),
+     tool_call(2, "lisp_session_start", {"preludes": ["p"]}),
+     tool_call(3, "lisp_session_list", {"x": 1}),
+     tool_call(4, "lisp_session_list", {}),
+     tool_call(5, "lisp_session_list_preludes", {"session_id": "ptcs_AAAAAAAAAAAAAAAAAAAAAAAA"}),
+     tool_call(6, "lisp_session_inspect", {"session_id": "nope", "view": "limits"})],
+    [tool_call(1, "lisp_session_start", {}), tool_call(2, "lisp_session_start", {}),
+     tool_call(3, "lisp_session_start", {}),
+     tool_call(4, "lisp_session_list_preludes", {"session_id": "$SID"}),
+     tool_call(5, "lisp_session_inspect", {"session_id": "$SID", "view": "tool_calls"})],
+    [tool_call(1, "lisp_session_start", {}),
+     tool_call(2, "lisp_session_eval", {"session_id": "$SID", "program": "(def big (range 5000))"}),
+     tool_call(3, "lisp_session_eval", {"session_id": "$SID", "program": "(def a 1)",
+                                        "signature": ":int"})],
+    [tool_call(7, "lisp_eval", {"program": "(loop [i 0] (recur (inc i)))"}),
+     rpc("notifications/cancelled", {"requestId": 7, "reason": "user"}, notification=True),
+     rpc("notifications/cancelled", {"requestId": 99}, notification=True)],
+    [rpc("shutdown", id=1), tool_call(2, "lisp_eval", {"program": "1"})],
+    [rpc("no/such", id=1), rpc("whatever/unknown", notification=True),
+     '{"jsonrpc":"2.0","id":5,"result":{}}', '{"jsonrpc":"2.0","id":6,"error":{"code":1}}'],
+    ["not json", "[1,2]", "42", '{"id":1,"method":"ping"}',
+     '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":1,"method":7}'],
+    ['{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}',
+     '{"jsonrpc":"2.0","id":1,"method":"ping","params":5}',
+     '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}',
+     '{"jsonrpc":"2.0","id":1,"method":"tools/call",'
+     '"params":{"name":"lisp_eval","arguments":[1]}}'],
+    ['{"jsonrpc":"2.0","id":"abc-1","method":"ping"}',
+     '{"jsonrpc":"2.0","id":12345678901234567890123,"method":"ping"}',
+     '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+     '{"jsonrpc":"2.0","id":-0,"method":"ping"}'],
+    ['[{"jsonrpc":"2.0","id":1,"method":"ping"}]', '{"jsonrpc":"2.0","id":1,"method":"ping"',
+     '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}\r'],
+]
+
+
+def jsonrpc_inputs():
+    out = ["\n".join(c) for c in CONVERSATIONS]
+    for profile in ("structured", "debug"):
+        out += [f";profile {profile}\n" + "\n".join(c) for c in CONVERSATIONS[2:8]]
+        out.append(f";profile {profile}\n" + "\n".join(CONVERSATIONS[16]))
+    return out
+
+
+TOKEN = "fuzz-token-0123456789abcdefghijklmnopqrstuvwxyz"  # fuzz_http.cpp's
+
+
+def http(method, target, body=None, headers=None, defaults=True, chunked=False, version="1.1"):
+    h = []
+    if defaults:
+        h.append(("Host", "127.0.0.1:7332"))
+        if target.startswith("/mcp"):
+            h.append(("Authorization", "Bearer " + TOKEN))
+        if method == "POST":
+            h += [("Content-Type", "application/json"),
+                  ("Accept", "application/json, text/event-stream")]
+    h += headers or []
+    data = (body or "").encode("utf-8")
+    if chunked:
+        h.append(("Transfer-Encoding", "chunked"))
+        half = len(data) // 2
+        data = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in (data[:half], data[half:]) if p)
+        data += b"0\r\n\r\n"
+    elif body is not None:
+        h.append(("Content-Length", str(len(data))))
+    head = f"{method} {target} HTTP/{version}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in h)
+    return head.encode("utf-8") + b"\r\n" + data
+
+
+INIT = rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                          "clientInfo": {"name": "seed", "version": "1"}}, 1)
+SID = [("Mcp-Session-Id", "$SID"), ("MCP-Protocol-Version", "2025-06-18")]
+
+
+def http_inputs():
+    call = tool_call(2, "lisp_eval", {"program": "(+ 1 2)"})
+    out = [
+        http("POST", "/mcp", INIT) + http("POST", "/mcp", rpc("notifications/initialized",
+                                                               notification=True), SID)
+        + http("POST", "/mcp", call, SID) + http("DELETE", "/mcp", None, SID),
+        http("POST", "/mcp", INIT) + http("POST", "/mcp", call, SID, chunked=True),
+        http("POST", "/mcp", INIT, [("Expect", "100-continue")]),
+        http("POST", "/mcp", call, [("Mcp-Session-Id", "0123456789abcdef0123456789abcdef")]),
+        http("POST", "/mcp", call),
+        http("POST", "/mcp", "") + http("POST", "/mcp", "[1,2]"),
+        http("POST", "/mcp", "not json", [("Connection", "close")]),
+        http("GET", "/mcp") + http("GET", "/health") + http("GET", "/ready")
+        + http("POST", "/health", "{}") + http("GET", "/nope?x=1"),
+        http("DELETE", "/mcp") + http("DELETE", "/mcp", None, [("Mcp-Session-Id", "x")]),
+        http("POST", "/mcp", INIT, [("Origin", "http://localhost:3000")])
+        + http("POST", "/mcp", INIT, [("Origin", "null")])
+        + http("POST", "/mcp", INIT, [("Origin", "https://evil.example")]),
+        http("POST", "/mcp", INIT, [("Host", "evil.com")], defaults=False),
+        http("POST", "/mcp", INIT, [("Host", "[::1]:7332"), ("Authorization", "Bearer " + TOKEN),
+                                    ("Content-Type", "application/json")], defaults=False),
+        http("POST", "/mcp", INIT, [("Host", "localhost"), ("Host", "127.0.0.1")], defaults=False),
+        http("POST", "/mcp", INIT, [("Host", "127.0.0.1"), ("Authorization", "Bearer wrong")],
+             defaults=False)
+        + http("POST", "/mcp", INIT, [("Host", "127.0.0.1"), ("Authorization", "Basic eA==")],
+               defaults=False),
+        http("POST", "/mcp", INIT, [("Content-Type", "text/plain")], defaults=False)
+        + http("POST", "/mcp", INIT, [("Host", "127.0.0.1"), ("Authorization", "Bearer " + TOKEN),
+                                      ("Content-Type", "application/vnd.mcp+json; charset=utf-8"),
+                                      ("Accept", "text/event-stream")], defaults=False),
+        http("POST", "/mcp", INIT, [("MCP-Protocol-Version", "1999-01-01")])
+        + http("POST", "/mcp", INIT, [("Accept", "text/event-stream, application/json;q=0")]),
+        http("POST", "/mcp", INIT, [("Content-Length", "5000")], defaults=True).replace(
+            b"Content-Length: " + str(len(INIT)).encode() + b"\r\n", b""),
+        http("POST", "/mcp", INIT, version="1.0") + http("GET", "/health", version="1.0"),
+        http("POST", "/mcp", INIT, [("Connection", "keep-alive"), ("X-Request-Id", "req-1")],
+             version="1.0"),
+        b"GARBAGE\r\n\r\n",
+        b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+        http("POST", "/mcp", INIT) + http("POST", "/mcp", INIT) + http("POST", "/mcp", INIT),
+        http("POST", "/mcp", INIT) + http("POST", "/mcp", tool_call(
+            3, "lisp_session_start", {}), SID) + http("POST", "/mcp", rpc("ping", id=4), SID),
+    ]
+    return out
+
+
+SCHEMAS = [
+    (SCHEMA, ['{"n": 2, "names": ["a"]}', '{"n": "2"}', '{"names": []}', "[]"]),
+    ({"type": "integer"}, ["3", "3.5", "null"]),
+    ({"type": ["number", "null"]}, ["null", "1.5", "2", '"x"']),
+    ({"type": "string", "format": "date-time"}, ['"2024-02-29T12:30:00Z"', '"yesterday"']),
+    ({"type": "boolean"}, ["true", "0"]),
+    ({"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}},
+                                 "required": ["id"]}}, ['[{"id": 1}, {"id": 2, "x": 1}]', '[{}]']),
+    ({"type": "object"}, ['{"a": 1}', '":kw"']),
+    ({"properties": {"a": {}}}, ['{"a": [1, {"b": null}]}']),
+    ({}, ['{"anything": [":k"]}']),
+    ({"type": "array"}, ['[1, "x", null]']),
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}, ['{}']),
+    ({"type": ["string", "integer"]}, ['"x"']),
+    ({"type": "date"}, ['"x"']),
+    ({"type": 5}, ["1"]),
+    ({"type": "object", "properties": [1]}, ["{}"]),
+    ({"type": "object", "properties": {}, "required": "a"}, ["{}"]),
+    ({"type": "object", "properties": {"status": {"type": "string", "enum": ["ok"]},
+                                       "nested": {"type": "object", "properties": {
+                                           "deep": {"type": "array", "items": {"type": "array",
+                                                    "items": {"type": "number"}}}}}}},
+     ['{"status": "ok", "nested": {"deep": [[1, 2.5], []]}}', '{"nested": {"deep": [["x"]]}}']),
+    (None, ["1"]),
+    ([1], ["1"]),
+]
+
+
+def schema_inputs():
+    out = []
+    for schema, values in SCHEMAS:
+        text = json.dumps(schema, separators=(",", ":"))
+        out.append(text)
+        out += [text + "\n" + v for v in values]
+    return out
+
+
 def write(out_dir, target, inputs):
     d = os.path.join(out_dir, target)
     os.makedirs(d, exist_ok=True)
     seen = set()
     for text in inputs:
-        data = text.encode("utf-8")
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
         if len(data) > MAX_BYTES or data in seen:
             continue
         seen.add(data)
@@ -167,6 +392,9 @@ def main():
     write(out, "json", json_docs())
     write(out, "signature", signature_inputs())
     write(out, "memory", memory_inputs())
+    write(out, "jsonrpc", jsonrpc_inputs())
+    write(out, "http", http_inputs())
+    write(out, "schema", schema_inputs())
 
 
 if __name__ == "__main__":

@@ -7,8 +7,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/mcp/http_rpc.hpp"
+#include "protocol/mcp/json_rpc.hpp"
+#include "protocol/mcp/server.hpp"
 
 namespace {
 
@@ -21,6 +25,13 @@ HostValue fn_value(const char* factory, std::vector<HostValue> args = {}) {
   r->args = std::move(args);
   return HostValue::opaque("#fn[fuzzed]", r);
 }
+
+// Keeps the frames a Server sends.
+class Frames final : public ptc::mcp::Peer {
+ public:
+  void send(std::string frame) override { sent.push_back(std::move(frame)); }
+  std::vector<std::string> sent;
+};
 
 ptc::Step run_with_memory(const char* program, HostValue memory) {
   ptc::RunOptions o;
@@ -85,6 +96,120 @@ TEST(FuzzRegressions, JsonNumbersBeyondDoubleRangeDoNotParse) {
   HostValue tiny = ptc::parse_json("[1e-999, -1e-999, 5e-324]");
   EXPECT_EQ(ptc::to_json(tiny), "[0.0,-0.0,5e-324]");
   EXPECT_EQ(ptc::parse_json(ptc::to_json(tiny)), tiny);
+}
+
+// fuzz_jsonrpc: a backslash followed by a byte that is not UTF-8 ended up raw
+// in the parse error's message, so the -32700 reply was not valid UTF-8 (not
+// JSON). The message describes the byte instead.
+TEST(FuzzRegressions, JsonInvalidEscapeMessageIsUtf8AndItsRpcErrorIsJson) {
+  const std::string frame = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\\\xC9\"}";
+  try {
+    ptc::parse_json(frame);
+    ADD_FAILURE() << "parsed";
+  } catch (ptc::LispError& e) {
+    EXPECT_EQ(e.error().kind, ErrorKind::ParseError);
+    EXPECT_NE(e.error().message.find("invalid escape"), std::string::npos) << e.error().message;
+    EXPECT_EQ(e.error().message.find('\xC9'), std::string::npos) << e.error().message;
+  }
+  auto server = ptc::mcp::make_server(ptc::mcp::ServerConfig{});
+  auto peer = std::make_shared<Frames>();
+  server->handle(frame, peer, ptc::mcp::Caller{"stdio", "stdio", false});
+  ASSERT_EQ(peer->sent.size(), 1u);
+  HostValue reply = ptc::parse_json(peer->sent[0]);  // throws when not JSON
+  EXPECT_EQ(reply.get("error")->get("code")->as_int(), -32700) << peer->sent[0];
+}
+
+// fuzz_http: the server's parser ignores a leading UTF-8 byte order mark but
+// the transport's peek_rpc did not, so a POSTed message with one passed as
+// "not a JSON object": no Mcp-Session-Id was required, the per-session call
+// cap was not applied, and the call still ran (its result answered with 400).
+// The peek reads such a message as the server does.
+TEST(FuzzRegressions, HttpPeekReadsAMessageWithAByteOrderMarkAsTheServerDoes) {
+  const std::string message =
+      "\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+      "\"params\":{\"name\":\"lisp_eval\",\"arguments\":{\"program\":\"1\"}}}";
+  ptc::mcp::RpcMessage m = ptc::mcp::parse_message(message);
+  ASSERT_EQ(m.kind, ptc::mcp::RpcMessage::Kind::Request);
+  std::string body = message;
+  ptc::mcp::RpcPeek peek = ptc::mcp::peek_rpc(body);
+  EXPECT_EQ(body, message);
+  EXPECT_TRUE(peek.object);
+  EXPECT_EQ(peek.method, m.method);
+  EXPECT_TRUE(peek.has_id);
+  EXPECT_EQ(peek.id_json, "7");
+}
+
+// fuzz_jsonrpc (its -32603 property, on a context nested ~1026 levels): the
+// message reader took the context out as text without the depth check
+// parse_json makes, so a message parse_json rejects was accepted, and a tool
+// that takes its context as a host tree (the session tools) failed to parse
+// it again: the dispatcher answered -32603 Internal error. The reader now
+// rejects such a message as parse_json does (-32700).
+TEST(FuzzRegressions, JsonRpcContextNestedTooDeepIsAParseErrorNotAnInternalError) {
+  for (size_t depth : {1019u, 1020u, 1021u, 1026u}) {
+    std::string context = "{\"a\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
+    std::string frame =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"lisp_session_list\",\"arguments\":{\"context\":" +
+        context + "}}}";
+    bool parses = true;
+    try {
+      ptc::parse_json(frame);
+    } catch (ptc::LispError&) {
+      parses = false;
+    }
+    EXPECT_EQ(parses, depth <= 1020) << depth;  // containers at depth 3 .. 1023
+    ptc::mcp::RpcMessage m = ptc::mcp::parse_message(frame);
+    EXPECT_EQ(m.kind == ptc::mcp::RpcMessage::Kind::Invalid, !parses) << depth;
+    if (parses) {
+      EXPECT_EQ(ptc::parse_json(m.context_json), ptc::parse_json(context)) << depth;
+    } else {
+      EXPECT_EQ(m.error_code, ptc::mcp::kParseError) << depth;
+    }
+    ptc::mcp::ServerConfig config;
+    config.sessions = true;
+    auto server = ptc::mcp::make_server(config);
+    auto peer = std::make_shared<Frames>();
+    server->handle(frame, peer, ptc::mcp::Caller{"stdio", "stdio", false});
+    ASSERT_EQ(peer->sent.size(), 1u);
+    HostValue reply = ptc::parse_json(peer->sent[0]);
+    const HostValue* error = reply.get("error");
+    if (parses) {
+      EXPECT_TRUE(reply.get("result")) << peer->sent[0];
+    } else {
+      ASSERT_TRUE(error) << peer->sent[0];
+      EXPECT_EQ(error->get("code")->as_int(), ptc::mcp::kParseError) << peer->sent[0];
+    }
+  }
+}
+
+// fuzz_jsonrpc (its property that parse_message reads params as parse_json
+// does): with a repeated "params" (or "arguments") key the later one wins,
+// but the context taken out as text still came from the earlier one, so a
+// call ran the later arguments with the earlier context. The text now goes
+// with the value it came from.
+TEST(FuzzRegressions, JsonRpcRepeatedParamsKeepNoContextOfTheReplacedOne) {
+  const std::string frame =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call",)"
+      R"("params":{"name":"lisp_eval","arguments":{"program":"data/a","context":{"a":1}}},)"
+      R"("params":{"name":"lisp_eval","arguments":{"program":"data/a"}}})";
+  ptc::mcp::RpcMessage m = ptc::mcp::parse_message(frame);
+  ASSERT_EQ(m.kind, ptc::mcp::RpcMessage::Kind::Request);
+  EXPECT_EQ(m.context_json, "");
+  EXPECT_EQ(m.params, *ptc::parse_json(frame).get("params"));
+
+  const std::string nested =
+      R"({"params":{"arguments":{"context":{"a":1}},"arguments":{"program":"1"}}})";
+  static constexpr std::string_view kPath[] = {"params", "arguments", "context"};
+  std::string raw = "?";
+  HostValue h = ptc::parse_json_extracting(nested, kPath, &raw);
+  EXPECT_EQ(raw, "");
+  EXPECT_EQ(h, ptc::parse_json(nested));
+
+  const std::string twice =
+      R"({"params":{"arguments":{"context":{"a":1}}},"params":{"arguments":{"context":[2]}}})";
+  h = ptc::parse_json_extracting(twice, kPath, &raw);
+  EXPECT_EQ(raw, "[2]");
 }
 
 }  // namespace
