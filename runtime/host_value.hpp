@@ -164,8 +164,10 @@ HostValue parse_json(std::string_view json);
 std::string to_json(const HostValue& h, bool sort_keys = false);
 
 // parse_json, except that the value at `path` (object keys from the root)
-// is not built: its compact JSON text goes to *raw ("" when absent) and its
-// key is left out. A server reads a message this way and hands a large
+// is not built: its JSON text goes to *raw ("" when absent) and its key is
+// left out. The text is the source's own slice for an object or array (its
+// whitespace kept), compact JSON otherwise (also when a key on the path
+// repeats). A server reads a message this way and hands a large
 // argument to a run as text (import_json) instead of as a host tree.
 HostValue parse_json_extracting(std::string_view json, std::span<const std::string_view> path,
                                 std::string* raw);

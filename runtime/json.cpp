@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -821,6 +822,42 @@ HostValue parse_json(std::string_view json) {
   return StrictParser(json, start).parse_document();
 }
 
+namespace {
+
+// The text of the object or array at `path` as the source has it, found with
+// simdjson's On-Demand parser (which skips what it passes over, where
+// writing the value out again from the DOM costs as much as parsing it).
+// Only for a path whose keys each occur once (On-Demand finds the first, the
+// DOM keeps the last), written without escapes; nullopt otherwise.
+std::optional<std::string> source_text_at(std::string_view body,
+                                          std::span<const std::string_view> path) {
+  simdjson::padded_string padded(body);
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  if (parser.iterate(padded).get(doc)) return std::nullopt;
+  simdjson::ondemand::object obj;
+  if (doc.get_object().get(obj)) return std::nullopt;
+  for (size_t level = 0; level + 1 < path.size(); ++level)
+    if (obj.find_field_unordered(path[level]).get_object().get(obj)) return std::nullopt;
+  simdjson::ondemand::value v;
+  if (obj.find_field_unordered(path.back()).get(v)) return std::nullopt;
+  simdjson::ondemand::json_type type;
+  if (v.type().get(type)) return std::nullopt;
+  std::string_view text;
+  if (type == simdjson::ondemand::json_type::object) {
+    simdjson::ondemand::object o;
+    if (v.get_object().get(o) || o.raw_json().get(text)) return std::nullopt;
+  } else if (type == simdjson::ondemand::json_type::array) {
+    simdjson::ondemand::array a;
+    if (v.get_array().get(a) || a.raw_json().get(text)) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  return std::string(text);
+}
+
+}  // namespace
+
 HostValue parse_json_extracting(std::string_view json, std::span<const std::string_view> path,
                                 std::string* raw) {
   raw->clear();
@@ -832,6 +869,8 @@ HostValue parse_json_extracting(std::string_view json, std::span<const std::stri
     if (!path.empty() && !lease.parse(body, &root)) {
       try {
         // Rebuild the objects along the path, leaving out its last key.
+        std::optional<simdjson::dom::element> taken;  // the value at the path
+        size_t path_keys_met = 0;
         std::function<HostValue(simdjson::dom::element, size_t)> walk =
             [&](simdjson::dom::element e, size_t level) -> HostValue {
           if (e.type() != simdjson::dom::element_type::OBJECT) return from_dom(e, level);
@@ -840,21 +879,33 @@ HostValue parse_json_extracting(std::string_view json, std::span<const std::stri
           for (simdjson::dom::key_value_pair kv : fields) {
             if (kv.key != path[level]) {
               obj.add(kv.key, from_dom(kv.value, level + 1));
-            } else if (level + 1 == path.size()) {
+              continue;
+            }
+            ++path_keys_met;
+            if (level + 1 == path.size()) {
               // Nested no deeper than parse_json takes (counted from the
               // document's root), or the text could not be read again.
               check_depth(kv.value, level + 1);
-              *raw = simdjson::minify(kv.value);
+              taken = kv.value;
             } else {
               // A repeated key replaces the earlier value (obj.add), and
-              // with it any text taken from inside that value.
-              raw->clear();
+              // with it any value taken from inside that one.
+              taken.reset();
               obj.add(kv.key, walk(kv.value, level + 1));
             }
           }
           return obj.finish();
         };
-        return walk(root, 0);
+        HostValue rest = walk(root, 0);
+        if (taken) {
+          std::optional<std::string> text;
+          if (path_keys_met == path.size() &&
+              (taken->type() == simdjson::dom::element_type::OBJECT ||
+               taken->type() == simdjson::dom::element_type::ARRAY))
+            text = source_text_at(body, path);
+          *raw = text ? std::move(*text) : simdjson::minify(*taken);
+        }
+        return rest;
       } catch (const TooDeep&) {
         raw->clear();
       }

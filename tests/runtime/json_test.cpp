@@ -61,8 +61,20 @@ TEST(JsonExtracting, ThePathIsLeftAsText) {
   H h = parse_json_extracting(
       R"j({"id":1,"params":{"name":"x","arguments":{"program":"1","context":{"a": [1, 2]}}}})j",
       path, &raw);
-  EXPECT_EQ(raw, R"j({"a":[1,2]})j");
+  EXPECT_EQ(raw, R"j({"a": [1, 2]})j") << "the source's own text";
   EXPECT_EQ(to_json(h), R"j({"id":1,"params":{"name":"x","arguments":{"program":"1"}}})j");
+  // A repeated key on the path: the last one counts, its text written out again.
+  parse_json_extracting(R"j({"params":{"arguments":{"context":{"a": 1},"context":{"b": 2}}}})j",
+                        path, &raw);
+  EXPECT_EQ(raw, R"j({"b":2})j");
+  // A key written with an escape is the same key; look-alikes are not.
+  parse_json_extracting(
+      R"j({"params":{"arguments":{"contex":[9],"contexts":[8],"cont\u0065xt":[1, 2]}}})j", path,
+      &raw);
+  EXPECT_TRUE(raw == "[1,2]" || raw == "[1, 2]") << raw;
+  // A scalar is written out compact.
+  parse_json_extracting(R"j({"params":{"arguments":{"context": "s"}}})j", path, &raw);
+  EXPECT_EQ(raw, R"j("s")j");
   H none = parse_json_extracting(R"j({"id":2})j", path, &raw);
   EXPECT_EQ(raw, "");
   EXPECT_EQ(to_json(none), R"j({"id":2})j");
