@@ -129,8 +129,9 @@ struct JsonConverter {
   std::string path;  // of the value being converted; "" = the root
   std::string error;
 
-  bool fail() {
+  bool fail(std::string_view why = {}) {
     error = fmt::format("non-JSON-encodable value at {}", path.empty() ? "<root>" : path);
+    if (!why.empty()) error += fmt::format(": {}", why);
     return false;
   }
 
@@ -171,8 +172,10 @@ struct JsonConverter {
         std::unordered_set<std::string_view> seen;
         for (size_t i = 0; i + 1 < it.size(); i += 2) {
           Kind k = it[i].kind();
-          if ((k != Kind::String && k != Kind::Keyword) || !seen.insert(it[i].text()).second)
-            return fail();
+          if (k != Kind::String && k != Kind::Keyword) return fail();
+          if (!seen.insert(it[i].text()).second)
+            return fail(fmt::format("the keys \"{0}\" and :{0} would be one JSON key",
+                                    utf8_text(it[i].text())));
         }
         Entries entries(it.size() / 2);
         size_t mark = path.size();

@@ -8,10 +8,11 @@
 // naming where (`output_schema...`), and check_eval_args accepts exactly the
 // schemas signature_from_schema converts; a value that matches matches again
 // after its coercions; the answer is a CallToolResult that writes as JSON,
-// an error exactly when the value does not match.
+// an error exactly when the value does not match or has no JSON form.
 #include <string>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/lisp_eval.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/output_schema.hpp"
 #include "runtime/error.hpp"
@@ -105,7 +106,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                    ptc::format_error(step.error));
     return 0;
   }
-  bool matches = ptc::check_output(*sig, step.value).ok;
+  // A match is also a value JSON can hold ("a" and :a in one map cannot).
+  ptc::SignatureCheck checked = ptc::check_output(*sig, step.value);
+  bool matches = checked.ok && ptc::protocol::to_json_value(checked.value).ok;
   for (mcp::ResponseProfile profile : {mcp::ResponseProfile::Slim, mcp::ResponseProfile::Structured,
                                        mcp::ResponseProfile::Debug}) {
     config.response_profile = profile;

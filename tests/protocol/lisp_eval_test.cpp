@@ -617,7 +617,7 @@ TEST(ToJsonValue, ErrorsNameThePath) {  // 19
   EXPECT_EQ(error_of(H::map({{H::integer(42), str("value")}})),
             "non-JSON-encodable value at <root>");
   EXPECT_EQ(error_of(H::map({{H::keyword("a"), H::integer(1)}, {str("a"), H::integer(2)}})),
-            "non-JSON-encodable value at <root>");
+            "non-JSON-encodable value at <root>: the keys \"a\" and :a would be one JSON key");
   EXPECT_EQ(error_of(H::map({{str("a"), H::map({{H::vector({}), H::integer(1)}})}})),
             "non-JSON-encodable value at a");
   EXPECT_EQ(error_of(H::map({{str("a"), H::map({{str("b"), H::floating(std::nan(""))}})}})),
