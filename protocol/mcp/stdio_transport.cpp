@@ -162,9 +162,10 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
   Reader reader(in_fd, server);
 
   std::mutex mutex;
-  std::condition_variable turn;
-  bool reading_free = true;  // no thread holds the reading role
-  bool ended = false;        // stdin reached its end
+  std::condition_variable turn;      // followers wait here for the reading role
+  std::condition_variable finished;  // serve_stdio waits here for the end
+  bool reading_free = true;          // no thread holds the reading role
+  bool ended = false;                // stdin reached its end
 
   // Each thread waits for the reading role, reads until it meets a call it
   // runs itself (giving the role away first), and waits again.
@@ -183,7 +184,7 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
           std::lock_guard lock(mutex);
           reading_free = true;
         }
-        turn.notify_all();  // not _one: serve_stdio also waits on `turn` (for the end)
+        turn.notify_one();  // only followers wait on `turn`: one of them reads next
         gave_away = true;
         call();
       };
@@ -195,6 +196,7 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
             ended = true;
           }
           turn.notify_all();
+          finished.notify_all();
           return;
         }
         if (next == Reader::Next::TooLong) {
@@ -217,7 +219,7 @@ int serve_stdio(Server& server, int in_fd, int out_fd) {
   log(LogLevel::Info, "stdio_ready", {{"capacity", HostValue::integer(server.capacity())}});
   {
     std::unique_lock lock(mutex);
-    turn.wait(lock, [&] { return ended; });
+    finished.wait(lock, [&] { return ended; });
   }
   // EOF (the client is gone) or a finished drain: stop what runs and leave.
   server.cancel_all();

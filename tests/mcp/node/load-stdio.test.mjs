@@ -265,7 +265,11 @@ describe('stdio faults', () => {
       await sleep(100); // a signal and a pipe's bytes have no order: let the drain begin first
       const late = await raw.call('late', '(+ 1 2)').catch(() => null);
       const replies = await Promise.all(inFlight);
-      for (const r of replies) assert.equal(r.result.content[0].text, 'user=> 196418');
+      // A call still unread when the signal came is refused, not lost (slow
+      // builds); the ones already running finish.
+      const texts = replies.map((r) => r.result.content[0].text);
+      for (const t of texts) assert.match(t, /^user=> 196418$|shutting_down/);
+      assert.ok(texts.includes('user=> 196418'), 'no running call was let finish');
       if (late) assert.match(late.result.content[0].text, /shutting_down/);
       assert.deepEqual(await raw.exited, { code: 0, signal: null });
     },
