@@ -75,8 +75,9 @@ Value MemoryFunctions::restore(Ctx& ctx, const HostValue& h) {
   args.reserve(r->args.size());
   for (const HostValue& arg : r->args)
     args.push_back(import_value(ctx, arg, this));
-  Value factory = vm_->invoke(vm_->top_level_closure(fn), nullptr, 0);
-  Value v = vm_->invoke(factory, args.data(), static_cast<uint32_t>(args.size()));
+  // A (return v) in the kept source is that source's value, not the program's.
+  Value factory = vm_->invoke_until_return(vm_->top_level_closure(fn), nullptr, 0);
+  Value v = vm_->invoke_until_return(factory, args.data(), static_cast<uint32_t>(args.size()));
   restored_.emplace(r, v);
   return v;
 }

@@ -231,6 +231,16 @@ Value VM::invoke(Value fn, const Value* args, uint32_t nargs) {
   return execute(depth);
 }
 
+Value VM::invoke_until_return(Value fn, const Value* args, uint32_t nargs) {
+  size_t depth = frames_.size();
+  try {
+    return invoke(fn, args, nargs);
+  } catch (ReturnSignal& r) {
+    frames_.resize(depth);
+    return r.value;
+  }
+}
+
 Value VM::top_level_closure(const FnProto* fn) {
   auto* c = static_cast<ClosureObj*>(ctx_.arena.alloc(sizeof(ClosureObj)));
   new (c) ClosureObj();

@@ -37,6 +37,9 @@ class VM final : public Invoker {
   bool returned() const { return returned_; }
 
   Value invoke(Value fn, const Value* args, uint32_t nargs) override;
+  // invoke, where a (return v) inside ends only this call, with v (code run
+  // on its own: a function restored from memory).
+  Value invoke_until_return(Value fn, const Value* args, uint32_t nargs);
   // A closure of a top-level function of the program (no captures): main, or
   // a memory restorer.
   Value top_level_closure(const FnProto* fn);

@@ -71,6 +71,22 @@ TEST(FuzzRegressions, MemoryFactoriesThatRecurseOrLoopStopAtTheLimits) {
   EXPECT_EQ(s.error.kind, ErrorKind::LoopLimitExceeded) << s.error.describe();
 }
 
+// fuzz_memory: a kept function's source that says (return ...) ends that
+// source with the value, not the process (it threw past the run).
+TEST(FuzzRegressions, MemoryFactoryThatReturnsIsItsOwnValue) {
+  HostValue memory = HostValue::map({
+      {HostValue::string("counter"), fn_value("(return (fn [] (fn [] 3)))")},
+      {HostValue::string("early"), fn_value("(fn [] (return (fn [] 7)))")},
+      {HostValue::string("odd"), fn_value("(return (fn [] (range 2)))")},
+  });
+  ptc::Step s = run_with_memory("[(counter) (early)]", memory);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.value, HostValue::vector({HostValue::integer(3), HostValue::integer(7)}));
+  s = run_with_memory("(odd)", memory);  // the fuzzer's shape: the value is no function
+  EXPECT_FALSE(s.ok);
+  EXPECT_FALSE(s.returned);
+}
+
 // fuzz_memory: a value with no data form (no Restorer) cannot be rebuilt; the
 // run says so by name instead of importing its printed text as a function.
 TEST(FuzzRegressions, MemoryValueWithoutRestorerIsReportedByName) {
