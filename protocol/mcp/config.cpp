@@ -176,7 +176,7 @@ const std::vector<Setting>& settings() {
                    "longest a request may take, reading included (0: program timeout + 1 s)",
                    3600000),
       uint_setting("http-shutdown-grace-ms", &ServerConfig::http_shutdown_grace_ms,
-                   "on SIGTERM, how long running calls may finish", 3600000),
+                   "on SIGTERM, how long running calls may finish (over stdio too)", 3600000),
       uint_setting("http-max-sessions", &ServerConfig::http_max_sessions, "MCP sessions at once"),
       uint_setting("http-max-in-flight-per-session", &ServerConfig::http_max_in_flight_per_session,
                    "requests one MCP session may have running"),
