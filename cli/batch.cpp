@@ -1,5 +1,7 @@
 // ptc batch FILE.jsonl: one program per input line, one result per output
 // line, in order. A bad line yields an error line and the batch goes on.
+// Consecutive lines with the same context text share one prepared context,
+// and programs are compiled once per source (a bounded cache).
 #include <fmt/format.h>
 
 #include <fstream>
@@ -30,6 +32,9 @@ int cmd_batch(std::vector<std::string> args) {
   }
   std::string line;
   size_t line_no = 0;
+  ProgramCache programs(64);
+  std::string last_context;
+  std::shared_ptr<const PreparedContext> prepared;  // of last_context, once it repeats
   while (std::getline(*in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -39,10 +44,23 @@ int cmd_batch(std::vector<std::string> args) {
       continue;
     }
     RunOptions ro = opts.run;
-    ro.context = item.context;
+    if (!item.context_json.empty()) {
+      ro.context_json = item.context_json;
+      if (item.context_json != last_context) {
+        last_context = item.context_json;
+        prepared.reset();
+      } else if (!prepared) {
+        try {
+          prepared = prepare_context(item.context_json);
+        } catch (LispError&) {
+          // Malformed: each run reports it from context_json.
+        }
+      }
+      ro.prepared_context = prepared;
+    }
     if (!item.memory.is_nil()) ro.memory = item.memory;
     if (item.tools) ro.tools = *item.tools;
-    Step r = run(item.program, ro);
+    Step r = programs.run(item.program, ro);
     if (r.ok)
       fmt::print("{{\"id\":{},\"ok\":true,\"result\":{}}}\n", item.id_json, json_string(r.printed));
     else

@@ -14,7 +14,8 @@ BatchItem parse_batch_line(const std::string& line, size_t line_no) {
   };
   HostValue obj;
   try {
-    obj = parse_json(line);
+    constexpr std::string_view kContextPath[] = {"context"};
+    obj = parse_json_extracting(line, kContextPath, &item.context_json);
   } catch (LispError& e) {
     return bad(fmt::format("line {} is not valid JSON: {}", line_no, e.error().message));
   }
@@ -30,12 +31,9 @@ BatchItem parse_batch_line(const std::string& line, size_t line_no) {
   if (!program || program->kind() != HostValue::Kind::String)
     return bad(fmt::format("line {} has no \"program\" string", line_no));
   item.program = program->text();
-  if (const HostValue* ctx = obj.get("context")) {
-    if (ctx->kind() == HostValue::Kind::Map)
-      item.context = *ctx;
-    else if (!ctx->is_nil())
-      return bad(fmt::format("line {}: \"context\" must be a JSON object", line_no));
-  }
+  if (item.context_json == "null") item.context_json.clear();
+  if (!item.context_json.empty() && item.context_json[0] != '{')
+    return bad(fmt::format("line {}: \"context\" must be a JSON object", line_no));
   if (const HostValue* memory = obj.get("memory")) {
     if (memory->kind() == HostValue::Kind::Map)
       item.memory = *memory;

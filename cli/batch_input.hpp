@@ -16,7 +16,9 @@ struct BatchItem {
   std::string id_json = "null";  // the id as JSON, echoed back verbatim
   std::string id_text;           // the id for tables ("line N" when absent)
   std::string program;
-  HostValue context;
+  // The context's JSON text as the line has it ("" when absent or null):
+  // parsed by the run itself, straight into its memory.
+  std::string context_json;
   HostValue memory;
   std::optional<Tools> tools;  // from a "tools" replay table
   Error error;                 // message set when the line is unusable

@@ -1,6 +1,9 @@
 // ptc bench FILE.jsonl [-n N]: runs every program N times in-process after a
-// warm-up, each a full run (parse, analyze, compile, execute, copy the result
-// out), and reports the median and p99 time and the throughput.
+// warm-up and reports the median and p99 time and the throughput. Each run
+// executes the program compiled once (as a host with a ProgramCache does) and
+// reads the line's context from its JSON text (as batch lines and MCP calls
+// carry it); --no-cache compiles every run, --context-as host|prepared gives
+// the context parsed beforehand or prepared once.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,9 +21,23 @@ int cmd_bench(std::vector<std::string> args) {
   CommonOptions opts;
   std::string err = parse_common(args, opts);
   size_t n = 1000;
+  bool cache = true;
+  std::string context_as = "json";
   std::vector<std::string> files;
   for (size_t i = 0; i < args.size() && err.empty(); ++i) {
-    if (args[i] == "-n") {
+    if (args[i] == "--no-cache") {
+      cache = false;
+    } else if (args[i] == "--prepared") {
+      context_as = "prepared";
+    } else if (args[i] == "--context-as") {
+      if (i + 1 >= args.size()) {
+        err = "--context-as needs json, host or prepared";
+        break;
+      }
+      context_as = args[++i];
+      if (context_as != "json" && context_as != "host" && context_as != "prepared")
+        err = "--context-as needs json, host or prepared";
+    } else if (args[i] == "-n") {
       if (i + 1 >= args.size()) {
         err = "-n needs a number";
         break;
@@ -34,7 +51,10 @@ int cmd_bench(std::vector<std::string> args) {
   }
   if (err.empty() && files.size() != 1) err = "expected one input file";
   if (!err.empty()) {
-    fmt::print(stderr, "ptc: {}\nusage: ptc bench FILE.jsonl [-n N] [--json]\n", err);
+    fmt::print(stderr,
+               "ptc: {}\nusage: ptc bench FILE.jsonl [-n N] [--no-cache] "
+               "[--context-as json|host|prepared] [--json]\n",
+               err);
     return kExitUsage;
   }
   std::ifstream in(files[0], std::ios::binary);
@@ -52,10 +72,26 @@ int cmd_bench(std::vector<std::string> args) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     BatchItem item = parse_batch_line(line, line_no);
     RunOptions ro = opts.run;
-    ro.context = item.context;
+    if (!item.memory.is_nil()) ro.memory = item.memory;
+    if (item.tools) ro.tools = *item.tools;
     Error failure = item.error;
+    std::shared_ptr<const Program> program;
+    try {
+      if (!item.context_json.empty()) {
+        if (context_as == "json")
+          ro.context_json = item.context_json;
+        else if (context_as == "host")
+          ro.context = parse_json(item.context_json);
+        else
+          ro.prepared_context = prepare_context(item.context_json);
+      }
+      if (failure.message.empty() && cache) program = compile(item.program, ro);
+    } catch (LispError& e) {
+      failure = e.error();
+    }
+    auto run_once = [&] { return program ? run(*program, ro) : run(item.program, ro); };
     if (failure.message.empty()) {
-      Step first = run(item.program, ro);
+      Step first = run_once();
       if (!first.ok) failure = first.error;
     }
     if (!failure.message.empty()) {
@@ -68,11 +104,11 @@ int cmd_bench(std::vector<std::string> args) {
     }
     size_t warmup = std::max<size_t>(n / 10, 3);
     for (size_t i = 0; i < warmup; ++i)
-      (void)run(item.program, ro);
+      (void)run_once();
     std::vector<double> us(n);
     for (size_t i = 0; i < n; ++i) {
       auto t0 = std::chrono::steady_clock::now();
-      Step r = run(item.program, ro);
+      Step r = run_once();
       us[i] =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     }

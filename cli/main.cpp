@@ -48,11 +48,19 @@ const char* help_for(const std::string& cmd) {
            "\"line\":..., \"column\":...}}. A bad line gives an error line and the batch goes on.\n"
            "Unknown fields are ignored. FILE - reads stdin.\n\noptions:\n";
   if (cmd == "bench")
-    return "usage: ptc bench FILE.jsonl [-n N] [--json] [options]\n\n"
-           "Runs each program of a batch file N times (default 1000) after a warm-up, each\n"
-           "a full run (parse, analyze, compile, execute, copy the result out), and prints\n"
-           "the median and p99 in microseconds and runs per second. Failing programs are\n"
-           "reported, not timed.\n\noptions:\n";
+    return "usage: ptc bench FILE.jsonl [-n N] [--no-cache] [--context-as json|host|prepared]\n"
+           "                 [--json] [options]\n\n"
+           "Runs each program of a batch file N times (default 1000) after a warm-up and\n"
+           "prints the median and p99 in microseconds and runs per second. Failing programs\n"
+           "are reported, not timed. Each run executes the program compiled once (as a host\n"
+           "with a ptc::ProgramCache does), gets the line's context as JSON text (as batch\n"
+           "lines and MCP calls carry it) and copies the result out.\n\n"
+           "  --no-cache          read, analyze and compile the source in every run\n"
+           "  --context-as json   the context's JSON text, parsed by each run (default)\n"
+           "  --context-as host   the context parsed once into host values, imported by each run\n"
+           "  --context-as prepared, --prepared\n"
+           "                      the context prepared once (ptc::prepare_context), read in place\n"
+           "\noptions:\n";
   if (cmd == "lisp-eval") return ptc::cli::lisp_eval_help();
   if (cmd == "tool-schema") return ptc::cli::tool_schema_help();
   if (cmd == "mcp") return ptc::cli::mcp_help();

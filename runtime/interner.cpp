@@ -13,17 +13,21 @@ namespace ptc {
 Interner::Interner(Arena& arena, uint32_t max_symbols)
     : arena_(arena), max_(max_symbols), slots_(64, nullptr) {}
 
-const KeywordObj* Interner::find_keyword(std::string_view name) const {
+const KeywordObj* Interner::find(std::string_view name, Type type) const {
+  if (parent_)
+    if (const KeywordObj* k = parent_->find(name, type)) return k;
   uint32_t h = hash_bytes(name);
   size_t mask = slots_.size() - 1;
   for (size_t i = h & mask;; i = (i + 1) & mask) {
     const KeywordObj* k = slots_[i];
     if (!k) return nullptr;
-    if (k->type == Type::Keyword && k->hash == h && k->name() == name) return k;
+    if (k->type == type && k->hash == h && k->name() == name) return k;
   }
 }
 
 const KeywordObj* Interner::intern(std::string_view name, Type type) {
+  if (parent_)
+    if (const KeywordObj* k = parent_->find(name, type)) return k;
   uint32_t h = hash_bytes(name);
   size_t mask = slots_.size() - 1;
   size_t i = h & mask;

@@ -22,18 +22,26 @@ class Interner {
   const KeywordObj* keyword(std::string_view name) { return intern(name, Type::Keyword); }
   const KeywordObj* symbol(std::string_view name) { return intern(name, Type::Symbol); }
   // Lookup without creating (nullptr when the keyword was never interned).
-  const KeywordObj* find_keyword(std::string_view name) const;
+  const KeywordObj* find_keyword(std::string_view name) const { return find(name, Type::Keyword); }
+
+  // Names interned by `parent` (a compiled program's, which outlives this
+  // interner and no longer changes) resolve to its objects, so that a run's
+  // keywords stay identical to the program's constants.
+  void set_parent(const Interner* parent) { parent_ = parent; }
+  const Interner* parent() const { return parent_; }
 
   uint32_t count() const { return count_; }
   void set_max_symbols(uint32_t max) { max_ = max; }
 
  private:
+  const KeywordObj* find(std::string_view name, Type type) const;
   const KeywordObj* intern(std::string_view name, Type type);
   void grow();
 
   Arena& arena_;
   uint32_t max_;
   uint32_t count_ = 0;
+  const Interner* parent_ = nullptr;
   std::vector<const KeywordObj*> slots_;  // open addressing, power-of-two size
 };
 

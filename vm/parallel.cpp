@@ -102,6 +102,7 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
   try {
     owned = std::make_unique<Ctx>(call.branch_limits);
     Ctx& bctx = *owned;
+    bctx.interner.set_parent(call.parent->interner.parent());
     bctx.cancel = &call.cancel;
     bctx.outer = call.parent;
     bctx.parallel = this;

@@ -17,11 +17,13 @@
 #include "frontend/reader.hpp"
 #include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
+#include "runtime/freeze.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/signature.hpp"
 #include "vm/memory_functions.hpp"
 #include "vm/parallel.hpp"
+#include "vm/shared_inputs.hpp"
 #include "vm/tool_broker.hpp"
 #include "vm/vm.hpp"
 
@@ -91,6 +93,50 @@ std::unique_ptr<CompiledProgram> compile_source(Ctx& ctx, std::string_view sourc
   return compile_program(ctx, analyzed);
 }
 
+// How the analyzer sees a run's options: memory names are defined globals,
+// functions in memory bring their kept source along, tools must exist.
+AnalyzerOptions analyzer_options_for(const RunOptions& options, const MemoryEntries& memory,
+                                     MemoryFunctions* memory_functions) {
+  AnalyzerOptions analyzer_options;
+  for (const auto& [name, _] : memory.entries)
+    analyzer_options.known_globals.push_back(name);
+  if (memory_functions)
+    analyzer_options.restorers_for = [memory_functions](std::string_view name,
+                                                        std::vector<const Form*>& out) {
+      memory_functions->forms_for(name, out);
+    };
+  analyzer_options.check_tool = [&options](std::string_view name) {
+    if (!options.tools.count(name))
+      throw_unknown_tool(name, options.tools, options.unavailable_tools);
+  };
+  return analyzer_options;
+}
+
+// Whether a host value holds a function kept in memory (a Restorer).
+bool holds_function(const HostValue& h) {
+  std::vector<const HostValue*> todo{&h};
+  while (!todo.empty()) {
+    const HostValue* v = todo.back();
+    todo.pop_back();
+    if (v->restorer()) return true;
+    for (const HostValue& x : v->items())
+      todo.push_back(&x);
+  }
+  return false;
+}
+
+// A compiled program has no restorers for functions in memory: a run whose
+// memory holds one under a name the program reads compiles the source again.
+bool reads_memory_functions(const CompiledProgram& code, const MemoryEntries& memory) {
+  for (uint32_t id = 0; id < code.globals.size(); ++id) {
+    if (code.global_defined[id]) continue;
+    auto found = memory.index.find(code.globals[id]);
+    if (found != memory.index.end() && holds_function(*memory.entries[found->second].second))
+      return true;
+  }
+  return false;
+}
+
 // A context value is kept when the program reads its key, or when it is a
 // scalar (metadata such as a prompt is cheap and often read dynamically).
 bool program_reads_key(std::string_view key, const CompiledProgram& program) {
@@ -121,8 +167,10 @@ bool wanted_key(std::string_view key, bool collection, const RunOptions& options
   return !options.filter_context || !collection || program_reads_key(key, program);
 }
 
-// Builds the data/ map: every key the program reads (or all of them).
+// Builds the data/ map: every key the program reads (or all of them). A
+// prepared context is read in place.
 Value import_context(Ctx& ctx, const RunOptions& options, const CompiledProgram& program) {
+  if (options.prepared_context) return options.prepared_context->data;
   if (!options.context_json.empty()) {
     Value v = import_json(ctx, options.context_json, [&](std::string_view key, bool collection) {
       return wanted_key(key, collection, options, program);
@@ -159,8 +207,10 @@ int64_t ns_of(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
-// The run proper; fills step (value, memory, prints, ledger, usage) or throws.
-void execute(std::string_view source, const RunOptions& options, Step& step) {
+// The run proper; fills step (value, memory, prints, ledger, usage) or
+// throws. With `program`, the source is not compiled again.
+void execute(std::string_view source, const Program* program, const RunOptions& options,
+             Step& step) {
   check_tag("caller", options.caller, kCallers);
   check_tag("profile", options.profile, kProfiles);
   std::optional<Signature> signature;
@@ -177,10 +227,11 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
                 "give a number of decimals from 0 to 17, or none for full precision");
   check_size(source, options.limits);
   auto memory = memory_entries(options.memory);
+  if (program && reads_memory_functions(*program->code, memory)) program = nullptr;
 
   Limits limits = options.limits;
   limits.loop_limit = std::min(limits.loop_limit, Limits::kLoopLimitHardCap);
-  limits.max_heap_bytes = compile_budget(source.size());
+  if (!program) limits.max_heap_bytes = compile_budget(source.size());
   Ctx ctx(limits);
   ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
   ctx.cancel = options.cancel;
@@ -200,28 +251,25 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
     }
   } collect{ctx, tools, parallel, step};
 
-  AnalyzerOptions analyzer_options;
-  for (const auto& [name, _] : memory.entries)
-    analyzer_options.known_globals.push_back(name);
   MemoryFunctions memory_functions(ctx, memory);
-  analyzer_options.restorers_for = [&memory_functions](std::string_view name,
-                                                       std::vector<const Form*>& out) {
-    memory_functions.forms_for(name, out);
-  };
-  analyzer_options.check_tool = [&options](std::string_view name) {
-    if (!options.tools.count(name))
-      throw_unknown_tool(name, options.tools, options.unavailable_tools);
-  };
-  ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
-  std::unique_ptr<CompiledProgram> program = compile_source(ctx, source, analyzer_options);
-
-  ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
+  std::unique_ptr<CompiledProgram> compiled_here;
+  const CompiledProgram* code;
+  if (program) {
+    code = program->code.get();
+    ctx.interner.set_parent(&program->ctx.interner);
+  } else {
+    AnalyzerOptions analyzer_options = analyzer_options_for(options, memory, &memory_functions);
+    ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
+    compiled_here = compile_source(ctx, source, analyzer_options);
+    code = compiled_here.get();
+    ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
+  }
   size_t base_used = ctx.arena.used();
   ctx.start_clock();
-  parallel = std::make_unique<BranchExecutor>(*program, ctx.limits);
+  parallel = std::make_unique<BranchExecutor>(*code, ctx.limits);
   ctx.parallel = parallel.get();
-  VM vm(ctx, *program);
-  vm.data = import_context(ctx, options, *program);
+  VM vm(ctx, *code);
+  vm.data = import_context(ctx, options, *code);
   for (auto it = options.turn_history.rbegin(); it != options.turn_history.rend(); ++it)
     vm.turn_history.push_back(import_value(ctx, *it));  // *1 is the most recent
   if (!options.budget.is_nil()) ctx.budget = import_value(ctx, options.budget);
@@ -229,15 +277,15 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
     return tools.call(c, name, args);
   };
   // Memory binds globals by name; functions are rebuilt from their source.
-  memory_functions.attach(vm, *program);
-  std::vector<Value> imported(program->globals.size());
-  for (uint32_t id = 0; id < program->globals.size(); ++id) {
-    auto found = memory.index.find(program->globals[id]);
+  memory_functions.attach(vm, *code);
+  std::vector<Value> imported(code->globals.size());
+  for (uint32_t id = 0; id < code->globals.size(); ++id) {
+    auto found = memory.index.find(code->globals[id]);
     if (found == memory.index.end()) continue;
     const HostValue& value = *memory.entries[found->second].second;
     bool no_data = value.kind() == HostValue::Kind::Opaque && !value.restorer();
     if (no_data || !memory_functions.restorable(value))
-      vm.lost_functions.push_back(program->globals[id]);
+      vm.lost_functions.push_back(code->globals[id]);
     else
       imported[id] = vm.globals()[id] = import_value(ctx, value, &memory_functions);
   }
@@ -269,10 +317,10 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   std::vector<std::pair<HostValue, HostValue>> new_memory;
   for (const auto& [name, value] : memory.entries)
     new_memory.emplace_back(HostValue::string(name), *value);
-  for (uint32_t id = 0; id < program->globals.size(); ++id) {
+  for (uint32_t id = 0; id < code->globals.size(); ++id) {
     Value g = vm.globals()[id];
     if (VM::is_unbound(g) || g.identical(imported[id])) continue;
-    const std::string& name = program->globals[id];
+    const std::string& name = code->globals[id];
     HostValue exported = export_value(g, out_budget);
     auto found = memory.index.find(name);
     if (found != memory.index.end())
@@ -302,9 +350,7 @@ void execute(std::string_view source, const RunOptions& options, Step& step) {
   step.ok = true;
 }
 
-}  // namespace
-
-Step run(std::string_view source, const RunOptions& options) {
+Step run_step(std::string_view source, const Program* program, const RunOptions& options) {
   auto start = Clock::now();
   Step step;
   TelemetryEvent event;
@@ -322,7 +368,7 @@ Step run(std::string_view source, const RunOptions& options) {
   }
   bool crashed = false;
   try {
-    execute(source, options, step);
+    execute(source, program, options, step);
   } catch (LispError& e) {
     step.error = e.error();
   } catch (std::bad_alloc&) {
@@ -356,6 +402,38 @@ Step run(std::string_view source, const RunOptions& options) {
     options.telemetry(event);
   }
   return step;
+}
+
+}  // namespace
+
+Step run(std::string_view source, const RunOptions& options) {
+  return run_step(source, nullptr, options);
+}
+
+Step run(const Program& program, const RunOptions& options) {
+  return run_step(program.source, &program, options);
+}
+
+std::string_view program_source(const Program& program) {
+  return program.source;
+}
+
+std::shared_ptr<const Program> compile(std::string_view source, const RunOptions& options) {
+  check_size(source, options.limits);
+  Limits limits = options.limits;
+  limits.max_heap_bytes = compile_budget(source.size());
+  auto program = std::make_shared<Program>(std::string(source), limits);
+  Ctx& ctx = program->ctx;
+  ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
+  CurrentRun current(ctx);
+  MemoryEntries memory = memory_entries(options.memory);
+  program->code =
+      compile_source(ctx, program->source, analyzer_options_for(options, memory, nullptr));
+  for (const auto& fn : program->code->fns)
+    for (const auto& arity : fn->arities)
+      for (Value c : arity->constants)
+        if (c.is_vector() || c.is_map() || c.is_set()) freeze(c);
+  return program;
 }
 
 std::vector<std::string> validate(std::string_view source, const RunOptions& options) {

@@ -136,6 +136,24 @@ struct TelemetryEvent {
 
 using TelemetryObserver = std::function<void(const TelemetryEvent&)>;
 
+// ---------------------------------------------------------------- shared inputs
+
+// A context imported once, for any number of runs on any threads: they read
+// it in place instead of each copying it into its own heap, and never write
+// into it (a run's max_heap does not count it). Immutable; keep it alive with
+// the shared_ptr for as long as runs use it.
+class PreparedContext;
+// From a JSON object (parsed straight into the context's own memory), or
+// from a host map. Throws LispError: ParseError (with line:column) for
+// malformed JSON, ArgsError when the context is not a map, MemoryLimit past
+// `max_bytes` of imported values.
+std::shared_ptr<const PreparedContext> prepare_context(std::string_view json,
+                                                       size_t max_bytes = size_t{1} << 30);
+std::shared_ptr<const PreparedContext> prepare_context(const HostValue& context,
+                                                       size_t max_bytes = size_t{1} << 30);
+// Bytes of memory the prepared values occupy.
+size_t prepared_bytes(const PreparedContext& context);
+
 // ---------------------------------------------------------------- run
 
 // Options of one run; defaults are PtcRunner's (seed 001, spec §15.2).
@@ -145,6 +163,8 @@ struct RunOptions {
   // empty: parsed straight into the run, building only the keys it reads.
   // The text must stay alive during the run.
   std::string_view context_json;
+  // Used instead of `context` and `context_json` when set (prepare_context).
+  std::shared_ptr<const PreparedContext> prepared_context;
   HostValue memory;                     // map: names bound by earlier def/defn
   std::vector<HostValue> turn_history;  // earlier results, oldest first: *1 is the last
   Tools tools;
@@ -198,6 +218,41 @@ struct Step {
 };
 
 Step run(std::string_view source, const RunOptions& options = {});
+
+// ---------------------------------------------------------------- compiled programs
+
+// A program read, analyzed and compiled once, for many runs on any threads
+// (immutable). What shapes the bytecode comes from the options given to
+// compile: the memory's names (the globals it may read), the tools (an
+// unknown tool is a compile error) and the compile limits (compile_timeout,
+// max_symbols, max_program_bytes, nesting depth). Run it with options that
+// agree; a run whose memory holds functions the program reads compiles the
+// source again with them, as run(source) would.
+class Program;
+// Throws LispError with the error run(source) would report.
+std::shared_ptr<const Program> compile(std::string_view source, const RunOptions& options = {});
+Step run(const Program& program, const RunOptions& options = {});
+// The source a program was compiled from.
+std::string_view program_source(const Program& program);
+
+// Compiled programs by source and the options that affect compilation,
+// bounded (least recently used go first). Thread-safe. A source that does
+// not compile is not kept: get() throws its error each time.
+class ProgramCache {
+ public:
+  explicit ProgramCache(size_t max_entries = 256, size_t max_bytes = size_t{64} << 20);
+  ~ProgramCache();
+  std::shared_ptr<const Program> get(std::string_view source, const RunOptions& options);
+  // run(source, options) through the cache: a compile error is the Step's error.
+  Step run(std::string_view source, const RunOptions& options);
+  size_t size() const;
+  uint64_t hits() const;
+  uint64_t misses() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Reads and analyzes without running: the names the program uses but nothing
 // defines (memory names given in `options.memory` count as defined). Empty

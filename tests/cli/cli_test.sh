@@ -71,6 +71,31 @@ contains "batch missing program" '{"id":4,"ok":false' "$(sed -n 5p "$tmp/batch.o
 check "batch string result" '{"id":5,"ok":true,"result":"\"ab\""}' "$(sed -n 6p "$tmp/batch.out")"
 check "batch from stdin" '{"id":1,"ok":true,"result":"3"}' "$(head -1 "$tmp/batch.jsonl" | "$ptc" batch -)"
 
+# Consecutive lines with one context share it prepared; each still sees only
+# its own line's context, and a malformed one is that line's error.
+cat >"$tmp/shared.jsonl" <<'JSONL'
+{"id":1,"program":"(count data/xs)","context":{"xs":[1,2,3]}}
+{"id":2,"program":"(conj data/xs 4)","context":{"xs":[1,2,3]}}
+{"id":3,"program":"(conj data/xs 5)","context":{"xs":[1,2,3]}}
+{"id":4,"program":"(count data/xs)","context":{"xs":[9]}}
+{"id":5,"program":"(count data/xs)"}
+{"id":6,"program":"(count data/xs)","context":[1]}
+JSONL
+"$ptc" batch "$tmp/shared.jsonl" >"$tmp/shared.out"
+check "batch shared context" '{"id":1,"ok":true,"result":"3"}
+{"id":2,"ok":true,"result":"[1 2 3 4]"}
+{"id":3,"ok":true,"result":"[1 2 3 5]"}
+{"id":4,"ok":true,"result":"1"}
+{"id":5,"ok":true,"result":"0"}' "$(head -5 "$tmp/shared.out")"
+contains "batch context not an object" '"context\" must be a JSON object' "$(sed -n 6p "$tmp/shared.out")"
+for mode in json host prepared; do
+  out="$("$ptc" bench "$tmp/shared.jsonl" -n 5 --context-as $mode 2>&1)"
+  contains "bench --context-as $mode" "median us" "$out"
+done
+contains "bench --no-cache" "median us" "$("$ptc" bench "$tmp/shared.jsonl" -n 5 --no-cache 2>&1)"
+"$ptc" bench "$tmp/shared.jsonl" --context-as disk >/dev/null 2>&1
+check "bench bad --context-as" "2" "$?"
+
 printf '{"id":"a","program":"(+ 1 2)"}\n{"id":"bad","program":"(foo)"}\n' >"$tmp/bench.jsonl"
 out="$("$ptc" bench "$tmp/bench.jsonl" -n 20 2>&1)"; rc=$?
 contains "bench reports timing" "median us" "$out"
