@@ -324,6 +324,13 @@ void HashBuilder::grow() {
   }
 }
 
+const MapObj* small_map_of_distinct(Arena& arena, const Value* kv, uint32_t n) {
+  if (n == 0) return empty_map();
+  HashObj* h = new_small(arena, Type::Map, n);
+  std::memcpy(static_cast<void*>(h->inline_data()), kv, sizeof(Value) * n * 2);
+  return static_cast<const MapObj*>(h);
+}
+
 void HashBuilder::put(Value key, Value val) {
   if ((keys_.size() + 1) * 2 > table_.size()) grow();
   uint32_t h = hash_value(key);

@@ -110,6 +110,10 @@ class HashBuilder {
   std::vector<uint32_t> table_;  // slot + 1; 0 = empty
 };
 
+// A map of n <= kSmallMax entries from n key/value pairs whose keys are all
+// different (the caller made sure), without hashing them.
+const MapObj* small_map_of_distinct(Arena& arena, const Value* kv, uint32_t n);
+
 inline const MapObj* finish_map(HashBuilder& b) {
   return static_cast<const MapObj*>(b.finish());
 }

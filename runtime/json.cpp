@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -766,7 +767,63 @@ std::string_view without_bom(std::string_view json, size_t* start) {
 }
 
 // A DOM value built straight into a run's arena.
-Value value_from_dom(Ctx& ctx, simdjson::dom::element e, size_t depth) {
+// Object keys repeat (every row of a table has the same ones): one string
+// object per recent key text, so that a key is allocated and hashed once.
+class KeyStrings {
+ public:
+  // Inline: keys are short, and most differ in length or first byte.
+  static bool same_text(const StrObj* s, std::string_view key) {
+    return s->len == key.size() &&
+           (key.empty() ||
+            (s->data()[0] == key[0] && std::memcmp(s->data(), key.data(), key.size()) == 0));
+  }
+
+  Value get(Ctx& ctx, std::string_view key) {
+    size_t i = 0;
+    if (!key.empty())
+      i = (key.size() * 31 + static_cast<unsigned char>(key[0]) * 7 +
+           static_cast<unsigned char>(key.back())) &
+          (kSlots - 1);
+    const StrObj* s = slots_[i];
+    if (s && same_text(s, key)) return Value::object(s);
+    Value v = ctx.string(key);
+    slots_[i] = v.str();
+    return v;
+  }
+
+ private:
+  static constexpr size_t kSlots = 64;
+  const StrObj* slots_[kSlots] = {};
+};
+
+Value value_from_dom(Ctx& ctx, simdjson::dom::element e, size_t depth, KeyStrings& keys);
+
+// A small object's entries go straight into a small map: keys compared in
+// place (a repeated key keeps its first position and takes the last value,
+// as everywhere else), none hashed.
+Value object_from_dom(Ctx& ctx, simdjson::dom::object fields, size_t depth, KeyStrings& keys) {
+  if (fields.size() <= kSmallMax) {
+    Value kv[kSmallMax * 2];
+    uint32_t n = 0;
+    for (simdjson::dom::key_value_pair field : fields) {
+      Value key = keys.get(ctx, field.key);
+      Value val = value_from_dom(ctx, field.value, depth + 1, keys);
+      uint32_t at = 0;
+      while (at < n &&
+             !(kv[at * 2].identical(key) || KeyStrings::same_text(kv[at * 2].str(), field.key)))
+        ++at;
+      kv[at * 2 + 1] = val;
+      if (at == n) kv[n++ * 2] = key;
+    }
+    return Value::object(small_map_of_distinct(ctx.arena, kv, n));
+  }
+  HashBuilder b(ctx.arena, Type::Map);
+  for (simdjson::dom::key_value_pair field : fields)
+    b.put(keys.get(ctx, field.key), value_from_dom(ctx, field.value, depth + 1, keys));
+  return Value::object(b.finish());
+}
+
+Value value_from_dom(Ctx& ctx, simdjson::dom::element e, size_t depth, KeyStrings& keys) {
   check_native_stack("parsing nested JSON");
   ctx.tick();
   switch (e.type()) {
@@ -775,17 +832,12 @@ Value value_from_dom(Ctx& ctx, simdjson::dom::element e, size_t depth) {
       VecBuilder b(ctx.arena);
       simdjson::dom::array arr = e.get_array().value_unsafe();
       for (simdjson::dom::element x : arr)
-        b.push(value_from_dom(ctx, x, depth + 1));
+        b.push(value_from_dom(ctx, x, depth + 1, keys));
       return Value::object(b.finish());
     }
-    case simdjson::dom::element_type::OBJECT: {
+    case simdjson::dom::element_type::OBJECT:
       if (depth >= kMaxJsonDepth) throw TooDeep{};
-      HashBuilder b(ctx.arena, Type::Map);
-      simdjson::dom::object fields = e.get_object().value_unsafe();
-      for (simdjson::dom::key_value_pair kv : fields)
-        b.put(ctx.string(kv.key), value_from_dom(ctx, kv.value, depth + 1));
-      return Value::object(b.finish());
-    }
+      return object_from_dom(ctx, e.get_object().value_unsafe(), depth, keys);
     case simdjson::dom::element_type::INT64:
       return Value::integer(e.get_int64().value_unsafe());
     case simdjson::dom::element_type::UINT64:
@@ -941,15 +993,17 @@ Value import_json(Ctx& ctx, std::string_view json,
     simdjson::dom::element root;
     if (!lease.parse(body, &root)) {
       try {
+        KeyStrings keys;
         if (!keep || root.type() != simdjson::dom::element_type::OBJECT)
-          return value_from_dom(ctx, root, 0);
+          return value_from_dom(ctx, root, 0, keys);
         HashBuilder b(ctx.arena, Type::Map);
         simdjson::dom::object fields = root.get_object().value_unsafe();
         for (simdjson::dom::key_value_pair kv : fields) {
           auto t = kv.value.type();
           bool collection =
               t == simdjson::dom::element_type::ARRAY || t == simdjson::dom::element_type::OBJECT;
-          if (keep(kv.key, collection)) b.put(ctx.string(kv.key), value_from_dom(ctx, kv.value, 1));
+          if (keep(kv.key, collection))
+            b.put(ctx.string(kv.key), value_from_dom(ctx, kv.value, 1, keys));
         }
         return Value::object(b.finish());
       } catch (const TooDeep&) {}
