@@ -35,6 +35,18 @@ constexpr FastOp kFastOps[] = {
     {"inc", Op::INC, 1}, {"dec", Op::DEC, 1},
 };
 
+// A small integer literal fits an instruction's signed 16-bit operand.
+std::optional<int16_t> small_int(const Node* n) {
+  if (n->kind != NodeKind::Const) return std::nullopt;
+  Value v = static_cast<const ConstNode*>(n)->value;
+  if (!v.is_int() || v.as_int() < INT16_MIN || v.as_int() > INT16_MAX) return std::nullopt;
+  return static_cast<int16_t>(v.as_int());
+}
+
+uint32_t imm(int16_t v) {
+  return static_cast<uint16_t>(v);
+}
+
 class ProgramCompiler;
 
 // Compiles one arity of one function.
@@ -334,11 +346,21 @@ void ArityCompiler::compile_if(IfNode* n, uint32_t dst) {
   uint32_t mark = next_;
   size_t jfalse;
   if (auto fused = fused_test(n->test)) {
-    // (if (< a b) ...): the comparison skips the jump to the else branch.
+    // (if (< a b) ...): the comparison skips the jump to the else branch;
+    // (if (< a 10) ...) carries the literal in the instruction.
     auto* call = static_cast<BuiltinCallNode*>(n->test);
     uint32_t a = compile_reg(call->args[0]);
-    uint32_t b = compile_reg(call->args[1]);
-    emit(Instr::abc(*fused, a, b), n->test->loc);
+    if (auto k = small_int(call->args[1])) {
+      Op op = *fused == Op::IFLT   ? Op::IFLTI
+              : *fused == Op::IFLE ? Op::IFLEI
+              : *fused == Op::IFGT ? Op::IFGTI
+              : *fused == Op::IFGE ? Op::IFGEI
+                                   : Op::IFEQI;
+      emit(Instr::abc(op, a, imm(*k)), n->test->loc);
+    } else {
+      uint32_t b = compile_reg(call->args[1]);
+      emit(Instr::abc(*fused, a, b), n->test->loc);
+    }
     jfalse = emit_jump(Op::JMP, 0, n->loc);
   } else {
     uint32_t t = compile_reg(n->test);
@@ -450,16 +472,32 @@ void ArityCompiler::compile_call(CallNode* n, uint32_t dst) {
       return;
     }
   }
-  uint32_t base = alloc(n->loc);
+  // When dst is the topmost register in use (a temporary just allocated for
+  // this value), the call is placed there and needs no MOVE of its result.
+  bool in_place = dst + 1 == next_;
+  uint32_t base = in_place ? dst : alloc(n->loc);
   compile(n->callee, base);
   compile_args(n->args, n->loc);
   emit(Instr::abc(Op::CALL, base, static_cast<uint32_t>(n->args.size())), n->loc);
   if (dst != base) emit(Instr::abc(Op::MOVE, dst, base), n->loc);
-  free_to(base);
+  free_to(base + 1);
+  if (!in_place) free_to(base);
 }
 
 void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
   std::string_view name = builtin_def(n->id).name;
+  if ((name == "+" || name == "-") && n->args.size() == 2) {
+    // (+ x 1), (- x 1): the literal goes in the instruction (on the right
+    // only, so that errors name the arguments as written).
+    bool add = name == "+";
+    if (std::optional<int16_t> k = small_int(n->args[1])) {
+      uint32_t mark = next_;
+      uint32_t b = compile_reg(n->args[0]);
+      emit(Instr::abc(add ? Op::ADDI : Op::SUBI, dst, b, imm(*k)), n->loc);
+      free_to(mark);
+      return;
+    }
+  }
   for (const FastOp& f : kFastOps) {
     if (f.name != name || static_cast<size_t>(f.nargs) != n->args.size()) continue;
     uint32_t mark = next_;

@@ -33,6 +33,8 @@ std::string operands(const Proto& p, const Instr& in, size_t pc) {
       out += fmt::format("    ; {}", konst(in.bx()));
     return out;
   }
+  if (std::strcmp(form, "A B sC") == 0) return fmt::format("{} {} {}", in.a, in.b(), in.sc());
+  if (std::strcmp(form, "A sB") == 0) return fmt::format("{} {}", in.a, in.sb());
   if (std::strcmp(form, "A sBx") == 0) {
     if (in.op == Op::LOADINT) return fmt::format("{} {}", in.a, in.sbx());
     return fmt::format("{} {}    ; -> {}", in.a, in.sbx(), static_cast<int64_t>(pc) + 1 + in.sbx());

@@ -106,13 +106,27 @@ VM::VM(Ctx& ctx, const CompiledProgram& program)
   var_values_.assign(program.globals.size(), Value());
   stack_ = acquire_stack();
   stack_end_ = stack_ + kStackValues;
+  // Frames never move while execute() points at them: the vector is reserved
+  // for the run's whole call depth (400 KB at the default), and reused by
+  // later runs on this thread instead of allocated per run.
+  if (!spare_frames().empty()) {
+    frames_ = std::move(spare_frames().back());
+    spare_frames().pop_back();
+  }
   frames_.reserve(max_frames_ + 2);
   ctx_.invoker = this;
 }
 
 VM::~VM() {
+  frames_.clear();
+  if (spare_frames().size() < 4) spare_frames().push_back(std::move(frames_));
   release_stack(stack_);
   if (ctx_.invoker == this) ctx_.invoker = nullptr;
+}
+
+std::vector<std::vector<VM::Frame>>& VM::spare_frames() {
+  static thread_local std::vector<std::vector<Frame>> spare;
+  return spare;
 }
 
 Value* VM::stack_top() const {
@@ -570,7 +584,7 @@ Value VM::execute(size_t stop_depth) {
     bool yes = a.is_int() && b.is_int()                                          \
                    ? a.as_int() OP b.as_int()                                    \
                    : !is_nan(a) && !is_nan(b) && (SAVE_PC(), compare(a, b))OP 0; \
-    if (yes) ++pc;                                                               \
+    pc += yes ? 1 : pc->sbx() + 1; /* the JMP that follows, taken in place */    \
     NEXT;                                                                        \
   }
         PTC_IF_OP(IFLT, <)
@@ -578,9 +592,48 @@ Value VM::execute(size_t stop_depth) {
         PTC_IF_OP(IFGT, >)
         PTC_IF_OP(IFGE, >=)
 #undef PTC_IF_OP
+#define PTC_IFI_OP(NAME, OP)                                                                  \
+  VM_CASE(NAME) {                                                                             \
+    Value a = R[in.a], b = Value::integer(in.sb());                                           \
+    bool yes =                                                                                \
+        a.is_int() ? a.as_int() OP b.as_int() : !is_nan(a) && (SAVE_PC(), compare(a, b))OP 0; \
+    pc += yes ? 1 : pc->sbx() + 1;                                                            \
+    NEXT;                                                                                     \
+  }
+        PTC_IFI_OP(IFLTI, <)
+        PTC_IFI_OP(IFLEI, <=)
+        PTC_IFI_OP(IFGTI, >)
+        PTC_IFI_OP(IFGEI, >=)
+#undef PTC_IFI_OP
+        VM_CASE(IFEQI) {
+          Value a = R[in.a], b = Value::integer(in.sb());
+          bool yes = a.is_int() ? a.as_int() == b.as_int() : (SAVE_PC(), equals(a, b));
+          pc += yes ? 1 : pc->sbx() + 1;
+          NEXT;
+        }
+        VM_CASE(ADDI) {
+          Value b = R[in.b()], c = Value::integer(in.sc());
+          int64_t r;
+          if (b.is_int() && !__builtin_add_overflow(b.as_int(), c.as_int(), &r))
+            R[in.a] = Value::integer(r);
+          else
+            R[in.a] = (SAVE_PC(), num_add(ctx_.arena, b, c));
+          NEXT;
+        }
+        VM_CASE(SUBI) {
+          Value b = R[in.b()], c = Value::integer(in.sc());
+          int64_t r;
+          if (b.is_int() && !__builtin_sub_overflow(b.as_int(), c.as_int(), &r))
+            R[in.a] = Value::integer(r);
+          else
+            R[in.a] = (SAVE_PC(), num_sub(ctx_.arena, b, c));
+          NEXT;
+        }
         VM_CASE(IFEQ) {
           Value a = R[in.a], b = R[in.b()];
-          if (a.is_int() && b.is_int() ? a.as_int() == b.as_int() : (SAVE_PC(), equals(a, b))) ++pc;
+          bool yes =
+              a.is_int() && b.is_int() ? a.as_int() == b.as_int() : (SAVE_PC(), equals(a, b));
+          pc += yes ? 1 : pc->sbx() + 1;
           NEXT;
         }
         VM_CASE(KWGET) {

@@ -66,6 +66,7 @@ class VM final : public Invoker {
     uint32_t recur_count;
   };
 
+  static std::vector<std::vector<Frame>>& spare_frames();  // this thread's, for later runs
   Value execute(size_t stop_depth);
   // Pushes a frame for a closure called with its callee slot at `slot`.
   void push_frame(const ClosureObj* closure, Value* slot, uint32_t nargs);
