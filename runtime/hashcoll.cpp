@@ -165,7 +165,10 @@ int64_t find_flex_once(const HashObj* h, Value key, std::string_view name, uint3
   auto check = [&](uint32_t slot, Value stored) {
     if (stored.type() == key.type()) {
       if (equals(stored, key)) return true;
-    } else if (alt < 0 && (stored.is_string() || stored.is_keyword()) && same_name(stored, name)) {
+    } else if (alt < 0 && (stored.is_string() || stored.is_keyword()) &&
+               hash_value(stored) == hash && same_name(stored, name)) {
+      // A string and a keyword of one name hash alike (the hash is cached in
+      // the stored key): comparing it first spares the text comparison.
       alt = slot;
     }
     return false;

@@ -118,12 +118,15 @@ class LispEvalTool final : public McpTool {
     EvalArgs a;
     // The context's keys were checked before the call took its slot.
     if (auto bad = check_eval_args(args, config_, {}, &a, env.context_json, false)) return *bad;
-    Step step = ptc::run(a.program, eval_run_options(a, env));
+    Step step = programs_.run(a.program, eval_run_options(a, env));
     return eval_result(step, a, config_);
   }
 
  private:
   const ServerConfig& config_;
+  // Clients send the same programs again (retries, one program over many
+  // contexts): each source is compiled once, shared by the worker threads.
+  ProgramCache programs_{256};
   std::string name_ = "lisp_eval";
   HostValue definition_;
 };
