@@ -1,5 +1,6 @@
 #include "runtime/hashcoll.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -157,6 +158,13 @@ bool same_name(Value stored, std::string_view name) {
   return false;
 }
 
+// Whether a stored string's or keyword's hash is known and is not `hash`
+// (read in place: this runs for every entry a lookup passes).
+bool differs(Value stored, uint32_t hash) {
+  uint32_t h = std::atomic_ref<uint32_t>(stored.obj()->hash).load(std::memory_order_relaxed);
+  return h && h != hash;
+}
+
 // One probe for a keyword/string key: the exact key wins, the other type of
 // the same name is the fallback.
 int64_t find_flex_once(const HashObj* h, Value key, std::string_view name, uint32_t hash) {
@@ -164,8 +172,12 @@ int64_t find_flex_once(const HashObj* h, Value key, std::string_view name, uint3
   int64_t alt = -1;
   auto check = [&](uint32_t slot, Value stored) {
     if (stored.type() == key.type()) {
+      if (stored.identical(key)) return true;
+      // Names of another length, or known hashes that differ, cannot match.
+      if (key.is_string() && (stored.str()->len != name.size() || differs(stored, hash)))
+        return false;
       if (equals(stored, key)) return true;
-    } else if (alt < 0 && (stored.is_string() || stored.is_keyword()) &&
+    } else if (alt < 0 && (stored.is_string() || stored.is_keyword()) && !differs(stored, hash) &&
                hash_value(stored) == hash && same_name(stored, name)) {
       // A string and a keyword of one name hash alike (the hash is cached in
       // the stored key): comparing it first spares the text comparison.
@@ -253,6 +265,13 @@ const Value* map_find_flex(const MapObj* m, Value key) {
 const Value* map_find_flex_key(const MapObj* m, Value key) {
   int64_t slot = find_flex(m, key);
   return slot < 0 ? nullptr : slot_ptr(m, slot, 0);
+}
+
+const Value* map_find_flex_entry(const MapObj* m, Value key, Value* stored_key) {
+  int64_t slot = find_flex(m, key);
+  if (slot < 0) return nullptr;
+  *stored_key = *slot_ptr(m, slot, 0);
+  return slot_ptr(m, slot, 1);
 }
 
 const MapObj* map_assoc(Arena& arena, const MapObj* m, Value key, Value val) {

@@ -63,6 +63,8 @@ const MapObj* map_dissoc(Arena& arena, const MapObj* m, Value key);
 const Value* map_find_flex(const MapObj* m, Value key);
 // The stored key matched by map_find_flex, or nullptr.
 const Value* map_find_flex_key(const MapObj* m, Value key);
+// Both at once: the stored value (nullptr when absent), its key in *stored_key.
+const Value* map_find_flex_entry(const MapObj* m, Value key, Value* stored_key);
 
 const Value* set_find(const SetObj* s, Value x);  // the stored element, or nullptr
 inline bool set_contains(const SetObj* s, Value x) {

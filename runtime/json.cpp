@@ -769,8 +769,11 @@ std::string_view without_bom(std::string_view json, size_t* start) {
 // A DOM value built straight into a run's arena.
 // Object keys repeat (every row of a table has the same ones): one string
 // object per recent key text, so that a key is allocated and hashed once.
+// Strings are immutable values, so sharing one object is invisible.
 class KeyStrings {
  public:
+  static constexpr size_t kShareUpTo = 32;  // bytes of a string value worth sharing
+
   // Inline: keys are short, and most differ in length or first byte.
   static bool same_text(const StrObj* s, std::string_view key) {
     return s->len == key.size() &&
@@ -792,7 +795,7 @@ class KeyStrings {
   }
 
  private:
-  static constexpr size_t kSlots = 64;
+  static constexpr size_t kSlots = 256;
   const StrObj* slots_[kSlots] = {};
 };
 
@@ -844,8 +847,12 @@ Value value_from_dom(Ctx& ctx, simdjson::dom::element e, size_t depth, KeyString
       return integer_from_decimal(ctx.arena, std::to_string(e.get_uint64().value_unsafe()));
     case simdjson::dom::element_type::DOUBLE:
       return Value::floating(e.get_double().value_unsafe());
-    case simdjson::dom::element_type::STRING:
-      return ctx.string(e.get_string().value_unsafe());
+    case simdjson::dom::element_type::STRING: {
+      // Short values repeat too (a status, a region, a tag): shared like keys,
+      // which also makes equal ones identical, so comparing them is free.
+      std::string_view text = e.get_string().value_unsafe();
+      return text.size() <= KeyStrings::kShareUpTo ? keys.get(ctx, text) : ctx.string(text);
+    }
     case simdjson::dom::element_type::BOOL:
       return Value::boolean(e.get_bool().value_unsafe());
     case simdjson::dom::element_type::NULL_VALUE:

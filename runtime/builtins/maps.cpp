@@ -229,8 +229,8 @@ struct Slot {
 };
 Slot slot_of(Ctx& ctx, Value coll, Value k) {
   if (coll.is_map()) {
-    const Value* stored = map_find_flex_key(coll.map(), k);
-    if (stored) return {*stored, *map_find_flex(coll.map(), k)};
+    Value stored_key;
+    if (const Value* v = map_find_flex_entry(coll.map(), k, &stored_key)) return {stored_key, *v};
     return {k, Value()};
   }
   return {k, lookup(ctx, coll, k)};
@@ -280,6 +280,12 @@ Value assoc_in(Ctx& ctx, const Value* a, uint32_t) {
 // (f old extra...) for update and update-in.
 Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra) {
   if (nextra == 0) return ctx.call(f, old);
+  if (nextra < 8) {  // the usual (update m k f x): no allocation
+    Value args[8];
+    args[0] = old;
+    std::copy(extra, extra + nextra, args + 1);
+    return ctx.call(f, args, nextra + 1);
+  }
   std::vector<Value> args;
   args.reserve(nextra + 1);
   args.push_back(old);

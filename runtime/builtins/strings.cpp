@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -493,11 +494,25 @@ class LiteralFinder {
   size_t end_ = 0;
 };
 
+// A regex source with no special characters: it matches its own text only.
+bool is_plain_literal(std::string_view pattern) {
+  if (pattern.empty()) return false;
+  for (char c : pattern)
+    if (std::strchr("\\.^$|?*+()[]{}", c) || static_cast<unsigned char>(c) < 0x20) return false;
+  return true;
+}
+
 Value split(Ctx& ctx, const Value* a, uint32_t n) {
   const StrObj* s = expect_string("split", a[0], 1);
   int64_t limit = n == 3 ? index_arg("split", a[2], 3) : 0;
   std::string_view text = s->view();
   Value delim = a[1];
+  if (delim.is(Type::Regex) && is_plain_literal(delim.as<const RegexObj>()->source->view())) {
+    // #" " or #", " matches exactly its own text: found without the regex
+    // engine (whose every search takes a lock), with the same matches.
+    LiteralFinder find(ctx, text, delim.as<const RegexObj>()->source->view());
+    return java_split(ctx, text, limit, find);
+  }
   if (delim.is(Type::Regex)) {
     RegexWalker w(ctx, delim, text, false);
     return java_split(ctx, text, limit, [&]() -> std::optional<Span> {
