@@ -12,6 +12,19 @@ Ctx::Ctx(const Limits& lim)
   start_clock();
 }
 
+Ctx::Ctx(const Limits& lim, std::chrono::steady_clock::time_point start)
+    : arena(lim.max_heap_bytes), interner(arena, lim.max_symbols), limits(lim) {
+  start_clock_at(start, lim.timeout_ms, "execution");
+}
+
+void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t timeout_ms,
+                         const char* phase) {
+  start_ = start;
+  deadline_ = start + std::chrono::milliseconds(timeout_ms);
+  timeout_ms_ = timeout_ms;
+  phase_ = phase;
+}
+
 void Ctx::start_clock() {
   start_clock(limits.timeout_ms, "execution");
 }

@@ -56,6 +56,9 @@ class ParallelExecutor {
 class Ctx {
  public:
   explicit Ctx(const Limits& limits);
+  // The clock of limits.timeout_ms started at `start` (a time the caller
+  // already read: reading the clock is a good part of a tiny run's cost).
+  Ctx(const Limits& limits, std::chrono::steady_clock::time_point start);
 
   Arena arena;
   Interner interner;
@@ -104,6 +107,9 @@ class Ctx {
   // every parallel branch); `timeout_ms` and `phase` only word the error.
   void start_clock_until(std::chrono::steady_clock::time_point deadline, uint32_t timeout_ms,
                          const char* phase);
+  // start_clock(timeout_ms, phase) counted from `start` instead of now.
+  void start_clock_at(std::chrono::steady_clock::time_point start, uint32_t timeout_ms,
+                      const char* phase);
   std::chrono::steady_clock::time_point deadline() const { return deadline_; }
   uint32_t timeout_ms() const { return timeout_ms_; }
   const char* phase() const { return phase_; }

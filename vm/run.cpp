@@ -208,9 +208,10 @@ int64_t ns_of(Clock::time_point t) {
 }
 
 // The run proper; fills step (value, memory, prints, ledger, usage) or
-// throws. With `program`, the source is not compiled again.
-void execute(std::string_view source, const Program* program, const RunOptions& options,
-             Step& step) {
+// throws. With `program`, the source is not compiled again. `started`: when
+// the run began (its clocks count from there).
+void execute(std::string_view source, const Program* program, const RunOptions& options, Step& step,
+             Clock::time_point started) {
   check_tag("caller", options.caller, kCallers);
   check_tag("profile", options.profile, kProfiles);
   std::optional<Signature> signature;
@@ -232,7 +233,7 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   Limits limits = options.limits;
   limits.loop_limit = std::min(limits.loop_limit, Limits::kLoopLimitHardCap);
   if (!program) limits.max_heap_bytes = compile_budget(source.size());
-  Ctx ctx(limits);
+  Ctx ctx(limits, started);
   ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
   ctx.cancel = options.cancel;
   CurrentRun current(ctx);
@@ -259,13 +260,13 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
     ctx.interner.set_parent(&program->ctx.interner);
   } else {
     AnalyzerOptions analyzer_options = analyzer_options_for(options, memory, &memory_functions);
-    ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
+    ctx.start_clock_at(started, options.limits.compile_timeout_ms, "compilation");
     compiled_here = compile_source(ctx, source, analyzer_options);
     code = compiled_here.get();
     ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
+    ctx.start_clock();
   }
   size_t base_used = ctx.arena.used();
-  ctx.start_clock();
   parallel = std::make_unique<BranchExecutor>(*code, ctx.limits);
   ctx.parallel = parallel.get();
   VM vm(ctx, *code);
@@ -368,7 +369,7 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
   }
   bool crashed = false;
   try {
-    execute(source, program, options, step);
+    execute(source, program, options, step, start);
   } catch (LispError& e) {
     step.error = e.error();
   } catch (std::bad_alloc&) {
