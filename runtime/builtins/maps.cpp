@@ -280,11 +280,14 @@ Value assoc_in(Ctx& ctx, const Value* a, uint32_t) {
 // (f old extra...) for update and update-in.
 Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra) {
   if (nextra == 0) return ctx.call(f, old);
-  if (nextra < 8) {  // the usual (update m k f x): no allocation
-    Value args[8];
-    args[0] = old;
-    std::copy(extra, extra + nextra, args + 1);
-    return ctx.call(f, args, nextra + 1);
+  if (nextra < 8) {  // the usual (update m k f x): no allocation, no zeroing
+    union Slots {
+      Slots() {}
+      Value v[8];
+    } args;
+    args.v[0] = old;
+    std::copy(extra, extra + nextra, args.v + 1);
+    return ctx.call(f, args.v, nextra + 1);
   }
   std::vector<Value> args;
   args.reserve(nextra + 1);
