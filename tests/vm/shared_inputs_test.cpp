@@ -4,6 +4,8 @@
 // count them.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/freeze.hpp"
+#include "runtime/sanitizers.hpp"
 #include "runtime/vector.hpp"
 
 namespace {
@@ -212,6 +215,34 @@ TEST(SharedInputs, ManyThreadsRunOneProgramOverOneContext) {
   for (auto& t : threads)
     t.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Runs leave nothing behind: after warming up, many more runs of a compiled
+// program over a prepared context do not grow the process.
+TEST(SharedInputs, ResidentMemoryStaysFlatOverManyRuns) {
+#if defined(PTC_SANITIZER_ADDRESS) || defined(PTC_SANITIZER_THREAD)
+  GTEST_SKIP() << "the sanitizers keep freed memory in quarantine";
+#else
+  RunOptions o;
+  o.prepared_context = ptc::prepare_context(kOrders);
+  auto program = ptc::compile("(mapv #(assoc % :seen true) data/orders)", o);
+  auto runs = [&](int n) {
+    for (int i = 0; i < n; ++i)
+      ASSERT_TRUE(ptc::run(*program, o).ok);
+  };
+  runs(20000);
+  size_t warm = resident_bytes();
+  runs(200000);
+  size_t after = resident_bytes();
+  EXPECT_LT(after, warm + (size_t{2} << 20)) << "warm " << warm << " after " << after;
+#endif
 }
 
 TEST(ProgramCache, CompilesOncePerSourceAndOptions) {
