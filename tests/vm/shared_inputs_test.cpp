@@ -217,7 +217,7 @@ TEST(SharedInputs, ManyThreadsRunOneProgramOverOneContext) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
-size_t resident_bytes() {
+[[maybe_unused]] size_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
   size_t pages = 0, resident = 0;
   statm >> pages >> resident;
