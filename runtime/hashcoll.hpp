@@ -7,10 +7,13 @@
 // Iteration is always in insertion order, independent of hashes and addresses.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "runtime/hamt.hpp"
+#include "runtime/objects.hpp"
 #include "runtime/value.hpp"
 #include "runtime/vector.hpp"
 
@@ -111,6 +114,35 @@ class HashBuilder {
   std::vector<uint32_t> hashes_;
   std::vector<uint32_t> table_;  // slot + 1; 0 = empty
 };
+
+// (:k m) on a small map, the common case of every (:name row), inline: the
+// value stored under keyword k, else under the string of k's name; nullptr
+// when neither is there (the caller then asks map_find_flex, which also
+// tries the name with hyphens read as underscores).
+inline const Value* small_map_find_keyword(const MapObj* m, const KeywordObj* k) {
+  const Value* d = m->inline_data();
+  const Value* alt = nullptr;
+  for (uint32_t i = 0; i < m->count; ++i) {
+    Value stored = d[i * 2];
+    if (!stored.is_keyword() && !stored.is_string()) continue;
+    const Obj* o = stored.obj();
+    if (o == k) return &d[i * 2 + 1];
+    // Strings and keywords of one name hash alike; a hash not yet cached
+    // (0) is left to the general lookup.
+    uint32_t h =
+        std::atomic_ref<uint32_t>(const_cast<Obj*>(o)->hash).load(std::memory_order_relaxed);
+    if (h != k->hash) {
+      if (h == 0) return nullptr;
+      continue;
+    }
+    uint32_t len = stored.is_keyword() ? stored.kw()->len : stored.str()->len;
+    const char* text = stored.is_keyword() ? stored.kw()->data() : stored.str()->data();
+    if (len != k->len || std::memcmp(text, k->data(), len) != 0) continue;
+    if (stored.is_keyword()) return &d[i * 2 + 1];  // the same keyword from another interner
+    if (!alt) alt = &d[i * 2 + 1];
+  }
+  return alt;
+}
 
 // A map of n <= kSmallMax entries from n key/value pairs whose keys are all
 // different (the caller made sure), without hashing them.

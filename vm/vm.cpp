@@ -637,8 +637,15 @@ Value VM::execute(size_t stop_depth) {
           NEXT;
         }
         VM_CASE(KWGET) {
+          Value m = R[in.b()];
+          if (m.is_map() && m.map()->small()) {
+            if (const Value* v = small_map_find_keyword(m.map(), K[in.c()].kw())) {
+              R[in.a] = *v;
+              NEXT;
+            }
+          }
           SAVE_PC();
-          R[in.a] = lookup(ctx_, R[in.b()], K[in.c()]);
+          R[in.a] = lookup(ctx_, m, K[in.c()]);
           NEXT;
         }
       }
