@@ -36,7 +36,8 @@ const KeywordObj* Interner::intern(std::string_view name, Type type) {
     if (!k) break;
     if (k->type == type && k->hash == h && k->name() == name) return k;
   }
-  if (count_ >= max_) {
+  // The parent's names count too, as if this interner had them itself.
+  if (count_ + (parent_ ? parent_->count() : 0) >= max_) {
     throw_error(ErrorKind::SymbolLimit,
                 fmt::format("too many distinct keywords and symbols (limit {})", max_),
                 "programs should not generate keywords from data; use strings as map keys");

@@ -26,7 +26,8 @@ class Interner {
 
   // Names interned by `parent` (a compiled program's, which outlives this
   // interner and no longer changes) resolve to its objects, so that a run's
-  // keywords stay identical to the program's constants.
+  // keywords stay identical to the program's constants. The parent's names
+  // count against max_symbols.
   void set_parent(const Interner* parent) { parent_ = parent; }
   const Interner* parent() const { return parent_; }
 

@@ -108,6 +108,17 @@ TEST(CompiledProgram, KeywordsOfTheProgramMatchTheRunsKeywords) {
     EXPECT_EQ(outcome(ptc::run(*program)), "[true 5]");
 }
 
+TEST(CompiledProgram, ItsKeywordsCountAgainstTheRunsSymbolLimit) {
+  RunOptions o;
+  o.limits.max_symbols = 5;
+  const char* source = "[:a :b :c (keyword \"x\") (keyword \"y\") (keyword \"z\")]";
+  EXPECT_EQ(ptc::run(source, o).error.kind, ErrorKind::SymbolLimit);
+  auto program = ptc::compile(source, o);
+  EXPECT_EQ(ptc::run(*program, o).error.kind, ErrorKind::SymbolLimit);
+  EXPECT_EQ(outcome(ptc::run(*ptc::compile("[:a :b :c (keyword \"x\") (keyword \"a\")]", o), o)),
+            "[:a :b :c :x :a]");
+}
+
 TEST(CompiledProgram, LiteralVectorsAreNotAppendedToInPlace) {
   auto program = ptc::compile("(let [v [1 2 3]] [(conj v :a) (conj v :b) v])");
   for (int i = 0; i < 3; ++i)
