@@ -15,6 +15,7 @@ namespace ptc::cli {
 int cmd_batch(std::vector<std::string> args) {
   CommonOptions opts;
   std::string err = parse_common(args, opts);
+  if (err.empty()) err = load_context(opts);  // --context/--memory/--tools: defaults for lines
   if (!err.empty() || args.size() != 1) {
     fmt::print(stderr, "ptc: {}\nusage: ptc batch FILE.jsonl|- [options]\n",
                err.empty() ? "expected one input" : err);

@@ -20,6 +20,7 @@ namespace ptc::cli {
 int cmd_bench(std::vector<std::string> args) {
   CommonOptions opts;
   std::string err = parse_common(args, opts);
+  if (err.empty()) err = load_context(opts);  // --context/--memory/--tools: defaults for lines
   size_t n = 1000;
   bool cache = true;
   std::string context_as = "json";

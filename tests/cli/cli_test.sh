@@ -88,6 +88,9 @@ check "batch shared context" '{"id":1,"ok":true,"result":"3"}
 {"id":4,"ok":true,"result":"1"}
 {"id":5,"ok":true,"result":"0"}' "$(head -5 "$tmp/shared.out")"
 contains "batch context not an object" '"context\" must be a JSON object' "$(sed -n 6p "$tmp/shared.out")"
+echo '{"xs":[7,8]}' >"$tmp/default_ctx.json"
+check "batch line without a context gets --context's" '{"id":5,"ok":true,"result":"2"}' \
+  "$("$ptc" batch "$tmp/shared.jsonl" --context "$tmp/default_ctx.json" | sed -n 5p)"
 for mode in json host prepared; do
   out="$("$ptc" bench "$tmp/shared.jsonl" -n 5 --context-as $mode 2>&1)"
   contains "bench --context-as $mode" "median us" "$out"
