@@ -2,7 +2,12 @@
 // two tools and tight limits (100 ms, 1 MB heap), so every input ends fast in
 // a value or an error. A first line ";sig SIGNATURE" sets the signature and
 // ";prec N" the float precision (both are comments to the program).
+// Each input runs a second time, compiled once (ptc::compile) over the same
+// context prepared once (ptc::prepare_context): the outcome must be the same
+// (value, prints, error), unless one of the two ended at a limit that counts
+// differently (time; memory, as a prepared context is not charged).
 #include <charconv>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -51,6 +56,43 @@ const ptc::RunOptions& base_options() {
   return *options;
 }
 
+const std::shared_ptr<const ptc::PreparedContext>& prepared() {
+  static const auto* context =
+      new std::shared_ptr<const ptc::PreparedContext>(ptc::prepare_context(kContext));
+  return *context;
+}
+
+std::string outcome(const ptc::Step& s) {
+  std::string out = s.ok ? "ok " + s.printed : "error " + ptc::format_error(s.error);
+  for (const std::string& line : s.prints)
+    out += "\nprint " + line;
+  return out;
+}
+
+bool ended_at_a_limit(const ptc::Step& s) {
+  auto k = s.error.kind;
+  return !s.ok && (k == ptc::ErrorKind::Timeout || k == ptc::ErrorKind::MemoryLimit);
+}
+
+// The same input through a compiled program and a prepared context.
+void check_compiled_agrees(std::string_view source, const ptc::RunOptions& options,
+                           const ptc::Step& step) {
+  ptc::RunOptions shared = options;
+  shared.context = HostValue();
+  shared.prepared_context = prepared();
+  ptc::Step again;
+  try {
+    auto program = ptc::compile(source, shared);
+    again = ptc::run(*program, shared);
+  } catch (ptc::LispError& e) {
+    again.error = e.error();
+  }
+  if (ended_at_a_limit(step) || ended_at_a_limit(again)) return;
+  PTC_FUZZ_CHECK(
+      outcome(step) == outcome(again),
+      "run(source) gave:\n" + outcome(step) + "\ncompiled + prepared gave:\n" + outcome(again));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -69,8 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       options.float_precision = digits;
     }
     step = ptc::run(source, options);
+    check_compiled_agrees(source, options, step);
   } else {
     step = ptc::run(source, base);
+    check_compiled_agrees(source, base, step);
   }
   ptc::fuzz::debug("run", step.ok ? step.printed : ptc::format_error(step.error));
   if (step.ok) {
