@@ -1,8 +1,11 @@
 // ProgramCache: compiled programs by source and compile-shaping options,
 // least recently used evicted first, bounded by entries and bytes.
+#include <xxhash.h>
+
 #include <list>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "vm/shared_inputs.hpp"
 
@@ -54,6 +57,9 @@ struct ProgramCache::State {
   std::unordered_map<std::string_view, std::list<Entry>::iterator> index;  // views into lru keys
   size_t bytes = 0;
   uint64_t hits = 0, misses = 0;
+  // Hashes of the keys run() met once and did not keep (admission on the
+  // second use). A collision only admits a source early.
+  std::unordered_set<uint64_t> seen_once;
 
   void evict_to_fit() {
     while (!lru.empty() && (lru.size() > max_entries || bytes > max_bytes)) {
@@ -99,6 +105,24 @@ std::shared_ptr<const Program> ProgramCache::get(std::string_view source,
 }
 
 Step ProgramCache::run(std::string_view source, const RunOptions& options) {
+  // Most programs run once (an LLM writes a new one each turn): compiling
+  // them into the cache would cost a second arena and evict the ones that do
+  // repeat. A source is kept from its second run on; its first runs as is.
+  std::string key = cache_key(source, options);
+  uint64_t hash = XXH3_64bits(key.data(), key.size());
+  State& s = *state_;
+  bool keep = false;
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.index.contains(key) || s.seen_once.erase(hash)) {
+      keep = true;
+    } else {
+      if (s.seen_once.size() >= 4 * s.max_entries + 16) s.seen_once.clear();
+      s.seen_once.insert(hash);
+      ++s.misses;
+    }
+  }
+  if (!keep) return ptc::run(source, options);
   std::shared_ptr<const Program> program;
   try {
     program = get(source, options);

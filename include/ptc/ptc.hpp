@@ -243,7 +243,9 @@ class ProgramCache {
   explicit ProgramCache(size_t max_entries = 256, size_t max_bytes = size_t{64} << 20);
   ~ProgramCache();
   std::shared_ptr<const Program> get(std::string_view source, const RunOptions& options);
-  // run(source, options) through the cache: a compile error is the Step's error.
+  // run(source, options) through the cache: a compile error is the Step's
+  // error. A source is compiled into the cache on its second run; its first
+  // runs without compiling apart (most programs run once), counted as a miss.
   Step run(std::string_view source, const RunOptions& options);
   size_t size() const;
   uint64_t hits() const;

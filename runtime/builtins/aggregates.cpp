@@ -213,9 +213,11 @@ Value group_by(Ctx& ctx, const Value* a, uint32_t) {
   for (SeqIter it(ctx, a[1], "group-by", 2); !it.done(); it.next()) {
     ctx.tick();
     Value k = apply_key(ctx, key, it.value(), "group-by", 1);
-    auto [pos, fresh] = index.emplace(k, static_cast<uint32_t>(keys.size()));
-    if (fresh) {
+    // find first: emplace would allocate a node even for a key already there
+    auto pos = index.find(k);
+    if (pos == index.end()) {
       check_index_growth(ctx, keys.size() + 1);
+      pos = index.emplace(k, static_cast<uint32_t>(keys.size())).first;
       keys.push_back(k);
       groups.emplace_back(ctx.arena);
     }
@@ -233,9 +235,10 @@ Value frequencies(Ctx& ctx, const Value* a, uint32_t) {
   std::vector<int64_t> counts;
   for (SeqIter it(ctx, a[0], "frequencies", 1); !it.done(); it.next()) {
     ctx.tick();
-    auto [pos, fresh] = index.emplace(it.value(), static_cast<uint32_t>(keys.size()));
-    if (fresh) {
+    auto pos = index.find(it.value());
+    if (pos == index.end()) {
       check_index_growth(ctx, keys.size() + 1);
+      pos = index.emplace(it.value(), static_cast<uint32_t>(keys.size())).first;
       keys.push_back(it.value());
       counts.push_back(0);
     }

@@ -259,34 +259,53 @@ TEST(SharedInputs, ResidentMemoryStaysFlatOverManyRuns) {
 TEST(ProgramCache, CompilesOncePerSourceAndOptions) {
   ptc::ProgramCache cache(2);
   RunOptions o;
-  EXPECT_EQ(outcome(cache.run("(+ 1 2)", o)), "3");
-  EXPECT_EQ(outcome(cache.run("(+ 1 2)", o)), "3");
+  auto program = cache.get("(+ 1 2)", o);
+  EXPECT_EQ(cache.get("(+ 1 2)", o), program);
   EXPECT_EQ(cache.hits(), 1u);
   EXPECT_EQ(cache.misses(), 1u);
   // The memory's names shape compilation: another entry.
   RunOptions with_n;
   with_n.memory = HostValue::map({{H::string("n"), H::integer(1)}});
-  EXPECT_EQ(outcome(cache.run("(+ 1 2)", with_n)), "3");
-  EXPECT_EQ(cache.misses(), 2u);
+  EXPECT_NE(cache.get("(+ 1 2)", with_n), program);
   EXPECT_EQ(cache.size(), 2u);
   // Least recently used goes first.
-  EXPECT_EQ(outcome(cache.run("(* 2 3)", o)), "6");
+  (void)cache.get("(* 2 3)", o);
   EXPECT_EQ(cache.size(), 2u);
-  EXPECT_EQ(outcome(cache.run("(+ 1 2)", o)), "3");
+  EXPECT_NE(cache.get("(+ 1 2)", o), program);
   EXPECT_EQ(cache.misses(), 4u);
-  // A source that does not compile is an error Step each time, never kept.
-  Step bad = cache.run("(+ 1", o);
-  EXPECT_EQ(bad.error.kind, ErrorKind::ParseError);
-  EXPECT_EQ(cache.run("(+ 1", o).error.kind, ErrorKind::ParseError);
+  // A source that does not compile is thrown each time, never kept.
+  EXPECT_THROW((void)cache.get("(+ 1", o), ptc::LispError);
   EXPECT_EQ(cache.size(), 2u);
+}
+
+TEST(ProgramCache, RunKeepsASourceFromItsSecondRun) {
+  ptc::ProgramCache cache;
+  RunOptions o;
+  EXPECT_EQ(outcome(cache.run("(+ 1 2)", o)), "3");  // once: run as is, not kept
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_EQ(outcome(cache.run("(+ 1 2)", o)), "3");  // twice: compiled and kept
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(outcome(cache.run("(+ 1 2)", o)), "3");
+  EXPECT_EQ(cache.hits(), 1u);
+  // Many programs that each run once leave nothing behind.
+  for (int i = 0; i < 2000; ++i)
+    EXPECT_EQ(outcome(cache.run("(+ 1 " + std::to_string(i) + ")", o)), std::to_string(i + 1));
+  EXPECT_EQ(cache.size(), 1u);
+  // Errors are the run's, every time.
+  EXPECT_EQ(cache.run("(+ 1", o).error.kind, ErrorKind::ParseError);
+  EXPECT_EQ(cache.run("(+ 1", o).error.kind, ErrorKind::ParseError);
+  EXPECT_EQ(cache.run("(+ 1", o).error.kind, ErrorKind::ParseError);
+  EXPECT_EQ(cache.size(), 1u);
 }
 
 TEST(ProgramCache, ToolsShapeCompilation) {
   ptc::ProgramCache cache;
   RunOptions none;
-  EXPECT_EQ(cache.run("(tool/echo {:x 1})", none).error.kind, ErrorKind::UnknownTool);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(cache.run("(tool/echo {:x 1})", none).error.kind, ErrorKind::UnknownTool);
   RunOptions with_echo;
   with_echo.tools["echo"] = {[](const HostValue& a) { return ptc::ToolResult::success(a); }};
+  (void)cache.run("(tool/echo {:x 1})", with_echo);
   Step s = cache.run("(tool/echo {:x 1})", with_echo);
   ASSERT_TRUE(s.ok) << s.error.describe();
   EXPECT_EQ(s.printed, "{\"x\" 1}");
