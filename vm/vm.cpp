@@ -515,33 +515,24 @@ Value VM::execute(size_t stop_depth) {
           e.loc = f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data()));
           throw LispError(std::move(e));
         }
-        VM_CASE(ADD) {
-          Value b = R[in.b()], c = R[in.c()];
-          int64_t r;
-          if (b.is_int() && c.is_int() && !__builtin_add_overflow(b.as_int(), c.as_int(), &r))
-            R[in.a] = Value::integer(r);
-          else
-            R[in.a] = (SAVE_PC(), num_add(ctx_.arena, b, c));
-          NEXT;
-        }
-        VM_CASE(SUB) {
-          Value b = R[in.b()], c = R[in.c()];
-          int64_t r;
-          if (b.is_int() && c.is_int() && !__builtin_sub_overflow(b.as_int(), c.as_int(), &r))
-            R[in.a] = Value::integer(r);
-          else
-            R[in.a] = (SAVE_PC(), num_sub(ctx_.arena, b, c));
-          NEXT;
-        }
-        VM_CASE(MUL) {
-          Value b = R[in.b()], c = R[in.c()];
-          int64_t r;
-          if (b.is_int() && c.is_int() && !__builtin_mul_overflow(b.as_int(), c.as_int(), &r))
-            R[in.a] = Value::integer(r);
-          else
-            R[in.a] = (SAVE_PC(), num_mul(ctx_.arena, b, c));
-          NEXT;
-        }
+// Arithmetic with an int64 fast path; C is the second operand (a register,
+// or the literal carried by ADDI/SUBI).
+#define PTC_ARITH_OP(NAME, OVERFLOWS, SLOW, C)                              \
+  VM_CASE(NAME) {                                                           \
+    Value b = R[in.b()], c = (C);                                           \
+    int64_t r;                                                              \
+    if (b.is_int() && c.is_int() && !OVERFLOWS(b.as_int(), c.as_int(), &r)) \
+      R[in.a] = Value::integer(r);                                          \
+    else                                                                    \
+      R[in.a] = (SAVE_PC(), SLOW(ctx_.arena, b, c));                        \
+    NEXT;                                                                   \
+  }
+        PTC_ARITH_OP(ADD, __builtin_add_overflow, num_add, R[in.c()])
+        PTC_ARITH_OP(SUB, __builtin_sub_overflow, num_sub, R[in.c()])
+        PTC_ARITH_OP(MUL, __builtin_mul_overflow, num_mul, R[in.c()])
+        PTC_ARITH_OP(ADDI, __builtin_add_overflow, num_add, Value::integer(in.sc()))
+        PTC_ARITH_OP(SUBI, __builtin_sub_overflow, num_sub, Value::integer(in.sc()))
+#undef PTC_ARITH_OP
 #define PTC_COMPARE_OP(NAME, OP)                                                \
   VM_CASE(NAME) {                                                               \
     Value b = R[in.b()], c = R[in.c()];                                         \
@@ -578,74 +569,42 @@ Value VM::execute(size_t stop_depth) {
                            num_sub(ctx_.arena, b, Value::integer(1)));
           NEXT;
         }
-#define PTC_IF_OP(NAME, OP)                                                      \
+// A comparison fused with the JMP to the else branch that follows it: when
+// it holds the JMP is skipped, else it is taken here, without a dispatch. B
+// is the second operand (a register, or the literal carried by IF*I).
+#define PTC_TAKE_ELSE_JUMP_UNLESS(yes) (pc += (yes) ? 1 : pc->sbx() + 1)
+#define PTC_IF_OP(NAME, OP, B)                                                   \
   VM_CASE(NAME) {                                                                \
-    Value a = R[in.a], b = R[in.b()];                                            \
+    Value a = R[in.a], b = (B);                                                  \
     bool yes = a.is_int() && b.is_int()                                          \
                    ? a.as_int() OP b.as_int()                                    \
                    : !is_nan(a) && !is_nan(b) && (SAVE_PC(), compare(a, b))OP 0; \
-    pc += yes ? 1 : pc->sbx() + 1; /* the JMP that follows, taken in place */    \
+    PTC_TAKE_ELSE_JUMP_UNLESS(yes);                                              \
     NEXT;                                                                        \
   }
-        PTC_IF_OP(IFLT, <)
-        PTC_IF_OP(IFLE, <=)
-        PTC_IF_OP(IFGT, >)
-        PTC_IF_OP(IFGE, >=)
-#undef PTC_IF_OP
-#define PTC_IFI_OP(NAME, OP)                                                                  \
-  VM_CASE(NAME) {                                                                             \
-    Value a = R[in.a], b = Value::integer(in.sb());                                           \
-    bool yes =                                                                                \
-        a.is_int() ? a.as_int() OP b.as_int() : !is_nan(a) && (SAVE_PC(), compare(a, b))OP 0; \
-    pc += yes ? 1 : pc->sbx() + 1;                                                            \
-    NEXT;                                                                                     \
+#define PTC_IFEQ_OP(NAME, B)                                                         \
+  VM_CASE(NAME) {                                                                    \
+    Value a = R[in.a], b = (B);                                                      \
+    PTC_TAKE_ELSE_JUMP_UNLESS(a.is_int() && b.is_int() ? a.as_int() == b.as_int()    \
+                                                       : (SAVE_PC(), equals(a, b))); \
+    NEXT;                                                                            \
   }
-        PTC_IFI_OP(IFLTI, <)
-        PTC_IFI_OP(IFLEI, <=)
-        PTC_IFI_OP(IFGTI, >)
-        PTC_IFI_OP(IFGEI, >=)
-#undef PTC_IFI_OP
-        VM_CASE(IFEQI) {
-          Value a = R[in.a], b = Value::integer(in.sb());
-          bool yes = a.is_int() ? a.as_int() == b.as_int() : (SAVE_PC(), equals(a, b));
-          pc += yes ? 1 : pc->sbx() + 1;
-          NEXT;
-        }
-        VM_CASE(ADDI) {
-          Value b = R[in.b()], c = Value::integer(in.sc());
-          int64_t r;
-          if (b.is_int() && !__builtin_add_overflow(b.as_int(), c.as_int(), &r))
-            R[in.a] = Value::integer(r);
-          else
-            R[in.a] = (SAVE_PC(), num_add(ctx_.arena, b, c));
-          NEXT;
-        }
-        VM_CASE(SUBI) {
-          Value b = R[in.b()], c = Value::integer(in.sc());
-          int64_t r;
-          if (b.is_int() && !__builtin_sub_overflow(b.as_int(), c.as_int(), &r))
-            R[in.a] = Value::integer(r);
-          else
-            R[in.a] = (SAVE_PC(), num_sub(ctx_.arena, b, c));
-          NEXT;
-        }
-        VM_CASE(IFEQ) {
-          Value a = R[in.a], b = R[in.b()];
-          bool yes =
-              a.is_int() && b.is_int() ? a.as_int() == b.as_int() : (SAVE_PC(), equals(a, b));
-          pc += yes ? 1 : pc->sbx() + 1;
-          NEXT;
-        }
+        PTC_IF_OP(IFLT, <, R[in.b()])
+        PTC_IF_OP(IFLE, <=, R[in.b()])
+        PTC_IF_OP(IFGT, >, R[in.b()])
+        PTC_IF_OP(IFGE, >=, R[in.b()])
+        PTC_IFEQ_OP(IFEQ, R[in.b()])
+        PTC_IF_OP(IFLTI, <, Value::integer(in.sb()))
+        PTC_IF_OP(IFLEI, <=, Value::integer(in.sb()))
+        PTC_IF_OP(IFGTI, >, Value::integer(in.sb()))
+        PTC_IF_OP(IFGEI, >=, Value::integer(in.sb()))
+        PTC_IFEQ_OP(IFEQI, Value::integer(in.sb()))
+#undef PTC_IF_OP
+#undef PTC_IFEQ_OP
+#undef PTC_TAKE_ELSE_JUMP_UNLESS
         VM_CASE(KWGET) {
-          Value m = R[in.b()];
-          if (m.is_map() && m.map()->small()) {
-            if (const Value* v = small_map_find_keyword(m.map(), K[in.c()].kw())) {
-              R[in.a] = *v;
-              NEXT;
-            }
-          }
           SAVE_PC();
-          R[in.a] = lookup(ctx_, m, K[in.c()]);
+          R[in.a] = lookup(ctx_, R[in.b()], K[in.c()]);
           NEXT;
         }
       }
