@@ -19,11 +19,8 @@ namespace ptc {
 
 namespace {
 
-// Hashes are cached in object headers. Parallel workers may read the same
-// object, so the cache is accessed atomically (a racing recompute is harmless).
-uint32_t cached_hash(const Obj* o) {
-  return std::atomic_ref<uint32_t>(const_cast<Obj*>(o)->hash).load(std::memory_order_relaxed);
-}
+// Hashes are cached in object headers (cached_hash), written atomically:
+// a racing recompute is harmless.
 uint32_t store_hash(const Obj* o, uint32_t h) {
   std::atomic_ref<uint32_t>(const_cast<Obj*>(o)->hash).store(h, std::memory_order_relaxed);
   return h;

@@ -8,6 +8,7 @@
 // order of the reference implementation.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "runtime/value.hpp"
@@ -16,6 +17,11 @@ namespace ptc {
 
 bool equals(Value a, Value b);
 uint32_t hash_value(Value v);
+// The hash hash_value cached in an object's header, 0 when not computed yet.
+// Parallel workers may read the same object, so it is read atomically.
+inline uint32_t cached_hash(const Obj* o) {
+  return std::atomic_ref<uint32_t>(const_cast<Obj*>(o)->hash).load(std::memory_order_relaxed);
+}
 // -1, 0 or 1. NaN compares equal to nothing; callers that must treat NaN as
 // unordered check for it first.
 int compare(Value a, Value b);

@@ -1,6 +1,5 @@
 #include "runtime/hashcoll.hpp"
 
-#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -161,7 +160,7 @@ bool same_name(Value stored, std::string_view name) {
 // Whether a stored string's or keyword's hash is known and is not `hash`
 // (read in place: this runs for every entry a lookup passes).
 bool differs(Value stored, uint32_t hash) {
-  uint32_t h = std::atomic_ref<uint32_t>(stored.obj()->hash).load(std::memory_order_relaxed);
+  uint32_t h = cached_hash(stored.obj());
   return h && h != hash;
 }
 

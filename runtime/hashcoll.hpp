@@ -7,11 +7,11 @@
 // Iteration is always in insertion order, independent of hashes and addresses.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "runtime/equality.hpp"
 #include "runtime/hamt.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/value.hpp"
@@ -129,8 +129,7 @@ inline const Value* small_map_find_keyword(const MapObj* m, const KeywordObj* k)
     if (o == k) return &d[i * 2 + 1];
     // Strings and keywords of one name hash alike; a hash not yet cached
     // (0) is left to the general lookup.
-    uint32_t h =
-        std::atomic_ref<uint32_t>(const_cast<Obj*>(o)->hash).load(std::memory_order_relaxed);
+    uint32_t h = cached_hash(o);
     if (h != k->hash) {
       if (h == 0) return nullptr;
       continue;
