@@ -7,14 +7,19 @@
 
 namespace ptc {
 
-Ctx::Ctx(const Limits& lim)
-    : arena(lim.max_heap_bytes), interner(arena, lim.max_symbols), limits(lim) {
-  start_clock();
-}
+Ctx::Ctx(const Limits& lim) : Ctx(lim, std::chrono::steady_clock::now()) {}
 
 Ctx::Ctx(const Limits& lim, std::chrono::steady_clock::time_point start)
     : arena(lim.max_heap_bytes), interner(arena, lim.max_symbols), limits(lim) {
   start_clock_at(start, lim.timeout_ms, "execution");
+}
+
+void Ctx::start_clock() {
+  start_clock(limits.timeout_ms, "execution");
+}
+
+void Ctx::start_clock(uint32_t timeout_ms, const char* phase) {
+  start_clock_at(std::chrono::steady_clock::now(), timeout_ms, phase);
 }
 
 void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t timeout_ms,
@@ -23,15 +28,6 @@ void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t t
   deadline_ = start + std::chrono::milliseconds(timeout_ms);
   timeout_ms_ = timeout_ms;
   phase_ = phase;
-}
-
-void Ctx::start_clock() {
-  start_clock(limits.timeout_ms, "execution");
-}
-
-void Ctx::start_clock(uint32_t timeout_ms, const char* phase) {
-  start_clock_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms),
-                    timeout_ms, phase);
 }
 
 void Ctx::start_clock_until(std::chrono::steady_clock::time_point deadline, uint32_t timeout_ms,

@@ -14,28 +14,31 @@ Interner::Interner(Arena& arena, uint32_t max_symbols)
     : arena_(arena), max_(max_symbols), slots_(64, nullptr) {}
 
 const KeywordObj* Interner::find(std::string_view name, Type type) const {
+  return find_hashed(name, type, hash_bytes(name));
+}
+
+const KeywordObj* Interner::find_hashed(std::string_view name, Type type, uint32_t h) const {
   if (parent_)
-    if (const KeywordObj* k = parent_->find(name, type)) return k;
-  uint32_t h = hash_bytes(name);
+    if (const KeywordObj* k = parent_->find_hashed(name, type, h)) return k;
+  return slots_[probe(name, type, h)];
+}
+
+size_t Interner::probe(std::string_view name, Type type, uint32_t h) const {
   size_t mask = slots_.size() - 1;
-  for (size_t i = h & mask;; i = (i + 1) & mask) {
+  size_t i = h & mask;
+  for (; slots_[i]; i = (i + 1) & mask) {
     const KeywordObj* k = slots_[i];
-    if (!k) return nullptr;
-    if (k->type == type && k->hash == h && k->name() == name) return k;
+    if (k->type == type && k->hash == h && k->name() == name) break;
   }
+  return i;
 }
 
 const KeywordObj* Interner::intern(std::string_view name, Type type) {
-  if (parent_)
-    if (const KeywordObj* k = parent_->find(name, type)) return k;
   uint32_t h = hash_bytes(name);
-  size_t mask = slots_.size() - 1;
-  size_t i = h & mask;
-  for (;; i = (i + 1) & mask) {
-    const KeywordObj* k = slots_[i];
-    if (!k) break;
-    if (k->type == type && k->hash == h && k->name() == name) return k;
-  }
+  if (parent_)
+    if (const KeywordObj* k = parent_->find_hashed(name, type, h)) return k;
+  size_t i = probe(name, type, h);
+  if (slots_[i]) return slots_[i];
   // The parent's names count too, as if this interner had them itself.
   if (count_ + (parent_ ? parent_->count() : 0) >= max_) {
     throw_error(ErrorKind::SymbolLimit,

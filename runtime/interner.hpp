@@ -36,6 +36,10 @@ class Interner {
 
  private:
   const KeywordObj* find(std::string_view name, Type type) const;
+  // Lookups hash the name once, for this interner and its parent alike.
+  const KeywordObj* find_hashed(std::string_view name, Type type, uint32_t h) const;
+  // The slot holding the name, or the empty slot where it would go.
+  size_t probe(std::string_view name, Type type, uint32_t h) const;
   const KeywordObj* intern(std::string_view name, Type type);
   void grow();
 
