@@ -1,7 +1,7 @@
 // ptc batch FILE.jsonl: one program per input line, one result per output
 // line, in order. A bad line yields an error line and the batch goes on.
 // Consecutive lines with the same context text share one prepared context,
-// and programs are compiled once per source (a bounded cache).
+// and a program that comes again is compiled once (a bounded cache).
 #include <fmt/format.h>
 
 #include <fstream>

@@ -48,7 +48,7 @@ const char* help_for(const std::string& cmd) {
            "\"line\":..., \"column\":...}}. A bad line gives an error line and the batch goes on.\n"
            "Unknown fields are ignored. FILE - reads stdin. A line without a context gets\n"
            "--context FILE's. Consecutive lines with the same context text share it, parsed\n"
-           "once; each source is compiled once.\n\noptions:\n";
+           "once; a program that comes again is compiled once.\n\noptions:\n";
   if (cmd == "bench")
     return "usage: ptc bench FILE.jsonl [-n N] [--no-cache] [--context-as json|host|prepared]\n"
            "                 [--json] [options]\n\n"

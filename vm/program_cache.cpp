@@ -61,6 +61,31 @@ struct ProgramCache::State {
   // second use). A collision only admits a source early.
   std::unordered_set<uint64_t> seen_once;
 
+  // The program kept under `key`, now the most recently used; nullptr when
+  // none. With the lock held.
+  std::shared_ptr<const Program> find(const std::string& key) {
+    auto found = index.find(key);
+    if (found == index.end()) return nullptr;
+    lru.splice(lru.begin(), lru, found->second);
+    ++hits;
+    return found->second->second;
+  }
+
+  // Compiles outside the lock (other sources are served meanwhile) and keeps
+  // the program; when two threads compiled one source, the first kept wins.
+  std::shared_ptr<const Program> compile_and_keep(std::string key, std::string_view source,
+                                                  const RunOptions& options) {
+    std::shared_ptr<const Program> program = compile(source, options);
+    std::lock_guard lock(mutex);
+    if (auto found = index.find(key); found != index.end()) return found->second->second;
+    if (max_entries == 0) return program;
+    bytes += footprint(*program, key.size());
+    lru.emplace_front(std::move(key), program);
+    index.emplace(lru.front().first, lru.begin());
+    evict_to_fit();
+    return program;
+  }
+
   void evict_to_fit() {
     while (!lru.empty() && (lru.size() > max_entries || bytes > max_bytes)) {
       bytes -= footprint(*lru.back().second, lru.back().first.size());
@@ -84,24 +109,10 @@ std::shared_ptr<const Program> ProgramCache::get(std::string_view source,
   State& s = *state_;
   {
     std::lock_guard lock(s.mutex);
-    if (auto found = s.index.find(key); found != s.index.end()) {
-      s.lru.splice(s.lru.begin(), s.lru, found->second);
-      ++s.hits;
-      return found->second->second;
-    }
+    if (auto program = s.find(key)) return program;
     ++s.misses;
   }
-  // Compiled outside the lock: other sources are served meanwhile. Two
-  // threads missing on one source both compile; the first one stored wins.
-  std::shared_ptr<const Program> program = compile(source, options);
-  std::lock_guard lock(s.mutex);
-  if (auto found = s.index.find(key); found != s.index.end()) return found->second->second;
-  if (s.max_entries == 0) return program;
-  s.bytes += footprint(*program, key.size());
-  s.lru.emplace_front(std::move(key), program);
-  s.index.emplace(s.lru.front().first, s.lru.begin());
-  s.evict_to_fit();
-  return program;
+  return s.compile_and_keep(std::move(key), source, options);
 }
 
 Step ProgramCache::run(std::string_view source, const RunOptions& options) {
@@ -109,25 +120,29 @@ Step ProgramCache::run(std::string_view source, const RunOptions& options) {
   // them into the cache would cost a second arena and evict the ones that do
   // repeat. A source is kept from its second run on; its first runs as is.
   std::string key = cache_key(source, options);
-  uint64_t hash = XXH3_64bits(key.data(), key.size());
   State& s = *state_;
-  bool keep = false;
+  std::shared_ptr<const Program> program;
+  bool second_run = false;
   {
     std::lock_guard lock(s.mutex);
-    if (s.index.contains(key) || s.seen_once.erase(hash)) {
-      keep = true;
-    } else {
-      if (s.seen_once.size() >= 4 * s.max_entries + 16) s.seen_once.clear();
-      s.seen_once.insert(hash);
+    program = s.find(key);
+    if (!program) {
       ++s.misses;
+      uint64_t hash = XXH3_64bits(key.data(), key.size());
+      second_run = s.seen_once.erase(hash) > 0;
+      if (!second_run) {
+        if (s.seen_once.size() >= 4 * s.max_entries + 16) s.seen_once.clear();
+        s.seen_once.insert(hash);
+      }
     }
   }
-  if (!keep) return ptc::run(source, options);
-  std::shared_ptr<const Program> program;
-  try {
-    program = get(source, options);
-  } catch (LispError&) {
-    return ptc::run(source, options);  // the same error, as a Step with telemetry
+  if (!program && !second_run) return ptc::run(source, options);
+  if (!program) {
+    try {
+      program = s.compile_and_keep(std::move(key), source, options);
+    } catch (LispError&) {
+      return ptc::run(source, options);  // the same error, as a Step with telemetry
+    }
   }
   return ptc::run(*program, options);
 }

@@ -48,6 +48,15 @@ void check_size(std::string_view source, const Limits& limits) {
                 "send a shorter program; large data belongs in the context, not the source");
 }
 
+// The limits of reading, analysis and compilation on their own (compile(),
+// validate, disasm), once the source is known not to be too large.
+Limits compile_limits(std::string_view source, const Limits& limits) {
+  check_size(source, limits);
+  Limits compiling = limits;
+  compiling.max_heap_bytes = compile_budget(source.size());
+  return compiling;
+}
+
 constexpr std::string_view kCallers[] = {"in_process_v1", "text_mode", "mcp"};
 constexpr std::string_view kProfiles[] = {"", "mcp_no_tools", "mcp_aggregator", "in_process_v1",
                                           "text_mode"};
@@ -420,9 +429,7 @@ std::string_view program_source(const Program& program) {
 }
 
 std::shared_ptr<const Program> compile(std::string_view source, const RunOptions& options) {
-  check_size(source, options.limits);
-  Limits limits = options.limits;
-  limits.max_heap_bytes = compile_budget(source.size());
+  Limits limits = compile_limits(source, options.limits);
   auto program = std::make_shared<Program>(std::string(source), limits);
   Ctx& ctx = program->ctx;
   ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
@@ -440,9 +447,7 @@ std::shared_ptr<const Program> compile(std::string_view source, const RunOptions
 std::vector<std::string> validate(std::string_view source, const RunOptions& options) {
   std::vector<std::string> undefined;
   try {
-    check_size(source, options.limits);
-    Limits limits = options.limits;
-    limits.max_heap_bytes = compile_budget(source.size());
+    Limits limits = compile_limits(source, options.limits);
     Ctx ctx(limits);
     ctx.start_clock(options.limits.compile_timeout_ms, "compilation");
     AnalyzerOptions analyzer_options;
@@ -458,9 +463,7 @@ std::vector<std::string> validate(std::string_view source, const RunOptions& opt
 }
 
 std::string disassemble_source(std::string_view source, const RunOptions& options) {
-  check_size(source, options.limits);
-  Limits limits = options.limits;
-  limits.max_heap_bytes = compile_budget(source.size());
+  Limits limits = compile_limits(source, options.limits);
   Ctx ctx(limits);
   return disassemble(*compile_source(ctx, source, {}));
 }

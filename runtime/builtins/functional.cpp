@@ -146,21 +146,11 @@ Value some_fn(Ctx& ctx, const Value* a, uint32_t n) {
 // defaults (GAP-S42); other arguments pass through.
 Value fnil_call(Ctx& ctx, const NativeFnObj* self, const Value* args, uint32_t nargs) {
   const Value* c = self->captured();
-  uint32_t defaults = self->ncaptured - 1;  // at most 3
-  if (nargs <= 8) {  // the usual call: arguments copied on the stack, not the heap
-    union Slots {
-      Slots() {}
-      Value v[8];
-    } all;
-    std::copy(args, args + nargs, all.v);
-    for (uint32_t i = 0; i < defaults && i < nargs; ++i)
-      if (all.v[i].is_nil()) all.v[i] = c[i + 1];
-    return ctx.call(c[0], all.v, nargs);
-  }
-  Args all(args, args + nargs);
-  for (uint32_t i = 0; i < defaults && i < nargs; ++i)
+  CallArgs all(nargs);
+  std::copy(args, args + nargs, all.data());
+  for (uint32_t i = 0; i + 1 < self->ncaptured && i < nargs; ++i)
     if (all[i].is_nil()) all[i] = c[i + 1];
-  return call_with(ctx, c[0], all);
+  return ctx.call(c[0], all.data(), nargs);
 }
 
 Value fnil(Ctx& ctx, const Value* a, uint32_t n) {

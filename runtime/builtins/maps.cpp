@@ -280,20 +280,10 @@ Value assoc_in(Ctx& ctx, const Value* a, uint32_t) {
 // (f old extra...) for update and update-in.
 Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra) {
   if (nextra == 0) return ctx.call(f, old);
-  if (nextra < 8) {  // the usual (update m k f x): no allocation, no zeroing
-    union Slots {
-      Slots() {}
-      Value v[8];
-    } args;
-    args.v[0] = old;
-    std::copy(extra, extra + nextra, args.v + 1);
-    return ctx.call(f, args.v, nextra + 1);
-  }
-  std::vector<Value> args;
-  args.reserve(nextra + 1);
-  args.push_back(old);
-  args.insert(args.end(), extra, extra + nextra);
-  return ctx.call(f, args.data(), static_cast<uint32_t>(args.size()));
+  CallArgs args(nextra + 1);
+  args[0] = old;
+  std::copy(extra, extra + nextra, args.data() + 1);
+  return ctx.call(f, args.data(), nextra + 1);
 }
 
 Value update(Ctx& ctx, const Value* a, uint32_t n) {

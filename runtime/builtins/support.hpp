@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string_view>
+#include <vector>
 
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
@@ -58,6 +59,26 @@ std::string print_joined(Ctx& ctx, const Value* a, uint32_t n, bool readable, bo
 // (flexibly, spec §7.5), anything callable is called. `fname` and `pos` name
 // the function and argument position for the error when key_fn is neither.
 Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int pos);
+
+// Room for the arguments of one call a builtin makes (fnil, update): on the
+// stack, not zeroed, for the usual few; on the heap beyond.
+class CallArgs {
+ public:
+  explicit CallArgs(uint32_t n) : n_(n) {
+    if (n > kOnStack) heap_.resize(n);
+  }
+  Value* data() { return n_ > kOnStack ? heap_.data() : stack_.v; }
+  Value& operator[](uint32_t i) { return data()[i]; }
+
+ private:
+  static constexpr uint32_t kOnStack = 8;
+  union Stack {
+    Stack() {}
+    Value v[kOnStack];
+  } stack_;
+  std::vector<Value> heap_;
+  uint32_t n_;
+};
 
 // A builtin definition table entry. `cat` is a Category member (Core, String, ...).
 #define PTC_BUILTIN(cat, name, min, max, fn, sig, doc) \
