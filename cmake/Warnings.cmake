@@ -1,6 +1,7 @@
 function(ptc_apply_warnings target)
-  target_compile_options(${target} INTERFACE -Wall -Wextra -Wnon-virtual-dtor
-                                             -Wimplicit-fallthrough)
+  # -Wnon-virtual-dtor is C++ only (the C API's tests are C).
+  target_compile_options(${target} INTERFACE -Wall -Wextra -Wimplicit-fallthrough
+                                             $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor>)
   # Locals shadowing locals: GCC spells it -Wshadow=local; clang's -Wshadow is
   # the nearest (it also covers shadowed fields and globals).
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
