@@ -1,0 +1,63 @@
+// What the C API's opaque handles are. Each holds the C++ objects of
+// include/ptc/ptc.hpp it stands for, plus what those point into (the
+// context's text, the cancel flag), shared so that copies (a session made
+// from options) keep them alive.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "include/ptc/ptc.h"
+#include "include/ptc/ptc.hpp"
+
+struct ptc_options {
+  ptc::RunOptions run;
+  // What run.context_json and run.cancel point into.
+  std::shared_ptr<const std::string> context_text;
+  std::shared_ptr<std::atomic<bool>> cancel;
+};
+
+struct ptc_cancel_token {
+  std::shared_ptr<std::atomic<bool>> flag = std::make_shared<std::atomic<bool>>(false);
+};
+
+struct ptc_prepared_context {
+  std::shared_ptr<const ptc::PreparedContext> context;
+};
+
+struct ptc_program {
+  std::shared_ptr<const ptc::Program> program;
+};
+
+// A Step, and its JSON texts, each built on first request (by the const
+// getters of the C API: a cache).
+struct ptc_result {
+  ptc::Step step;
+  std::optional<std::string> value_json, memory_json, tool_calls_json, json, error_text;
+};
+
+struct ptc_session {
+  // The options the session was made from: what its RunOptions point into.
+  ptc_options keep;
+  ptc::Session session;
+  std::optional<std::string> memory_json;
+
+  ptc_session(const ptc_options& options, size_t history_depth)
+      : keep(options), session(keep.run, history_depth) {}
+};
+
+// A tool call's answer, filled in by the callback.
+struct ptc_tool_reply {
+  const ptc::ToolCallContext* call = nullptr;  // of the run serving it; may be nullptr
+  ptc::ToolResult answer = ptc::ToolResult::success(ptc::HostValue());
+};
+
+namespace ptc::capi {
+
+// Adds (or replaces) a tool calling `fn` to options.tools (capi/tools.cpp).
+void add_tool(RunOptions& options, std::string name, ptc_tool_fn fn, void* user,
+              ptc_free_fn free_user, bool cacheable);
+
+}  // namespace ptc::capi

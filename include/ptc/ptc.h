@@ -1,0 +1,373 @@
+/* The C API of ptc-lisp: run PTC-Lisp programs from any language with a C
+ * foreign-function interface (Python ctypes, Go cgo, Rust, C). Plain C99/C11,
+ * opaque handles, UTF-8 JSON text in and out. include/ptc/README.md is the
+ * guide (build, a complete example, the JSON shapes); this header is the
+ * reference.
+ *
+ * It wraps the C++ embedding API of ptc.hpp; no C++ exception ever crosses
+ * it: every entry point catches everything and reports a ptc_status.
+ *
+ * ---------------------------------------------------------------- conventions
+ *
+ * Status and errors. Functions that can fail return a ptc_status (or NULL
+ * for those that return a pointer). The message of the last failure is kept
+ * per thread: ptc_last_error() / ptc_last_status(). Every function that
+ * returns a ptc_status (or a pointer that may be NULL on failure) sets them:
+ * cleared to "" / PTC_OK when it succeeds. Read them on the same thread,
+ * before the next ptc_ call (Go: from one cgo call, or with
+ * runtime.LockOSThread). A program that fails is not an API failure: ptc_run
+ * then returns PTC_PROGRAM_ERROR and hands back a result describing the
+ * error (reason, message, hint, line, column).
+ *
+ * Text in. Program source and JSON are (pointer, length) pairs of UTF-8 that
+ * need not end with NUL; PTC_NTS as the length means "NUL-terminated, measure
+ * it". Names (tools, limits, signature, error messages) are NUL-terminated.
+ * The library copies what it keeps: the caller's buffers may be reused as
+ * soon as the call returns.
+ *
+ * Text out. Every `const char*` returned is UTF-8, NUL-terminated, owned by
+ * the handle it came from and valid until that handle is freed (or, where
+ * said, until the next call that changes it). Functions with a `size_t* len`
+ * out-parameter store the length in bytes there (when `len` is not NULL):
+ * printed values and prints may contain NUL bytes; JSON text never does.
+ * Never free these pointers.
+ *
+ * Handles. Each `ptc_*_new`, ptc_run, ptc_compile, ... hands out a handle the
+ * caller owns and frees with the matching `ptc_*_free` (free(NULL) does
+ * nothing). Handles a function takes as arguments are borrowed: the callee
+ * keeps its own reference where it needs one (options keep their prepared
+ * context and cancel token alive; a session copies its options), so handles
+ * may be freed in any order.
+ *
+ * Thread safety.
+ *   - ptc_program, ptc_prepared_context, ptc_cancel_token: immutable (a
+ *     token only ever goes from not cancelled to cancelled) and safe to use
+ *     from any number of threads at once.
+ *   - ptc_options: not thread-safe to modify. Several threads may run with
+ *     the same options at once as long as no thread modifies or frees them
+ *     meanwhile.
+ *   - ptc_result and ptc_session: one thread at a time (a result builds its
+ *     JSON texts on first request; a session changes on every eval).
+ *   - ptc_run, ptc_program_run and ptc_compile may be called from many
+ *     threads at once: every run is independent.
+ *   - Tool callbacks may be called from several threads at once, also within
+ *     one run (pmap/pcalls branches run on a worker pool): a callback and its
+ *     user data must be thread-safe.
+ *
+ * JSON out (values, memory, tool arguments and results). Every value has a
+ * JSON form, so converting never fails:
+ *   nil -> null; true/false; integers (big ones too) -> numbers; floats ->
+ *   numbers with a '.' or exponent ("1.0"), NaN/Inf/-Inf -> the strings
+ *   "##NaN" "##Inf" "##-Inf"; strings -> strings; keywords -> their name
+ *   without ':' (":total" -> "total"); vectors, lists and sets -> arrays;
+ *   maps -> objects in insertion order, keys: strings and keywords -> their
+ *   name, numbers -> their decimal text, any other key (nil, true, [1 2]) ->
+ *   its printed form; keys that collide after this (:a and "a") both appear;
+ *   functions, regexes, vars and other values with no data form -> the
+ *   string of their printed form ("#fn[x]", "#\"a+\"", "#'f").
+ * JSON in: objects -> maps with string keys (data/x and (get m "x") read
+ * them; (:x m) too, keys being flexible), arrays -> vectors, integers that
+ * do not fit 64 bits -> big integers, other numbers -> floats.
+ */
+#ifndef PTC_PTC_H
+#define PTC_PTC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- basics */
+
+/* Length meaning "the text is NUL-terminated". */
+#define PTC_NTS ((size_t)-1)
+
+/* The library version, e.g. "0.1.0". Static storage; never NULL. */
+const char* ptc_version(void);
+
+typedef enum ptc_status {
+  PTC_OK = 0,
+  /* The program failed (parse error, type error, timeout, memory limit,
+   * (fail v), ...): the result handle says how. */
+  PTC_PROGRAM_ERROR = 1,
+  /* The call was wrong: NULL where a handle or text is required, malformed
+   * JSON (the message gives line:column), JSON of the wrong type, a value
+   * out of range, an unknown limit name. Nothing was changed. */
+  PTC_INVALID_ARGUMENT = 2,
+  /* The host process could not allocate memory. Nothing was changed. */
+  PTC_OUT_OF_MEMORY = 3,
+  /* A bug in ptc-lisp (an unexpected exception): the message says what. */
+  PTC_INTERNAL = 4
+} ptc_status;
+
+/* "ok", "program_error", "invalid_argument", "out_of_memory", "internal";
+ * "unknown" for other values. Static storage. */
+const char* ptc_status_name(ptc_status status);
+
+/* The message of the last failure on this thread ("" after a success).
+ * Owned by the library: valid until the next ptc_ call on this thread. */
+const char* ptc_last_error(void);
+/* The status of the last call on this thread that reports one. */
+ptc_status ptc_last_status(void);
+
+/* ---------------------------------------------------------------- handles */
+
+typedef struct ptc_options ptc_options;
+typedef struct ptc_result ptc_result;
+typedef struct ptc_session ptc_session;
+typedef struct ptc_program ptc_program;
+typedef struct ptc_prepared_context ptc_prepared_context;
+typedef struct ptc_cancel_token ptc_cancel_token;
+typedef struct ptc_tool_reply ptc_tool_reply;
+
+/* ---------------------------------------------------------------- cancel tokens */
+
+/* A flag the host raises, from any thread, to stop the runs whose options
+ * carry it: they end with reason "cancelled" within a few thousand
+ * reductions (their pmap branches too), and running tools see
+ * ptc_tool_reply_cancelled(). A token stays cancelled; use a new one for
+ * the next run. NULL when out of memory (see ptc_last_error). */
+ptc_cancel_token* ptc_cancel_token_new(void);
+/* Thread-safe; NULL does nothing. */
+void ptc_cancel_token_cancel(ptc_cancel_token* token);
+/* 1 when cancelled, else 0 (also for NULL). Thread-safe. */
+int ptc_cancel_token_is_cancelled(const ptc_cancel_token* token);
+/* Options that carry the token keep it alive: it may be freed first. */
+void ptc_cancel_token_free(ptc_cancel_token* token);
+
+/* ---------------------------------------------------------------- prepared contexts */
+
+/* A context (a JSON object: its keys are the program's data/ names) parsed
+ * once, for any number of runs on any threads: runs read it in place instead
+ * of each importing it (and a run's max_heap_bytes does not count it).
+ * max_bytes caps the memory of the imported values (0 = 1 GiB).
+ * PTC_INVALID_ARGUMENT for NULL, malformed JSON (line:column) or JSON that
+ * is not an object; PTC_PROGRAM_ERROR ("memory_limit: ...") past max_bytes.
+ * *out is NULL on failure. Free with ptc_prepared_context_free. */
+ptc_status ptc_prepare_context(const char* json, size_t len, size_t max_bytes,
+                               ptc_prepared_context** out);
+/* Bytes the prepared values occupy. */
+size_t ptc_prepared_context_bytes(const ptc_prepared_context* context);
+/* Options that carry the context keep it alive: it may be freed first. */
+void ptc_prepared_context_free(ptc_prepared_context* context);
+
+/* ---------------------------------------------------------------- tools */
+
+/* A host function programs call as (tool/<name> {...}). `name` is the
+ * tool's name (NUL-terminated); `args_json` the argument map the program
+ * passed as a JSON object (NUL-terminated, `args_len` bytes; keyword keys
+ * become string keys). The callback answers through `reply`:
+ * ptc_tool_reply_set_result_json or ptc_tool_reply_set_error; neither means
+ * a nil result. `name`, `args_json` and `reply` are valid only during the
+ * call.
+ *
+ * Called from the thread running the program, or from pmap/pcalls worker
+ * threads: several calls, of the same tool too, may run at once on
+ * different threads. A callback must not unwind (longjmp, C++ exception)
+ * through the library; one that throws a C++ exception anyway gets a tool
+ * error. */
+typedef void (*ptc_tool_fn)(void* user, const char* name, const char* args_json, size_t args_len,
+                            ptc_tool_reply* reply);
+/* Called once with the tool's user pointer when the last copy of the tool is
+ * released (the options, and every session made from them, freed or the tool
+ * replaced). */
+typedef void (*ptc_free_fn)(void* user);
+
+/* The tool's value, as JSON text (any JSON value). Malformed JSON makes
+ * the call a tool error the program sees (and returns
+ * PTC_INVALID_ARGUMENT). Replaces an earlier answer. */
+ptc_status ptc_tool_reply_set_result_json(ptc_tool_reply* reply, const char* json, size_t len);
+/* Fails the call: the program ends with reason "tool_error" and this
+ * message (UTF-8). Replaces an earlier answer. */
+ptc_status ptc_tool_reply_set_error(ptc_tool_reply* reply, const char* message, size_t len);
+/* 1 when the run serving this call was cancelled or stopped (timeout, a
+ * failing sibling branch): a tool that waits should stop waiting. */
+int ptc_tool_reply_cancelled(const ptc_tool_reply* reply);
+/* Milliseconds left before the call's deadline (0 when past it). */
+int64_t ptc_tool_reply_remaining_ms(const ptc_tool_reply* reply);
+
+/* ---------------------------------------------------------------- run options */
+
+/* Every resource limit of a run (ptc::Limits); defaults are the spec's. */
+typedef enum ptc_limit {
+  PTC_LIMIT_MAX_HEAP_BYTES = 0,              /* run heap, default 10485760 */
+  PTC_LIMIT_TIMEOUT_MS = 1,                  /* wall clock of the run, default 1000 */
+  PTC_LIMIT_LOOP_LIMIT = 2,                  /* loop/recur jumps per loop, 1000 (at most 10000) */
+  PTC_LIMIT_MAX_CALL_DEPTH = 3,              /* nested function calls, 10000 */
+  PTC_LIMIT_MAX_SYMBOLS = 4,                 /* distinct keywords and symbols, 10000 */
+  PTC_LIMIT_MAX_PROGRAM_BYTES = 5,           /* source size, 1000000 */
+  PTC_LIMIT_MAX_PRINT_LENGTH = 6,            /* characters kept per println, 2000 */
+  PTC_LIMIT_MAX_NESTING_DEPTH = 7,           /* reader nesting of forms, 1000 */
+  PTC_LIMIT_COMPILE_TIMEOUT_MS = 8,          /* reading, analysis, compilation, 5000 */
+  PTC_LIMIT_MAX_TOOL_CALLS = 9,              /* tool calls per run; -1 = unlimited (default) */
+  PTC_LIMIT_MAX_TOOL_CALL_RESULT_BYTES = 10, /* per tool-call ledger entry, 16384 */
+  PTC_LIMIT_PMAP_TIMEOUT_MS = 11,            /* deadline shared by a pmap's branches, 5000 */
+  PTC_LIMIT_PMAP_MAX_CONCURRENCY = 12,       /* branches in flight per call, 0 = 2 x cores */
+  PTC_LIMIT_MAX_PARALLEL_WORKERS = 13,       /* branches alive at once per run, 8 */
+  PTC_LIMIT_WORKER_MAX_HEAP_BYTES = 14       /* heap of each branch, 0 = max_heap_bytes */
+} ptc_limit;
+#define PTC_LIMIT_COUNT 15
+
+/* The limit's name, as ptc.hpp spells the field ("max_heap_bytes",
+ * "timeout_ms", ...); NULL for an unknown value. Static storage. */
+const char* ptc_limit_name(ptc_limit limit);
+/* The limit of that name; PTC_INVALID_ARGUMENT for an unknown name. */
+ptc_status ptc_limit_from_name(const char* name, ptc_limit* out);
+
+/* A new set of options with the defaults: no context, memory, history or
+ * tools, the spec's limits, filter_context on. NULL when out of memory.
+ * Free with ptc_options_free. */
+ptc_options* ptc_options_new(void);
+void ptc_options_free(ptc_options* options);
+
+/* The context: a JSON object whose keys are the program's data/ names.
+ * Checked here (PTC_INVALID_ARGUMENT for malformed JSON, with line:column,
+ * or for JSON that is not an object) and kept as text: each run builds only
+ * the keys its program reads (with filter_context). NULL clears it. A
+ * prepared context, when set, is used instead. */
+ptc_status ptc_options_set_context_json(ptc_options* options, const char* json, size_t len);
+/* A context prepared once (ptc_prepare_context), used instead of the JSON
+ * context. The options keep it alive. NULL clears it. */
+ptc_status ptc_options_set_prepared_context(ptc_options* options,
+                                            const ptc_prepared_context* context);
+/* Memory: a JSON object of the names earlier runs bound with def/defn. NULL
+ * clears it. (A result's memory JSON carries functions as their printed
+ * form only: use a ptc_session to keep defn'd functions across runs.) */
+ptc_status ptc_options_set_memory_json(ptc_options* options, const char* json, size_t len);
+/* Turn history: a JSON array of earlier results, oldest first; the last is
+ * *1, the one before *2, then *3. NULL clears it. */
+ptc_status ptc_options_set_history_json(ptc_options* options, const char* json, size_t len);
+/* Sets one limit. PTC_INVALID_ARGUMENT for an unknown limit or a value out
+ * of the field's range (negative, or above 4294967295 for the 32-bit ones;
+ * only PTC_LIMIT_MAX_TOOL_CALLS takes -1, meaning unlimited). */
+ptc_status ptc_options_set_limit(ptc_options* options, ptc_limit limit, int64_t value);
+ptc_status ptc_options_get_limit(const ptc_options* options, ptc_limit limit, int64_t* out);
+/* A signature the result must match (and is coerced to), e.g.
+ * "{total :int}" or "[:string]". NULL or "" clears it. A malformed
+ * signature fails the runs (reason "parse_error"). */
+ptc_status ptc_options_set_signature(ptc_options* options, const char* signature);
+/* Round floats in the result to `digits` decimals (0..17); -1 = no rounding
+ * (the default). */
+ptc_status ptc_options_set_float_precision(ptc_options* options, int digits);
+/* Nonzero (the default): import only the data/ keys the program reads. */
+ptc_status ptc_options_set_filter_context(ptc_options* options, int filter);
+/* Collection items shown per collection in the printed result; 0 = all. */
+ptc_status ptc_options_set_display_limit(ptc_options* options, size_t limit);
+/* Runs with these options stop when the token is cancelled. The options keep
+ * it alive. NULL detaches it. */
+ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel_token* token);
+/* Adds a tool (or replaces the one of that name): programs call it as
+ * (tool/<name> {...}); names are kebab-case ("get-user"). `fn` must not be
+ * NULL; `user` is passed to every call; `free_user` (may be NULL) is called
+ * with `user` when the last copy of the tool goes away. With `cacheable`
+ * nonzero, calls with equal arguments within a run are answered from the
+ * run's cache. */
+ptc_status ptc_options_add_tool(ptc_options* options, const char* name, ptc_tool_fn fn, void* user,
+                                ptc_free_fn free_user, int cacheable);
+/* Removes the tool of that name; PTC_INVALID_ARGUMENT when there is none. */
+ptc_status ptc_options_remove_tool(ptc_options* options, const char* name);
+
+/* ---------------------------------------------------------------- runs */
+
+/* Runs a program. `options` may be NULL (the defaults). On PTC_OK or
+ * PTC_PROGRAM_ERROR *out holds the result (free with ptc_result_free); on
+ * other statuses it is NULL. */
+ptc_status ptc_run(const char* source, size_t len, const ptc_options* options, ptc_result** out);
+
+/* A program read, analyzed and compiled once, for many runs on any threads.
+ * What shapes the bytecode comes from the options given here: the memory's
+ * names, the tools' names and the compile limits; run it with options that
+ * agree. When it does not compile: PTC_PROGRAM_ERROR, and *error_out (when
+ * error_out is not NULL) receives a failed result with the error ptc_run
+ * would report (free it with ptc_result_free). Free the program with
+ * ptc_program_free; runs in progress keep their own reference. */
+ptc_status ptc_compile(const char* source, size_t len, const ptc_options* options,
+                       ptc_program** program_out, ptc_result** error_out);
+/* As ptc_run, for a compiled program. Thread-safe. */
+ptc_status ptc_program_run(const ptc_program* program, const ptc_options* options,
+                           ptc_result** out);
+/* The source the program was compiled from (owned by the program). */
+const char* ptc_program_source(const ptc_program* program, size_t* len);
+void ptc_program_free(ptc_program* program);
+
+/* ---------------------------------------------------------------- results */
+
+/* 1 when the program succeeded, 0 when it failed (or for NULL). */
+int ptc_result_ok(const ptc_result* result);
+/* The program's value as JSON ("null" when it failed). NULL only on
+ * failure to build the text (out of memory): see ptc_last_error. */
+const char* ptc_result_value_json(const ptc_result* result, size_t* len);
+/* The value in Clojure syntax, e.g. {:total 3 "a" [1 2]} ("" when failed). */
+const char* ptc_result_printed(const ptc_result* result, size_t* len);
+/* println/print/prn output, in order: how many lines, and line i (NULL when
+ * i is out of range). */
+size_t ptc_result_prints_count(const ptc_result* result);
+const char* ptc_result_print(const ptc_result* result, size_t index, size_t* len);
+/* Memory after the run as a JSON object: the memory given plus every
+ * def/defn (exactly the memory given when the run failed). */
+const char* ptc_result_memory_json(const ptc_result* result, size_t* len);
+/* The tool calls the run made, a JSON array of the objects described at
+ * ptc_result_json. */
+const char* ptc_result_tool_calls_json(const ptc_result* result, size_t* len);
+/* The error of a failed run: its reason ("type_error", "timeout",
+ * "tool_error", "fail", ...; NULL when the run succeeded), message, hint (""
+ * when none), and where (1-based line and column in code points; 0 when
+ * unknown). */
+const char* ptc_result_error_reason(const ptc_result* result);
+const char* ptc_result_error_message(const ptc_result* result, size_t* len);
+const char* ptc_result_error_hint(const ptc_result* result, size_t* len);
+uint32_t ptc_result_error_line(const ptc_result* result);
+uint32_t ptc_result_error_column(const ptc_result* result);
+/* "type_error at 3:7: message\n  hint: ...": the text to show an LLM ("" when
+ * the run succeeded). */
+const char* ptc_result_error_text(const ptc_result* result, size_t* len);
+/* The whole result as one JSON object:
+ *   {"ok": true|false,
+ *    "value": <JSON value, null when failed>,
+ *    "printed": "<value in Clojure syntax>",
+ *    "truncated": <printed was cut by display_limit>,
+ *    "returned": <the program ended with (return v)>,
+ *    "prints": ["<line>", ...],
+ *    "memory": {<name>: <value>, ...},
+ *    "tool_calls": [{"name": "get-user", "args": <JSON>, "args_truncated": b,
+ *                    "result": <JSON>, "result_truncated": b,
+ *                    "error": null | "<message>", "duration_ms": 0.12,
+ *                    "cached": b}, ...],
+ *    "pmap_calls": [{"kind": "pmap"|"pcalls", "count": n, "success_count": n,
+ *                    "error_count": n, "duration_ms": 1.5}, ...],
+ *    "usage": {"duration_ms": 0.3, "memory_bytes": n, "eval_reductions": n},
+ *    "error": null | {"reason": "type_error", "message": "...",
+ *                     "hint": null | "...", "line": n|null, "column": n|null,
+ *                     "text": "<ptc_result_error_text>",
+ *                     "fail_value": <JSON of v for (fail v); absent otherwise>}}
+ * Arguments and results of tool calls are kept whole when they print within
+ * max_tool_call_result_bytes, else as a string preview (with *_truncated).
+ * NULL only when out of memory. */
+const char* ptc_result_json(const ptc_result* result, size_t* len);
+void ptc_result_free(ptc_result* result);
+
+/* ---------------------------------------------------------------- sessions */
+
+/* A REPL over runs: memory (functions too) carries from one eval to the
+ * next, and the values of the last `history_depth` successful evals are *1,
+ * *2, *3 (3 is the usual depth). A failed eval changes neither. The session
+ * copies `options` (NULL = the defaults): later changes to them do not
+ * reach it; their memory and history start it. Not thread-safe. */
+ptc_status ptc_session_new(const ptc_options* options, size_t history_depth, ptc_session** out);
+/* As ptc_run, within the session. */
+ptc_status ptc_session_eval(ptc_session* session, const char* source, size_t len, ptc_result** out);
+/* Forgets memory and history (back to the options the session started from
+ * without their memory and history). */
+ptc_status ptc_session_reset(ptc_session* session);
+/* The session's memory as a JSON object; owned by the session, valid until
+ * its next eval, reset or memory_json call. NULL on failure. */
+const char* ptc_session_memory_json(ptc_session* session, size_t* len);
+void ptc_session_free(ptc_session* session);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PTC_PTC_H */
