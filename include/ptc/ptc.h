@@ -143,9 +143,9 @@ void ptc_cancel_token_free(ptc_cancel_token* token);
  * once, for any number of runs on any threads: runs read it in place instead
  * of each importing it (and a run's max_heap_bytes does not count it).
  * max_bytes caps the memory of the imported values (0 = 1 GiB).
- * PTC_INVALID_ARGUMENT for NULL, malformed JSON (line:column) or JSON that
- * is not an object; PTC_PROGRAM_ERROR ("memory_limit: ...") past max_bytes.
- * *out is NULL on failure. Free with ptc_prepared_context_free. */
+ * PTC_INVALID_ARGUMENT for NULL, malformed JSON (line:column), JSON that
+ * is not an object, or a context larger than max_bytes; *out is then NULL.
+ * Free with ptc_prepared_context_free. */
 ptc_status ptc_prepare_context(const char* json, size_t len, size_t max_bytes,
                                ptc_prepared_context** out);
 /* Bytes the prepared values occupy. */
@@ -263,7 +263,8 @@ ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel_token* 
  * NULL; `user` is passed to every call; `free_user` (may be NULL) is called
  * with `user` when the last copy of the tool goes away. With `cacheable`
  * nonzero, calls with equal arguments within a run are answered from the
- * run's cache. */
+ * run's cache. On failure the tool is not added and `free_user` is not
+ * called. */
 ptc_status ptc_options_add_tool(ptc_options* options, const char* name, ptc_tool_fn fn, void* user,
                                 ptc_free_fn free_user, int cacheable);
 /* Removes the tool of that name; PTC_INVALID_ARGUMENT when there is none. */
