@@ -81,11 +81,18 @@ extern "C" {
 
 /* ---------------------------------------------------------------- basics */
 
+/* Exported from the shared library even when it hides everything else. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PTC_API __attribute__((visibility("default")))
+#else
+#define PTC_API
+#endif
+
 /* Length meaning "the text is NUL-terminated". */
 #define PTC_NTS ((size_t)-1)
 
 /* The library version, e.g. "0.1.0". Static storage; never NULL. */
-const char* ptc_version(void);
+PTC_API const char* ptc_version(void);
 
 typedef enum ptc_status {
   PTC_OK = 0,
@@ -104,13 +111,13 @@ typedef enum ptc_status {
 
 /* "ok", "program_error", "invalid_argument", "out_of_memory", "internal";
  * "unknown" for other values. Static storage. */
-const char* ptc_status_name(ptc_status status);
+PTC_API const char* ptc_status_name(ptc_status status);
 
 /* The message of the last failure on this thread ("" after a success).
  * Owned by the library: valid until the next ptc_ call on this thread. */
-const char* ptc_last_error(void);
+PTC_API const char* ptc_last_error(void);
 /* The status of the last call on this thread that reports one. */
-ptc_status ptc_last_status(void);
+PTC_API ptc_status ptc_last_status(void);
 
 /* ---------------------------------------------------------------- handles */
 
@@ -129,13 +136,13 @@ typedef struct ptc_tool_reply ptc_tool_reply;
  * reductions (their pmap branches too), and running tools see
  * ptc_tool_reply_cancelled(). A token stays cancelled; use a new one for
  * the next run. NULL when out of memory (see ptc_last_error). */
-ptc_cancel_token* ptc_cancel_token_new(void);
+PTC_API ptc_cancel_token* ptc_cancel_token_new(void);
 /* Thread-safe; NULL does nothing. */
-void ptc_cancel_token_cancel(ptc_cancel_token* token);
+PTC_API void ptc_cancel_token_cancel(ptc_cancel_token* token);
 /* 1 when cancelled, else 0 (also for NULL). Thread-safe. */
-int ptc_cancel_token_is_cancelled(const ptc_cancel_token* token);
+PTC_API int ptc_cancel_token_is_cancelled(const ptc_cancel_token* token);
 /* Options that carry the token keep it alive: it may be freed first. */
-void ptc_cancel_token_free(ptc_cancel_token* token);
+PTC_API void ptc_cancel_token_free(ptc_cancel_token* token);
 
 /* ---------------------------------------------------------------- prepared contexts */
 
@@ -146,12 +153,12 @@ void ptc_cancel_token_free(ptc_cancel_token* token);
  * PTC_INVALID_ARGUMENT for NULL, malformed JSON (line:column), JSON that
  * is not an object, or a context larger than max_bytes; *out is then NULL.
  * Free with ptc_prepared_context_free. */
-ptc_status ptc_prepare_context(const char* json, size_t len, size_t max_bytes,
-                               ptc_prepared_context** out);
+PTC_API ptc_status ptc_prepare_context(const char* json, size_t len, size_t max_bytes,
+                                       ptc_prepared_context** out);
 /* Bytes the prepared values occupy. */
-size_t ptc_prepared_context_bytes(const ptc_prepared_context* context);
+PTC_API size_t ptc_prepared_context_bytes(const ptc_prepared_context* context);
 /* Options that carry the context keep it alive: it may be freed first. */
-void ptc_prepared_context_free(ptc_prepared_context* context);
+PTC_API void ptc_prepared_context_free(ptc_prepared_context* context);
 
 /* ---------------------------------------------------------------- tools */
 
@@ -178,15 +185,16 @@ typedef void (*ptc_free_fn)(void* user);
 /* The tool's value, as JSON text (any JSON value). Malformed JSON makes
  * the call a tool error the program sees (and returns
  * PTC_INVALID_ARGUMENT). Replaces an earlier answer. */
-ptc_status ptc_tool_reply_set_result_json(ptc_tool_reply* reply, const char* json, size_t len);
+PTC_API ptc_status ptc_tool_reply_set_result_json(ptc_tool_reply* reply, const char* json,
+                                                  size_t len);
 /* Fails the call: the program ends with reason "tool_error" and this
  * message (UTF-8). Replaces an earlier answer. */
-ptc_status ptc_tool_reply_set_error(ptc_tool_reply* reply, const char* message, size_t len);
+PTC_API ptc_status ptc_tool_reply_set_error(ptc_tool_reply* reply, const char* message, size_t len);
 /* 1 when the run serving this call was cancelled or stopped (timeout, a
  * failing sibling branch): a tool that waits should stop waiting. */
-int ptc_tool_reply_cancelled(const ptc_tool_reply* reply);
+PTC_API int ptc_tool_reply_cancelled(const ptc_tool_reply* reply);
 /* Milliseconds left before the call's deadline (0 when past it). */
-int64_t ptc_tool_reply_remaining_ms(const ptc_tool_reply* reply);
+PTC_API int64_t ptc_tool_reply_remaining_ms(const ptc_tool_reply* reply);
 
 /* ---------------------------------------------------------------- run options */
 
@@ -212,52 +220,52 @@ typedef enum ptc_limit {
 
 /* The limit's name, as ptc.hpp spells the field ("max_heap_bytes",
  * "timeout_ms", ...); NULL for an unknown value. Static storage. */
-const char* ptc_limit_name(ptc_limit limit);
+PTC_API const char* ptc_limit_name(ptc_limit limit);
 /* The limit of that name; PTC_INVALID_ARGUMENT for an unknown name. */
-ptc_status ptc_limit_from_name(const char* name, ptc_limit* out);
+PTC_API ptc_status ptc_limit_from_name(const char* name, ptc_limit* out);
 
 /* A new set of options with the defaults: no context, memory, history or
  * tools, the spec's limits, filter_context on. NULL when out of memory.
  * Free with ptc_options_free. */
-ptc_options* ptc_options_new(void);
-void ptc_options_free(ptc_options* options);
+PTC_API ptc_options* ptc_options_new(void);
+PTC_API void ptc_options_free(ptc_options* options);
 
 /* The context: a JSON object whose keys are the program's data/ names.
  * Checked here (PTC_INVALID_ARGUMENT for malformed JSON, with line:column,
  * or for JSON that is not an object) and kept as text: each run builds only
  * the keys its program reads (with filter_context). NULL clears it. A
  * prepared context, when set, is used instead. */
-ptc_status ptc_options_set_context_json(ptc_options* options, const char* json, size_t len);
+PTC_API ptc_status ptc_options_set_context_json(ptc_options* options, const char* json, size_t len);
 /* A context prepared once (ptc_prepare_context), used instead of the JSON
  * context. The options keep it alive. NULL clears it. */
-ptc_status ptc_options_set_prepared_context(ptc_options* options,
-                                            const ptc_prepared_context* context);
+PTC_API ptc_status ptc_options_set_prepared_context(ptc_options* options,
+                                                    const ptc_prepared_context* context);
 /* Memory: a JSON object of the names earlier runs bound with def/defn. NULL
  * clears it. (A result's memory JSON carries functions as their printed
  * form only: use a ptc_session to keep defn'd functions across runs.) */
-ptc_status ptc_options_set_memory_json(ptc_options* options, const char* json, size_t len);
+PTC_API ptc_status ptc_options_set_memory_json(ptc_options* options, const char* json, size_t len);
 /* Turn history: a JSON array of earlier results, oldest first; the last is
  * *1, the one before *2, then *3. NULL clears it. */
-ptc_status ptc_options_set_history_json(ptc_options* options, const char* json, size_t len);
+PTC_API ptc_status ptc_options_set_history_json(ptc_options* options, const char* json, size_t len);
 /* Sets one limit. PTC_INVALID_ARGUMENT for an unknown limit or a value out
  * of the field's range (negative, or above 4294967295 for the 32-bit ones;
  * only PTC_LIMIT_MAX_TOOL_CALLS takes -1, meaning unlimited). */
-ptc_status ptc_options_set_limit(ptc_options* options, ptc_limit limit, int64_t value);
-ptc_status ptc_options_get_limit(const ptc_options* options, ptc_limit limit, int64_t* out);
+PTC_API ptc_status ptc_options_set_limit(ptc_options* options, ptc_limit limit, int64_t value);
+PTC_API ptc_status ptc_options_get_limit(const ptc_options* options, ptc_limit limit, int64_t* out);
 /* A signature the result must match (and is coerced to), e.g.
  * "{total :int}" or "[:string]". NULL or "" clears it. A malformed
  * signature fails the runs (reason "parse_error"). */
-ptc_status ptc_options_set_signature(ptc_options* options, const char* signature);
+PTC_API ptc_status ptc_options_set_signature(ptc_options* options, const char* signature);
 /* Round floats in the result to `digits` decimals (0..17); -1 = no rounding
  * (the default). */
-ptc_status ptc_options_set_float_precision(ptc_options* options, int digits);
+PTC_API ptc_status ptc_options_set_float_precision(ptc_options* options, int digits);
 /* Nonzero (the default): import only the data/ keys the program reads. */
-ptc_status ptc_options_set_filter_context(ptc_options* options, int filter);
+PTC_API ptc_status ptc_options_set_filter_context(ptc_options* options, int filter);
 /* Collection items shown per collection in the printed result; 0 = all. */
-ptc_status ptc_options_set_display_limit(ptc_options* options, size_t limit);
+PTC_API ptc_status ptc_options_set_display_limit(ptc_options* options, size_t limit);
 /* Runs with these options stop when the token is cancelled. The options keep
  * it alive. NULL detaches it. */
-ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel_token* token);
+PTC_API ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel_token* token);
 /* Adds a tool (or replaces the one of that name): programs call it as
  * (tool/<name> {...}); names are kebab-case ("get-user"). `fn` must not be
  * NULL; `user` is passed to every call; `free_user` (may be NULL) is called
@@ -265,17 +273,18 @@ ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel_token* 
  * nonzero, calls with equal arguments within a run are answered from the
  * run's cache. On failure the tool is not added and `free_user` is not
  * called. */
-ptc_status ptc_options_add_tool(ptc_options* options, const char* name, ptc_tool_fn fn, void* user,
-                                ptc_free_fn free_user, int cacheable);
+PTC_API ptc_status ptc_options_add_tool(ptc_options* options, const char* name, ptc_tool_fn fn,
+                                        void* user, ptc_free_fn free_user, int cacheable);
 /* Removes the tool of that name; PTC_INVALID_ARGUMENT when there is none. */
-ptc_status ptc_options_remove_tool(ptc_options* options, const char* name);
+PTC_API ptc_status ptc_options_remove_tool(ptc_options* options, const char* name);
 
 /* ---------------------------------------------------------------- runs */
 
 /* Runs a program. `options` may be NULL (the defaults). On PTC_OK or
  * PTC_PROGRAM_ERROR *out holds the result (free with ptc_result_free); on
  * other statuses it is NULL. */
-ptc_status ptc_run(const char* source, size_t len, const ptc_options* options, ptc_result** out);
+PTC_API ptc_status ptc_run(const char* source, size_t len, const ptc_options* options,
+                           ptc_result** out);
 
 /* A program read, analyzed and compiled once, for many runs on any threads.
  * What shapes the bytecode comes from the options given here: the memory's
@@ -284,46 +293,46 @@ ptc_status ptc_run(const char* source, size_t len, const ptc_options* options, p
  * error_out is not NULL) receives a failed result with the error ptc_run
  * would report (free it with ptc_result_free). Free the program with
  * ptc_program_free; runs in progress keep their own reference. */
-ptc_status ptc_compile(const char* source, size_t len, const ptc_options* options,
-                       ptc_program** program_out, ptc_result** error_out);
+PTC_API ptc_status ptc_compile(const char* source, size_t len, const ptc_options* options,
+                               ptc_program** program_out, ptc_result** error_out);
 /* As ptc_run, for a compiled program. Thread-safe. */
-ptc_status ptc_program_run(const ptc_program* program, const ptc_options* options,
-                           ptc_result** out);
+PTC_API ptc_status ptc_program_run(const ptc_program* program, const ptc_options* options,
+                                   ptc_result** out);
 /* The source the program was compiled from (owned by the program). */
-const char* ptc_program_source(const ptc_program* program, size_t* len);
-void ptc_program_free(ptc_program* program);
+PTC_API const char* ptc_program_source(const ptc_program* program, size_t* len);
+PTC_API void ptc_program_free(ptc_program* program);
 
 /* ---------------------------------------------------------------- results */
 
 /* 1 when the program succeeded, 0 when it failed (or for NULL). */
-int ptc_result_ok(const ptc_result* result);
+PTC_API int ptc_result_ok(const ptc_result* result);
 /* The program's value as JSON ("null" when it failed). NULL only on
  * failure to build the text (out of memory): see ptc_last_error. */
-const char* ptc_result_value_json(const ptc_result* result, size_t* len);
+PTC_API const char* ptc_result_value_json(const ptc_result* result, size_t* len);
 /* The value in Clojure syntax, e.g. {:total 3 "a" [1 2]} ("" when failed). */
-const char* ptc_result_printed(const ptc_result* result, size_t* len);
+PTC_API const char* ptc_result_printed(const ptc_result* result, size_t* len);
 /* println/print/prn output, in order: how many lines, and line i (NULL when
  * i is out of range). */
-size_t ptc_result_prints_count(const ptc_result* result);
-const char* ptc_result_print(const ptc_result* result, size_t index, size_t* len);
+PTC_API size_t ptc_result_prints_count(const ptc_result* result);
+PTC_API const char* ptc_result_print(const ptc_result* result, size_t index, size_t* len);
 /* Memory after the run as a JSON object: the memory given plus every
  * def/defn (exactly the memory given when the run failed). */
-const char* ptc_result_memory_json(const ptc_result* result, size_t* len);
+PTC_API const char* ptc_result_memory_json(const ptc_result* result, size_t* len);
 /* The tool calls the run made, a JSON array of the objects described at
  * ptc_result_json. */
-const char* ptc_result_tool_calls_json(const ptc_result* result, size_t* len);
+PTC_API const char* ptc_result_tool_calls_json(const ptc_result* result, size_t* len);
 /* The error of a failed run: its reason ("type_error", "timeout",
  * "tool_error", "fail", ...; NULL when the run succeeded), message, hint (""
  * when none), and where (1-based line and column in code points; 0 when
  * unknown). */
-const char* ptc_result_error_reason(const ptc_result* result);
-const char* ptc_result_error_message(const ptc_result* result, size_t* len);
-const char* ptc_result_error_hint(const ptc_result* result, size_t* len);
-uint32_t ptc_result_error_line(const ptc_result* result);
-uint32_t ptc_result_error_column(const ptc_result* result);
+PTC_API const char* ptc_result_error_reason(const ptc_result* result);
+PTC_API const char* ptc_result_error_message(const ptc_result* result, size_t* len);
+PTC_API const char* ptc_result_error_hint(const ptc_result* result, size_t* len);
+PTC_API uint32_t ptc_result_error_line(const ptc_result* result);
+PTC_API uint32_t ptc_result_error_column(const ptc_result* result);
 /* "type_error at 3:7: message\n  hint: ...": the text to show an LLM ("" when
  * the run succeeded). */
-const char* ptc_result_error_text(const ptc_result* result, size_t* len);
+PTC_API const char* ptc_result_error_text(const ptc_result* result, size_t* len);
 /* The whole result as one JSON object:
  *   {"ok": true|false,
  *    "value": <JSON value, null when failed>,
@@ -346,8 +355,8 @@ const char* ptc_result_error_text(const ptc_result* result, size_t* len);
  * Arguments and results of tool calls are kept whole when they print within
  * max_tool_call_result_bytes, else as a string preview (with *_truncated).
  * NULL only when out of memory. */
-const char* ptc_result_json(const ptc_result* result, size_t* len);
-void ptc_result_free(ptc_result* result);
+PTC_API const char* ptc_result_json(const ptc_result* result, size_t* len);
+PTC_API void ptc_result_free(ptc_result* result);
 
 /* ---------------------------------------------------------------- sessions */
 
@@ -356,16 +365,18 @@ void ptc_result_free(ptc_result* result);
  * *2, *3 (3 is the usual depth). A failed eval changes neither. The session
  * copies `options` (NULL = the defaults): later changes to them do not
  * reach it; their memory and history start it. Not thread-safe. */
-ptc_status ptc_session_new(const ptc_options* options, size_t history_depth, ptc_session** out);
+PTC_API ptc_status ptc_session_new(const ptc_options* options, size_t history_depth,
+                                   ptc_session** out);
 /* As ptc_run, within the session. */
-ptc_status ptc_session_eval(ptc_session* session, const char* source, size_t len, ptc_result** out);
+PTC_API ptc_status ptc_session_eval(ptc_session* session, const char* source, size_t len,
+                                    ptc_result** out);
 /* Forgets memory and history (back to the options the session started from
  * without their memory and history). */
-ptc_status ptc_session_reset(ptc_session* session);
+PTC_API ptc_status ptc_session_reset(ptc_session* session);
 /* The session's memory as a JSON object; owned by the session, valid until
  * its next eval, reset or memory_json call. NULL on failure. */
-const char* ptc_session_memory_json(ptc_session* session, size_t* len);
-void ptc_session_free(ptc_session* session);
+PTC_API const char* ptc_session_memory_json(ptc_session* session, size_t* len);
+PTC_API void ptc_session_free(ptc_session* session);
 
 #ifdef __cplusplus
 } /* extern "C" */
