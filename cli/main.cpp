@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "include/ptc/ptc.hpp"
 
 namespace {
 
@@ -24,6 +25,7 @@ const char* kUsage =
     "                                 stdin, the JSON payload on stdout)\n"
     "  ptc tool-schema [--profile P]  print the lisp_eval tool schema (--mcp: as an MCP tool)\n"
     "  ptc help [COMMAND]             this text, or a command's help\n"
+    "  ptc --version                  version, git revision and build type\n"
     "\n"
     "Values print in Clojure syntax; errors go to stderr as\n"
     "  error: <reason> at <line>:<column>: <message>\n"
@@ -116,6 +118,12 @@ int print_help(const std::string& cmd) {
   return 0;
 }
 
+int print_version() {
+  ptc::BuildInfo info = ptc::build_info();
+  fmt::print("ptc {} (git {}, {})\n", info.version, info.git_revision, info.build_type);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +136,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "help" || cmd == "--help" || cmd == "-h")
     return print_help(args.empty() ? "" : args[0]);
+  if (cmd == "--version" || cmd == "version") return print_version();
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") return print_help(cmd);
   using namespace ptc::cli;

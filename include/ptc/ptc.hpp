@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/error.hpp"
-#include "runtime/host_value.hpp"
-#include "runtime/limits.hpp"
+#include "error.hpp"
+#include "host_value.hpp"
+#include "limits.hpp"
 
 namespace ptc {
 
@@ -296,5 +296,17 @@ class Session {
 
 // The bytecode listing of a program (ptc disasm); throws LispError.
 std::string disassemble_source(std::string_view source, const RunOptions& options = {});
+
+// ---------------------------------------------------------------- build
+
+// What this library is: its version ("0.1.0"), the git revision it was built
+// from ("unknown" outside a git checkout; "-dirty" when it had local changes)
+// and the CMake build type ("Release").
+struct BuildInfo {
+  std::string_view version;
+  std::string_view git_revision;
+  std::string_view build_type;
+};
+BuildInfo build_info();
 
 }  // namespace ptc
