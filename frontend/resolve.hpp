@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/builtins/special_forms.hpp"  // is_special_form
 #include "runtime/error.hpp"
 #include "runtime/hash.hpp"
 #include "runtime/value.hpp"
@@ -25,8 +26,6 @@ struct Resolution {
 // `defined` holds names bound by def in the program or in memory; they shadow
 // builtins of the same name.
 Resolution resolve_symbol(std::string_view name, const StringSet& defined);
-
-bool is_special_form(std::string_view name);
 
 struct UnknownSymbol {
   ErrorKind kind;
