@@ -288,7 +288,7 @@ UnknownSymbol describe_unknown_symbol(std::string_view name,
     if (d <= limit) near.emplace_back(d, cand);
   };
   if (!suggest || name.size() > kMaxSuggestedName) {
-    u.hint = "define it with (def name value) or let, or check the function reference";
+    u.hint = kDefineItHint;
     return u;
   }
   for (const auto& def : all_builtins())
@@ -307,7 +307,7 @@ UnknownSymbol describe_unknown_symbol(std::string_view name,
       list += (i ? ", " : "") + std::string(near[i].second);
     u.hint = fmt::format("did you mean: {}?", list);
   } else {
-    u.hint = "define it with (def name value) or let, or check the function reference";
+    u.hint = kDefineItHint;
   }
   return u;
 }

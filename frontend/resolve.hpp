@@ -32,6 +32,9 @@ struct UnknownSymbol {
   std::string message;
   std::string hint;
 };
+// The hint for an unknown name when nothing closer can be said.
+inline constexpr std::string_view kDefineItHint =
+    "define it with (def name value) or let, or check the function reference";
 // With `suggest`, the hint lists the closest known names (did you mean).
 UnknownSymbol describe_unknown_symbol(std::string_view name,
                                       const std::vector<std::string_view>& locals,

@@ -22,7 +22,8 @@ std::optional<std::string> doc_text(std::string_view name) {
 }
 
 std::string unknown_name_hint(std::string_view name) {
-  return describe_unknown_symbol(name, {}, StringSet{}).hint;
+  std::string hint = describe_unknown_symbol(name, {}, StringSet{}).hint;
+  return hint == kDefineItHint ? std::string() : hint;
 }
 
 }  // namespace ptc

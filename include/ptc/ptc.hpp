@@ -321,7 +321,7 @@ std::optional<std::string> doc_text(std::string_view name);
 
 // For a name nothing documents, the hint a program that used it would get:
 // the closest known names ("did you mean: map, mapv?"), or what to write
-// instead of a Clojure name PTC-Lisp leaves out.
+// instead of a Clojure name PTC-Lisp leaves out; empty when there is none.
 std::string unknown_name_hint(std::string_view name);
 
 }  // namespace ptc

@@ -109,6 +109,7 @@ TEST(Documentation, UnknownNamesGetTheAnalyzersHint) {
   EXPECT_NE(ptc::unknown_name_hint("swap!").find("no mutable state"), std::string::npos);
   EXPECT_NE(ptc::unknown_name_hint("clojure.string/frobnicate").find("clojure.string functions:"),
             std::string::npos);
+  EXPECT_EQ(ptc::unknown_name_hint("xyzzyq"), "");
 }
 
 }  // namespace
