@@ -54,5 +54,7 @@ int cmd_lisp_eval(std::vector<std::string> args);
 int cmd_tool_schema(std::vector<std::string> args);
 const char* lisp_eval_help();
 const char* tool_schema_help();
+int cmd_doc(std::vector<std::string> args);
+const char* doc_help();
 
 }  // namespace ptc::cli
