@@ -29,6 +29,11 @@ struct CommonOptions {
 std::string parse_common(std::vector<std::string>& args, CommonOptions& out);
 const char* common_options_help();
 
+// Takes `flag` out of `args`; whether it was there.
+bool take_flag(std::vector<std::string>& args, const std::string& flag);
+// Prints "ptc: MESSAGE" and the usage line to stderr; returns kExitUsage.
+int usage_error(const std::string& message, const char* usage);
+
 std::optional<std::string> read_file(const std::string& path, std::string* error);
 // Loads --context, --memory and --tools into out.run; returns an error message or "".
 std::string load_context(CommonOptions& out);
@@ -49,5 +54,7 @@ int cmd_lisp_eval(std::vector<std::string> args);
 int cmd_tool_schema(std::vector<std::string> args);
 const char* lisp_eval_help();
 const char* tool_schema_help();
+int cmd_doc(std::vector<std::string> args);
+const char* doc_help();
 
 }  // namespace ptc::cli

@@ -171,4 +171,18 @@ std::string error_json(const Error& e) {
   return out;
 }
 
+bool take_flag(std::vector<std::string>& args, const std::string& flag) {
+  for (auto it = args.begin(); it != args.end(); ++it)
+    if (*it == flag) {
+      args.erase(it);
+      return true;
+    }
+  return false;
+}
+
+int usage_error(const std::string& message, const char* usage) {
+  fmt::print(stderr, "ptc: {}\nusage: {}\n", message, usage);
+  return kExitUsage;
+}
+
 }  // namespace ptc::cli

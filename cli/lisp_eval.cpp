@@ -35,20 +35,6 @@ std::string take_profile(std::vector<std::string>& args, std::optional<Profile>&
   return "";
 }
 
-bool take_flag(std::vector<std::string>& args, const std::string& flag) {
-  for (auto it = args.begin(); it != args.end(); ++it)
-    if (*it == flag) {
-      args.erase(it);
-      return true;
-    }
-  return false;
-}
-
-int usage_error(const std::string& message, const char* usage) {
-  fmt::print(stderr, "ptc: {}\nusage: {}\n", message, usage);
-  return kExitUsage;
-}
-
 int print_payload(const std::string& payload, bool ok) {
   fmt::print("{}\n", payload);
   return ok ? kExitOk : kExitProgramError;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "include/ptc/ptc.hpp"
 
 namespace {
 
@@ -23,7 +24,10 @@ const char* kUsage =
     "  ptc lisp-eval [--profile P]    answer one lisp_eval tool call (arguments JSON on\n"
     "                                 stdin, the JSON payload on stdout)\n"
     "  ptc tool-schema [--profile P]  print the lisp_eval tool schema (--mcp: as an MCP tool)\n"
+    "  ptc doc [NAME | --markdown]    list every special form and function, or one NAME's\n"
+    "                                 doc (--markdown: docs/language.md)\n"
     "  ptc help [COMMAND]             this text, or a command's help\n"
+    "  ptc --version                  version, git revision and build type\n"
     "\n"
     "Values print in Clojure syntax; errors go to stderr as\n"
     "  error: <reason> at <line>:<column>: <message>\n"
@@ -66,6 +70,7 @@ const char* help_for(const std::string& cmd) {
   if (cmd == "lisp-eval") return ptc::cli::lisp_eval_help();
   if (cmd == "tool-schema") return ptc::cli::tool_schema_help();
   if (cmd == "mcp") return ptc::cli::mcp_help();
+  if (cmd == "doc") return ptc::cli::doc_help();
   if (cmd == "disasm")
     return "usage: ptc disasm FILE.clj | ptc disasm -e 'EXPR'\n\n"
            "Prints every compiled function: its captures, and per arity the register count\n"
@@ -111,8 +116,14 @@ int print_help(const std::string& cmd) {
     return ptc::cli::kExitUsage;
   }
   fmt::print("{}", h);
-  if (cmd != "disasm" && cmd != "agent" && cmd != "tool-schema" && cmd != "mcp")
+  if (cmd != "disasm" && cmd != "agent" && cmd != "tool-schema" && cmd != "mcp" && cmd != "doc")
     fmt::print("{}", ptc::cli::common_options_help());
+  return 0;
+}
+
+int print_version() {
+  ptc::BuildInfo info = ptc::build_info();
+  fmt::print("ptc {} (git {}, {})\n", info.version, info.git_revision, info.build_type);
   return 0;
 }
 
@@ -128,6 +139,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "help" || cmd == "--help" || cmd == "-h")
     return print_help(args.empty() ? "" : args[0]);
+  if (cmd == "--version" || cmd == "version") return print_version();
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") return print_help(cmd);
   using namespace ptc::cli;
@@ -140,6 +152,7 @@ int main(int argc, char** argv) {
   if (cmd == "mcp") return cmd_mcp(args);
   if (cmd == "lisp-eval") return cmd_lisp_eval(args);
   if (cmd == "tool-schema") return cmd_tool_schema(args);
+  if (cmd == "doc") return cmd_doc(args);
   fmt::print(stderr, "ptc: unknown command '{}'\n\n{}", cmd, kUsage);
   return kExitUsage;
 }

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "include/ptc/ptc.hpp"
+#include <ptc/ptc.hpp>
 
 int main() {
   ptc::RunOptions defaults;

@@ -12,13 +12,6 @@ namespace ptc {
 
 namespace {
 
-constexpr std::string_view kSpecialForms[] = {
-    "def",      "defn",    "defn-",     "defonce",    "fn",     "let",     "loop",  "recur",
-    "if",       "if-not",  "when",      "when-not",   "cond",   "case",    "condp", "if-let",
-    "when-let", "if-some", "when-some", "when-first", "do",     "and",     "or",    "->",
-    "->>",      "as->",    "cond->",    "cond->>",    "some->", "some->>", "for",   "doseq",
-    "dotimes",  "return",  "fail",      "comment",    "quote"};
-
 // Clojure-style namespaces whose members are builtins of the same bare name,
 // bounded by category: clojure.string/join works, clojure.string/map does not.
 struct NamespaceAlias {
@@ -192,10 +185,6 @@ size_t edit_distance_within(std::string_view a, std::string_view b, size_t k) {
 
 }  // namespace
 
-bool is_special_form(std::string_view name) {
-  return contains(kSpecialForms, name);
-}
-
 Resolution resolve_symbol(std::string_view name, const StringSet& defined) {
   Resolution r;
   r.name = name;
@@ -299,13 +288,13 @@ UnknownSymbol describe_unknown_symbol(std::string_view name,
     if (d <= limit) near.emplace_back(d, cand);
   };
   if (!suggest || name.size() > kMaxSuggestedName) {
-    u.hint = "define it with (def name value) or let, or check the function reference";
+    u.hint = kDefineItHint;
     return u;
   }
   for (const auto& def : all_builtins())
     consider(def.name);
-  for (auto s : kSpecialForms)
-    consider(s);
+  for (const SpecialForm& s : special_forms())
+    consider(s.name);
   for (auto s : locals)
     consider(s);
   for (auto s : defined)
@@ -318,7 +307,7 @@ UnknownSymbol describe_unknown_symbol(std::string_view name,
       list += (i ? ", " : "") + std::string(near[i].second);
     u.hint = fmt::format("did you mean: {}?", list);
   } else {
-    u.hint = "define it with (def name value) or let, or check the function reference";
+    u.hint = kDefineItHint;
   }
   return u;
 }

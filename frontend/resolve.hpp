@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/builtins/special_forms.hpp"  // is_special_form
 #include "runtime/error.hpp"
 #include "runtime/hash.hpp"
 #include "runtime/value.hpp"
@@ -26,13 +27,14 @@ struct Resolution {
 // builtins of the same name.
 Resolution resolve_symbol(std::string_view name, const StringSet& defined);
 
-bool is_special_form(std::string_view name);
-
 struct UnknownSymbol {
   ErrorKind kind;
   std::string message;
   std::string hint;
 };
+// The hint for an unknown name when nothing closer can be said.
+inline constexpr std::string_view kDefineItHint =
+    "define it with (def name value) or let, or check the function reference";
 // With `suggest`, the hint lists the closest known names (did you mean).
 UnknownSymbol describe_unknown_symbol(std::string_view name,
                                       const std::vector<std::string_view>& locals,

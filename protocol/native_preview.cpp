@@ -11,6 +11,7 @@
 #include <set>
 
 #include "runtime/error.hpp"
+#include "runtime/host_value.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"

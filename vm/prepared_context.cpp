@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runtime/freeze.hpp"
+#include "runtime/host_value.hpp"
 #include "vm/shared_inputs.hpp"
 
 namespace ptc {

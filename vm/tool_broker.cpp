@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "runtime/error.hpp"
+#include "runtime/host_value.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/stack_guard.hpp"
 

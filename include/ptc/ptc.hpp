@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/error.hpp"
-#include "runtime/host_value.hpp"
-#include "runtime/limits.hpp"
+#include "error.hpp"
+#include "host_value.hpp"
+#include "limits.hpp"
 
 namespace ptc {
 
@@ -296,5 +296,44 @@ class Session {
 
 // The bytecode listing of a program (ptc disasm); throws LispError.
 std::string disassemble_source(std::string_view source, const RunOptions& options = {});
+
+// ---------------------------------------------------------------- documentation
+
+// A name the language documents: a special form or a builtin function that
+// programs can call.
+struct DocEntry {
+  enum class Kind { SpecialForm, Builtin };
+  Kind kind = Kind::Builtin;
+  std::string name;       // as programs write it: "if", "map", "Math/log", ".indexOf"
+  std::string category;   // the heading it is listed under: "Special forms", "JSON", ...
+  std::string signature;  // "(map f coll) or (map f c1 c2 ...)"
+  std::string doc;        // one line
+};
+
+// Everything (doc name) knows, as docs/language.md lists it (ptc doc
+// --markdown): the special forms, then the builtins category by category,
+// each category sorted by name.
+std::vector<DocEntry> documentation();
+
+// What (doc name) prints for a name as programs write it ("map", "str/join",
+// "Math/log", "if"), or nullopt when nothing is documented under it.
+std::optional<std::string> doc_text(std::string_view name);
+
+// For a name nothing documents, the hint a program that used it would get:
+// the closest known names ("did you mean: map, mapv?"), or what to write
+// instead of a Clojure name PTC-Lisp leaves out; empty when there is none.
+std::string unknown_name_hint(std::string_view name);
+
+// ---------------------------------------------------------------- build
+
+// What this library is: its version ("0.1.0"), the git revision it was built
+// from ("unknown" outside a git checkout; "-dirty" when it had local changes)
+// and the CMake build type ("Release").
+struct BuildInfo {
+  std::string_view version;
+  std::string_view git_revision;
+  std::string_view build_type;
+};
+BuildInfo build_info();
 
 }  // namespace ptc

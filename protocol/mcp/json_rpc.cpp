@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runtime/error.hpp"
+#include "runtime/host_value.hpp"
 
 namespace ptc::mcp {
 

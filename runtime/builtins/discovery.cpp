@@ -1,8 +1,9 @@
-// REPL discovery over the builtin table and the special forms (spec §9.7,
-// DIV-51): `doc` and `source` print and return nil; `meta`, `dir`, `apropos`,
-// `ns-publics`, `all-ns` and `ns-name` return data. The analyzer quotes a
-// bare symbol argument of doc/meta/dir/ns-publics/ns-name/source, so
-// (doc map) looks up "map" instead of evaluating it.
+// REPL discovery over the documented names (documentation.hpp: the special
+// forms and the builtin table; spec §9.7, DIV-51): `doc` and `source` print
+// and return nil; `meta`, `dir`, `apropos`, `ns-publics`, `all-ns` and
+// `ns-name` return data. The analyzer quotes a bare symbol argument of
+// doc/meta/dir/ns-publics/ns-name/source, so (doc map) looks up "map" instead
+// of evaluating it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/builtins/documentation.hpp"
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
 #include "runtime/hashcoll.hpp"
@@ -20,98 +22,6 @@ namespace ptc::builtins {
 
 namespace {
 
-struct SpecialFormDoc {
-  std::string_view name, signature, doc;
-};
-
-// clang-format off
-constexpr SpecialFormDoc kSpecialForms[] = {
-    {"def", "(def name value)", "Binds name in the user namespace; returns the var #'name."},
-    {"defn", "(defn name [params] body...)", "Defines a named function; several arities may be given as ([params] body) lists."},
-    {"defonce", "(defonce name value)", "Like def, but only when name is not yet bound."},
-    {"fn", "(fn name? [params] body...)", "An anonymous function; parameters may destructure."},
-    {"let", "(let [name value ...] body...)", "Local bindings, evaluated left to right; names may destructure."},
-    {"loop", "(loop [name init ...] body...)", "A recursion point for recur; jumps count against the loop limit."},
-    {"recur", "(recur args...)", "Jumps back to the nearest loop or fn with new values; tail position only."},
-    {"if", "(if test then else?)", "then when test is truthy (not nil or false), otherwise else."},
-    {"if-not", "(if-not test then else?)", "if with the branches swapped."},
-    {"when", "(when test body...)", "The body when test is truthy, otherwise nil."},
-    {"when-not", "(when-not test body...)", "The body when test is falsy, otherwise nil."},
-    {"cond", "(cond test expr ...)", "The expr of the first truthy test; :else as a catch-all."},
-    {"case", "(case expr const result ... default?)", "Dispatch on constant values; grouped constants in a list."},
-    {"condp", "(condp pred expr test result ... default?)", "The result of the first test for which (pred test expr) is truthy."},
-    {"if-let", "(if-let [pattern expr] then else?)", "Binds expr and takes then when it is truthy."},
-    {"when-let", "(when-let [pattern expr] body...)", "Binds expr and runs the body when it is truthy."},
-    {"if-some", "(if-some [pattern expr] then else?)", "Like if-let, but only nil counts as missing."},
-    {"when-some", "(when-some [pattern expr] body...)", "Like when-let, but only nil counts as missing."},
-    {"when-first", "(when-first [name coll] body...)", "Binds the first item and runs the body when coll is not empty."},
-    {"do", "(do expr...)", "Evaluates the expressions in order; the last value is the result."},
-    {"and", "(and x ...)", "The first falsy value, or the last value; stops early."},
-    {"or", "(or x ...)", "The first truthy value, or the last value; stops early."},
-    {"->", "(-> x form...)", "Threads x as the first argument through the forms."},
-    {"->>", "(->> x form...)", "Threads x as the last argument through the forms."},
-    {"as->", "(as-> x name form...)", "Threads x through the forms bound to name."},
-    {"cond->", "(cond-> x test form ...)", "Threads x (first argument) through the forms whose test is truthy."},
-    {"cond->>", "(cond->> x test form ...)", "Threads x (last argument) through the forms whose test is truthy."},
-    {"some->", "(some-> x form...)", "Threads x (first argument) while the value is not nil."},
-    {"some->>", "(some->> x form...)", "Threads x (last argument) while the value is not nil."},
-    {"for", "(for [x coll :when t :let [..] :while t ...] body)", "A vector of body values over the bindings (nested loops)."},
-    {"doseq", "(doseq [x coll ...] body...)", "Runs the body for each binding, for side effects; returns nil."},
-    {"dotimes", "(dotimes [i n] body...)", "Runs the body n times with i from 0; returns nil."},
-    {"return", "(return value)", "Ends the program successfully with value."},
-    {"fail", "(fail value)", "Ends the program with an error carrying value."},
-    {"comment", "(comment ...)", "Ignores its body; evaluates to nil."},
-    {"quote", "(quote symbol)", "The symbol itself, unevaluated; 'x for short."},
-    {"task", "(task \"id\" expr)", "Runs expr as a journaled task (cached by id when the host provides a journal)."},
-};
-// clang-format on
-
-struct Entry {
-  std::string name;  // as written: map, clojure.string name join -> "join", Math/log
-  std::string ns;    // clojure.core, clojure.string, ...
-  std::string kind;  // "function" or "special-form"
-  std::string_view signature;
-  std::string_view doc;
-  std::string ref() const {
-    if (name.find('/') != std::string::npos || name.starts_with('.')) return name;
-    return ns + "/" + name;
-  }
-};
-
-std::string namespace_of(const BuiltinDef& d) {
-  switch (d.category) {
-    case Category::String:
-      return "clojure.string";
-    case Category::Set:
-      return "clojure.set";
-    case Category::Walk:
-      return "clojure.walk";
-    case Category::Json:
-      return "json";
-    case Category::Interop: {
-      if (d.name.starts_with('.')) return "java.lang.String";
-      size_t slash = d.name.find('/');
-      return slash == std::string_view::npos ? "java" : std::string(d.name.substr(0, slash));
-    }
-    default:
-      return "clojure.core";
-  }
-}
-
-const std::vector<Entry>& entries() {
-  static const std::vector<Entry> all = [] {
-    std::vector<Entry> out;
-    for (const SpecialFormDoc& s : kSpecialForms)
-      out.push_back({std::string(s.name), "clojure.core", "special-form", s.signature, s.doc});
-    for (const BuiltinDef& d : all_builtins()) {
-      if (d.category == Category::Internal) continue;
-      out.push_back({std::string(d.name), namespace_of(d), "function", d.signature, d.doc});
-    }
-    return out;
-  }();
-  return all;
-}
-
 // The name a ref argument denotes: a quoted symbol or a string.
 std::string ref_text(Value v, std::string_view fname) {
   if (v.is(Type::Symbol)) return std::string(v.kw()->name());
@@ -119,44 +29,6 @@ std::string ref_text(Value v, std::string_view fname) {
   if (v.is_keyword()) return std::string(v.kw()->name());
   type_error(fname, "a symbol or a string naming a function or namespace", v, 1,
              "write the name itself: (doc map) or (doc \"map\")");
-}
-
-struct NamespaceName {
-  std::string_view alias, canonical;
-};
-constexpr NamespaceName kNamespaces[] = {
-    {"clojure.core", "clojure.core"},
-    {"core", "clojure.core"},
-    {"clojure.string", "clojure.string"},
-    {"str", "clojure.string"},
-    {"string", "clojure.string"},
-    {"clojure.set", "clojure.set"},
-    {"set", "clojure.set"},
-    {"clojure.walk", "clojure.walk"},
-    {"walk", "clojure.walk"},
-    {"json", "json"},
-    {"regex", "clojure.core"},
-};
-
-const std::string_view* canonical_namespace(std::string_view name) {
-  for (const auto& n : kNamespaces)
-    if (n.alias == name) return &n.canonical;
-  return nullptr;
-}
-
-// Finds an entry by plain name ("map"), qualified ref ("clojure.string/join")
-// or full interop name ("LocalDate/parse").
-const Entry* find_entry(std::string_view ref) {
-  for (const Entry& e : entries())
-    if (e.name == ref) return &e;
-  size_t slash = ref.rfind('/');
-  if (slash != std::string_view::npos && slash > 0) {
-    std::string_view ns = ref.substr(0, slash), name = ref.substr(slash + 1);
-    const std::string_view* canon = canonical_namespace(ns);
-    for (const Entry& e : entries())
-      if (e.name == name && (!canon || e.ns == *canon || *canon == "clojure.core")) return &e;
-  }
-  return nullptr;
 }
 
 std::vector<std::string> tokens(std::string_view text) {
@@ -174,7 +46,7 @@ std::vector<std::string> tokens(std::string_view text) {
   return out;
 }
 
-std::string line_of(const Entry& e, bool with_ref) {
+std::string line_of(const DocumentedName& e, bool with_ref) {
   std::string line = with_ref ? "local: " + e.ref() : e.name;
   if (!e.doc.empty()) line += " - " + std::string(e.doc);
   return line;
@@ -202,23 +74,19 @@ int64_t option(Ctx& ctx, const Value* a, uint32_t n, std::string_view fname, std
 
 Value doc(Ctx& ctx, const Value* a, uint32_t) {
   std::string ref = ref_text(a[0], "doc");
-  const Entry* e = find_entry(ref);
+  const DocumentedName* e = find_documented(ref);
   if (!e) {
     ctx.add_print(fmt::format("no documentation for {}", ref));
     return Value();
   }
-  std::string text = e->ref();
-  if (!e->doc.empty()) text += "\n" + std::string(e->doc);
-  text += "\nKind: " + e->kind;
-  if (!e->signature.empty()) text += "\nSignature: " + std::string(e->signature);
   // Documentation goes through the print channel (DIV-51); keep it whole.
-  ctx.prints.push_back(std::move(text));
+  ctx.prints.push_back(doc_text(*e));
   return Value();
 }
 
-Value meta_map(Ctx& ctx, const Entry& e) {
+Value meta_map(Ctx& ctx, const DocumentedName& e) {
   HashBuilder b(ctx.arena, Type::Map);
-  b.put(ctx.keyword("kind"), ctx.string(e.kind));
+  b.put(ctx.keyword("kind"), ctx.string(e.kind()));
   b.put(ctx.keyword("source"), ctx.string("local"));
   b.put(ctx.keyword("namespace"), ctx.string(e.ns));
   b.put(ctx.keyword("name"), ctx.string(e.name));
@@ -231,14 +99,14 @@ Value meta_map(Ctx& ctx, const Entry& e) {
 }
 
 Value meta(Ctx& ctx, const Value* a, uint32_t) {
-  const Entry* e = find_entry(ref_text(a[0], "meta"));
+  const DocumentedName* e = find_documented(ref_text(a[0], "meta"));
   return e ? meta_map(ctx, *e) : Value();
 }
 
-std::vector<const Entry*> namespace_members(std::string_view ns) {
-  std::vector<const Entry*> out;
+std::vector<const DocumentedName*> namespace_members(std::string_view ns) {
+  std::vector<const DocumentedName*> out;
   const std::string_view* canon = canonical_namespace(ns);
-  for (const Entry& e : entries()) {
+  for (const DocumentedName& e : documented_names()) {
     bool in = canon ? e.ns == *canon
                     : (e.name.starts_with(std::string(ns) + "/") ||
                        (ns == "String" && e.name.starts_with('.')) ||
@@ -246,7 +114,7 @@ std::vector<const Entry*> namespace_members(std::string_view ns) {
     if (in) out.push_back(&e);
   }
   std::sort(out.begin(), out.end(),
-            [](const Entry* x, const Entry* y) { return x->name < y->name; });
+            [](const DocumentedName* x, const DocumentedName* y) { return x->name < y->name; });
   return out;
 }
 
@@ -254,7 +122,7 @@ Value dir(Ctx& ctx, const Value* a, uint32_t n) {
   std::string ns = ref_text(a[0], "dir");
   int64_t limit = option(ctx, a, n, "dir", "limit", 50, 1, 200);
   int64_t offset = option(ctx, a, n, "dir", "offset", 0, 0, INT32_MAX);
-  std::vector<const Entry*> members = namespace_members(ns);
+  std::vector<const DocumentedName*> members = namespace_members(ns);
   if (members.empty())
     throw_error(ErrorKind::RuntimeError, fmt::format("dir: unknown namespace {}", ns),
                 "try (all-ns) for the namespaces, or (apropos \"word\") to search");
@@ -276,10 +144,10 @@ Value apropos(Ctx& ctx, const Value* a, uint32_t n) {
   std::vector<std::string> q = tokens(query);
   struct Scored {
     int score;
-    const Entry* e;
+    const DocumentedName* e;
   };
   std::vector<Scored> hits;
-  for (const Entry& e : entries()) {
+  for (const DocumentedName& e : documented_names()) {
     ctx.tick(1 + static_cast<int64_t>(q.size()));
     int score = 0;
     std::vector<std::string> name_tokens = tokens(e.name), doc_tokens = tokens(e.doc);
@@ -312,9 +180,9 @@ Value ns_publics(Ctx& ctx, const Value* a, uint32_t) {
     throw_error(ErrorKind::RuntimeError, fmt::format("ns-publics: unknown namespace {}", ns),
                 "known namespaces: clojure.core, clojure.string, clojure.set, clojure.walk, json");
   HashBuilder b(ctx.arena, Type::Map);
-  for (const Entry* e : namespace_members(ns)) {
+  for (const DocumentedName* e : namespace_members(ns)) {
     HashBuilder m(ctx.arena, Type::Map);
-    m.put(ctx.keyword("kind"), ctx.string(e->kind));
+    m.put(ctx.keyword("kind"), ctx.string(e->kind()));
     m.put(ctx.keyword("signature"), ctx.string(e->signature));
     m.put(ctx.keyword("description"), ctx.string(e->doc));
     b.put(ctx.string(e->name), Value::object(m.finish()));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end checks of the ptc executable: output, exit codes, batch lines,
-# JSON mode, bench, help, lisp-eval and tool-schema. Usage: cli_test.sh PATH/TO/ptc
+# JSON mode, bench, help, lisp-eval, tool-schema and doc. Usage: cli_test.sh PATH/TO/ptc
 set -u
 ptc="$1"
 tmp="$(mktemp -d)"
@@ -214,6 +214,27 @@ contains "tool-schema mcp profile in openai form" '"output_schema":{' "$out"
 contains "tool-schema help" "usage: ptc tool-schema" "$("$ptc" tool-schema --help)"
 contains "help lists lisp-eval" "ptc lisp-eval" "$("$ptc" help)"
 contains "help lists tool-schema" "ptc tool-schema" "$("$ptc" help)"
+
+# ptc doc: the documented names, as (doc NAME) shows them.
+out="$("$ptc" doc map)"; rc=$?
+check "doc NAME exit code" "0" "$rc"
+check "doc NAME prints what (doc NAME) prints" "$("$ptc" eval '(doc map)' | sed '$d')" "$out"
+contains "doc NAME signature" "Signature: (map f coll)" "$out"
+contains "doc qualified NAME" "clojure.string/join" "$("$ptc" doc str/join)"
+contains "doc special form" "Kind: special-form" "$("$ptc" doc '->')"
+out="$("$ptc" doc mapp 2>&1 >"$tmp/out")"; rc=$?
+check "doc unknown NAME exit code" "2" "$rc"
+check "doc unknown NAME prints nothing on stdout" "" "$(cat "$tmp/out")"
+contains "doc unknown NAME message" "no documentation for mapp" "$out"
+contains "doc unknown NAME did you mean" "hint: did you mean: map" "$out"
+out="$("$ptc" doc)"
+contains "doc lists special forms" "(when-let [pattern expr] body...) - " "$out"
+contains "doc lists functions" "(map f coll) or (map f c1 c2 ...) - " "$out"
+contains "doc --markdown" "- **\`map\`** \`(map f coll)\` or \`(map f c1 c2 ...)\` \\" "$("$ptc" doc --markdown)"
+"$ptc" doc map --markdown >/dev/null 2>&1; check "doc NAME --markdown exit code" "2" "$?"
+"$ptc" doc --bogus >/dev/null 2>&1; check "doc unknown option exit code" "2" "$?"
+contains "doc help" "usage: ptc doc" "$("$ptc" help doc)"
+contains "help lists doc" "ptc doc" "$("$ptc" help)"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures CLI check(s) failed"

@@ -13,6 +13,7 @@
 #include "protocol/mcp/http_rpc.hpp"
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/server.hpp"
+#include "runtime/host_value.hpp"
 
 namespace {
 

@@ -1,0 +1,39 @@
+# `cmake --install`: the ptc executable, libptc (shared and static), the
+# public headers, a CMake package (find_package(ptc) -> ptc::ptc, and with
+# COMPONENTS static also ptc::ptc_static) and ptc.pc for pkg-config.
+# Two install components, which are also the two Debian packages
+# (cmake/Package.cmake): `runtime` (ptc, libptc.so.N, docs) and `dev`.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS ptc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+install(TARGETS ptc_shared EXPORT ptcTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+                NAMELINK_COMPONENT dev)
+install(TARGETS ptc_static EXPORT ptcStaticTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ptc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT dev FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" PATTERN "README.md")
+
+set(PTC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ptc)
+install(EXPORT ptcTargets NAMESPACE ptc:: DESTINATION ${PTC_CMAKE_DIR} COMPONENT dev)
+install(EXPORT ptcStaticTargets NAMESPACE ptc:: DESTINATION ${PTC_CMAKE_DIR} COMPONENT dev)
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/ptcConfig.cmake.in
+                              ${CMAKE_BINARY_DIR}/package/ptcConfig.cmake
+                              INSTALL_DESTINATION ${PTC_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/package/ptcConfigVersion.cmake
+                                 COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/package/ptcConfig.cmake
+              ${CMAKE_BINARY_DIR}/package/ptcConfigVersion.cmake
+        DESTINATION ${PTC_CMAKE_DIR} COMPONENT dev)
+
+# ptc.pc finds its prefix from its own place, so the installed tree can move
+# (a staging root, a .deb's /usr).
+file(RELATIVE_PATH PTC_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig
+     ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" PTC_PC_TO_PREFIX "${PTC_PC_TO_PREFIX}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/ptc.pc.in ${CMAKE_BINARY_DIR}/package/ptc.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/package/ptc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT dev)
+
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)

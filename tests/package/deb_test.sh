@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The Debian packages: cpack builds ptc and libptc-dev from the build tree;
+# both are unpacked into a scratch root (dpkg -x: no root needed, nothing on
+# the machine changes) and the ptc found there evaluates a program. Their
+# control data must declare the dependencies.
+# Usage: deb_test.sh BUILD_DIR
+set -euo pipefail
+build="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "deb_test: $*" >&2; exit 1; }
+
+(cd "$build" && cpack -G DEB -B "$work/out" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack failed"; }
+runtime="$(ls "$work"/out/ptc_*.deb 2>/dev/null | head -1)"
+dev="$(ls "$work"/out/libptc-dev_*.deb 2>/dev/null | head -1)"
+[ -n "$runtime" ] || fail "no ptc_*.deb in $(ls "$work/out")"
+[ -n "$dev" ] || fail "no libptc-dev_*.deb in $(ls "$work/out")"
+
+depends="$(dpkg-deb -f "$runtime" Depends)"
+for lib in libre2 libsimdjson libmimalloc libfmt libgmp libc6; do
+  grep -q "$lib" <<<"$depends" || fail "ptc's Depends lacks $lib: $depends"
+done
+dev_depends="$(dpkg-deb -f "$dev" Depends)"
+grep -q 'ptc (= ' <<<"$dev_depends" || fail "libptc-dev does not depend on ptc: $dev_depends"
+grep -q 'libre2-dev' <<<"$dev_depends" || fail "libptc-dev's Depends lacks libre2-dev"
+
+root="$work/root"
+dpkg -x "$runtime" "$root"
+dpkg -x "$dev" "$root"
+[ -x "$root/usr/bin/ptc" ] || fail "no usr/bin/ptc in the package"
+[ -f "$root/usr/include/ptc/ptc.hpp" ] || fail "no usr/include/ptc/ptc.hpp in libptc-dev"
+ls "$root"/usr/lib/*/libptc.so.0 "$root"/usr/lib/*/libptc.a >/dev/null 2>&1 ||
+  ls "$root"/usr/lib/libptc.so.0 "$root"/usr/lib/libptc.a >/dev/null 2>&1 ||
+  fail "libptc.so.0 / libptc.a missing from the packages"
+out="$("$root/usr/bin/ptc" eval '(reduce + (map inc [1 2 3]))')"
+[ "$out" = 9 ] || fail "ptc eval from the scratch root printed '$out', expected 9"
+echo "deb_test: ok ($(basename "$runtime"), $(basename "$dev"))"

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `cmake --install` of the build tree into a scratch prefix, then a host
+# program (examples/embed.cpp) built against that prefix only, in a clean
+# folder, three ways: find_package(ptc) (shared library), find_package(ptc
+# COMPONENTS static), and pkg-config. Each must build and print the example's
+# three turns; the installed `ptc` must run from the prefix.
+# Usage: install_test.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src="$1"
+build="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+fail() { echo "install_test: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
+
+# Public headers only: nothing from the engine's internal folders.
+[ -f "$prefix/include/ptc/ptc.hpp" ] || fail "no include/ptc/ptc.hpp in the prefix"
+if grep -rn '#include "\(runtime\|frontend\|compiler\|vm\|protocol\|include\)/' "$prefix/include"; then
+  fail "installed headers include internal headers"
+fi
+libdir="$(dirname "$(find "$prefix" -name 'libptc.so.0' | head -1)")"
+[ -n "$libdir" ] && [ -f "$libdir/libptc.a" ] || fail "libptc.so.0 / libptc.a not installed"
+grep -q 'SONAME *libptc.so.0' <<<"$(objdump -p "$libdir/libptc.so.0")" || fail "libptc.so.0 has no SONAME libptc.so.0"
+# (The symbol table is read into a variable: grep -q on a pipe would stop
+# nm early, which pipefail reports as a failure.)
+symbols="$(nm -D --defined-only "$libdir/libptc.so.0")"
+grep -q '_ZN3ptc3run.*@@PTC_0' <<<"$symbols" || fail "ptc::run is not exported under the version node PTC_0"
+if grep -v ' A ' <<<"$symbols" | grep -v '@@PTC_0'; then
+  fail "libptc.so.0 exports the symbols above outside PTC_0"
+fi
+[ "$("$prefix/bin/ptc" eval '(+ 1 2)')" = 3 ] || fail "installed ptc eval failed"
+grep -q '^ptc [0-9]' <<<"$("$prefix/bin/ptc" --version)" || fail "installed ptc --version failed"
+
+expected="ok: #'big-orders
+ok: [\"Ada\"]
+  tool get-user {\"id\" 7} -> {\"name\" \"Ada\"}"
+check_output() {
+  local what="$1" out="$2"
+  case "$out" in
+    "$expected"*) ;;
+    *) printf '%s\n' "$out" >&2; fail "$what: unexpected output" ;;
+  esac
+  grep -q '^error: fail' <<<"$out" || fail "$what: the third turn's error is missing"
+}
+
+# 1. CMake, shared and static.
+mkdir -p "$work/host"
+cp "$src/examples/embed.cpp" "$work/host/"
+cat >"$work/host/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(embed_host CXX)
+find_package(ptc 0.1 REQUIRED COMPONENTS static)
+add_executable(embed_shared embed.cpp)
+target_link_libraries(embed_shared PRIVATE ptc::ptc)
+add_executable(embed_static embed.cpp)
+target_link_libraries(embed_static PRIVATE ptc::ptc_static)
+CMAKE
+cmake -S "$work/host" -B "$work/host/build" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; fail "find_package(ptc) failed"; }
+cmake --build "$work/host/build" -j2 >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building against ptc::ptc failed"; }
+grep -q 'NEEDED *libptc.so.0' <<<"$(objdump -p "$work/host/build/embed_shared")" ||
+  fail "embed_shared does not link libptc.so.0"
+if grep -q 'NEEDED *libptc' <<<"$(objdump -p "$work/host/build/embed_static")"; then
+  fail "embed_static links libptc dynamically"
+fi
+check_output "find_package shared" "$("$work/host/build/embed_shared")"
+check_output "find_package static" "$("$work/host/build/embed_static")"
+
+# 2. pkg-config, shared.
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+flags="$(pkg-config --cflags --libs ptc)" || fail "pkg-config ptc failed"
+# shellcheck disable=SC2086
+c++ -std=c++20 -O1 "$src/examples/embed.cpp" -o "$work/embed_pc" $flags -Wl,-rpath,"$libdir" ||
+  fail "building with pkg-config ptc failed"
+check_output "pkg-config" "$("$work/embed_pc")"
+echo "install_test: ok (prefix layout, SONAME, symbol version, find_package shared+static, pkg-config)"
