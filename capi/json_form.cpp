@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/host_value.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace ptc::capi {

@@ -175,7 +175,7 @@ std::string memory_json(const HostValue& memory) {
 extern "C" {
 
 const char* ptc_version(void) {
-  return PTC_VERSION;
+  return build_info().version.data();  // a string literal
 }
 
 // ---------------------------------------------------------------- cancel tokens
