@@ -1,5 +1,5 @@
 # `cmake --install`: the ptc executable, libptc (shared and static), the
-# public headers, a CMake package (find_package(ptc) -> ptc::ptc, and with
+# public headers (C++ and C), the Python module, a CMake package (find_package(ptc) -> ptc::ptc, and with
 # COMPONENTS static also ptc::ptc_static) and ptc.pc for pkg-config.
 # Two install components, which are also the two Debian packages
 # (cmake/Package.cmake): `runtime` (ptc, libptc.so.N, docs) and `dev`.
@@ -34,6 +34,12 @@ string(REGEX REPLACE "/$" "" PTC_PC_TO_PREFIX "${PTC_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/ptc.pc.in ${CMAKE_BINARY_DIR}/package/ptc.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/ptc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT dev)
+
+# The Python module (bindings/python/ptc, pure Python over the C API), where
+# Debian's python3 looks: <prefix>/lib/python3/dist-packages/ptc. It finds
+# libptc.so.0 in <prefix>/lib or <prefix>/lib/<multiarch> from there.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/python/ptc DESTINATION lib/python3/dist-packages
+        COMPONENT runtime FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)

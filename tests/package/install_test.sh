@@ -3,7 +3,8 @@
 # program (examples/embed.cpp) built against that prefix only, in a clean
 # folder, three ways: find_package(ptc) (shared library), find_package(ptc
 # COMPONENTS static), and pkg-config. Each must build and print the example's
-# three turns; the installed `ptc` must run from the prefix.
+# three turns; the installed `ptc` must run from the prefix. Then the C API
+# (examples/embed.c with pkg-config) and the installed Python module.
 # Usage: install_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src="$1"
@@ -75,4 +76,19 @@ flags="$(pkg-config --cflags --libs ptc)" || fail "pkg-config ptc failed"
 c++ -std=c++20 -O1 "$src/examples/embed.cpp" -o "$work/embed_pc" $flags -Wl,-rpath,"$libdir" ||
   fail "building with pkg-config ptc failed"
 check_output "pkg-config" "$("$work/embed_pc")"
-echo "install_test: ok (prefix layout, SONAME, symbol version, find_package shared+static, pkg-config)"
+# 3. The C API: examples/embed.c, compiled as C, with pkg-config.
+[ -f "$prefix/include/ptc/ptc.h" ] || fail "no include/ptc/ptc.h in the prefix"
+grep -q ' T ptc_run@@PTC_0' <<<"$symbols" || fail "the C API (ptc_run) is not exported under PTC_0"
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror "$src/examples/embed.c" -o "$work/embed_c" $flags \
+  -Wl,-rpath,"$libdir" || fail "building examples/embed.c with pkg-config ptc failed"
+out="$("$work/embed_c")" || fail "embed_c failed: $out"
+grep -q '^ok: \[{"name":"Ada"}\]$' <<<"$out" || fail "embed_c printed: $out"
+
+# 4. The Python module from the prefix, finding libptc.so.0 beside it.
+python="$(command -v /usr/bin/python3 || command -v python3)"
+out="$(cd "$work" && env -u PTC_LIBRARY PYTHONPATH="$prefix/lib/python3/dist-packages" \
+  "$python" -c 'import ptc; print(ptc.run("(+ 1 2)").value, ptc.__version__)' 2>&1)" ||
+  fail "the installed Python module failed: $out"
+[ "$out" = "3 $("$prefix/bin/ptc" --version | cut -d' ' -f2)" ] || fail "the installed Python module printed: $out"
+echo "install_test: ok (prefix layout, SONAME, symbol version, find_package shared+static, pkg-config, C API, Python)"
