@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <exception>
 
 namespace ptc::capi {
@@ -21,28 +20,12 @@ LastError& last_error() {
   return error;
 }
 
-std::string_view kind_of(const HostValue& h) {
-  switch (h.kind()) {
-    case HostValue::Kind::Map:
-      return "an object";
-    case HostValue::Kind::Vector:
-      return "an array";
-    case HostValue::Kind::String:
-      return "a string";
-    case HostValue::Kind::Nil:
-      return "null";
-    case HostValue::Kind::Bool:
-      return "a boolean";
-    default:
-      return "a number";
-  }
-}
-
 HostValue json_of_kind(std::string_view json, const char* name, HostValue::Kind kind,
                        const char* wanted) {
   HostValue h = json_arg(json, name);
   if (h.kind() != kind)
-    throw InvalidArgument(fmt::format("{} must be a JSON {}, got {}", name, wanted, kind_of(h)));
+    throw InvalidArgument(
+        fmt::format("{} must be a JSON {}, got {}", name, wanted, json_kind_name(h.kind())));
   return h;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runtime/error.hpp"
+#include "runtime/host_value.hpp"
 
 namespace ptc::protocol {
 
@@ -23,30 +24,6 @@ std::string arguments_text(const ToolCallRequest& c) {
   }
 }
 
-const char* kind_name(HostValue::Kind k) {
-  switch (k) {
-    case HostValue::Kind::Nil:
-      return "null";
-    case HostValue::Kind::Bool:
-      return "a boolean";
-    case HostValue::Kind::Int:
-    case HostValue::Kind::BigInt:
-    case HostValue::Kind::Float:
-      return "a number";
-    case HostValue::Kind::String:
-    case HostValue::Kind::Keyword:
-      return "a string";
-    case HostValue::Kind::Vector:
-    case HostValue::Kind::Set:
-      return "an array";
-    case HostValue::Kind::Map:
-      return "an object";
-    case HostValue::Kind::Opaque:
-      return "an opaque value";
-  }
-  return "a value";
-}
-
 bool is_text(const HostValue* v) {
   return v && (v->kind() == HostValue::Kind::String || v->kind() == HostValue::Kind::Keyword);
 }
@@ -54,12 +31,12 @@ bool is_text(const HostValue* v) {
 bool read_call(const HostValue& c, const std::string& at, ToolCallRequest* out,
                std::string* error) {
   if (c.kind() != HostValue::Kind::Map) {
-    *error = fmt::format("{}: expected an object, got {}", at, kind_name(c.kind()));
+    *error = fmt::format("{}: expected an object, got {}", at, json_kind_name(c.kind()));
     return false;
   }
   if (const HostValue* id = c.get("id"); id && !id->is_nil()) {
     if (!is_text(id)) {
-      *error = fmt::format("{}.id: expected a string, got {}", at, kind_name(id->kind()));
+      *error = fmt::format("{}.id: expected a string, got {}", at, json_kind_name(id->kind()));
       return false;
     }
     out->id = id->text();
@@ -72,13 +49,13 @@ bool read_call(const HostValue& c, const std::string& at, ToolCallRequest* out,
     fn = &c;
     fn_at = at;
   } else if (fn->kind() != HostValue::Kind::Map) {
-    *error = fmt::format("{}: expected an object, got {}", fn_at, kind_name(fn->kind()));
+    *error = fmt::format("{}: expected an object, got {}", fn_at, json_kind_name(fn->kind()));
     return false;
   }
   const HostValue* name = fn->get("name");
   if (!is_text(name)) {
     *error = fmt::format("{}.name: expected a string, got {}", fn_at,
-                         name ? kind_name(name->kind()) : "nothing");
+                         name ? json_kind_name(name->kind()) : "nothing");
     return false;
   }
   out->name = name->text();
@@ -96,7 +73,7 @@ bool read_call(const HostValue& c, const std::string& at, ToolCallRequest* out,
         out->args = parse_json(text);
         if (out->args.kind() != HostValue::Kind::Map)
           out->args_error = fmt::format("the arguments must be a JSON object, got {}",
-                                        kind_name(out->args.kind()));
+                                        json_kind_name(out->args.kind()));
       } catch (LispError& e) {
         out->args_error = fmt::format("the arguments are not valid JSON: {}", e.error().describe());
       }
@@ -106,7 +83,7 @@ bool read_call(const HostValue& c, const std::string& at, ToolCallRequest* out,
   } else {
     out->args = *args;
     out->args_error =
-        fmt::format("the arguments must be a JSON object, got {}", kind_name(args->kind()));
+        fmt::format("the arguments must be a JSON object, got {}", json_kind_name(args->kind()));
   }
   return true;
 }
@@ -135,19 +112,19 @@ HostValue to_openai(const ChatMessage& m) {
 bool from_openai(const HostValue& json, ChatMessage* out, std::string* error) {
   *out = ChatMessage{};
   if (json.kind() != HostValue::Kind::Map) {
-    *error = fmt::format("message: expected an object, got {}", kind_name(json.kind()));
+    *error = fmt::format("message: expected an object, got {}", json_kind_name(json.kind()));
     return false;
   }
   const HostValue* role = json.get("role");
   if (role && !is_text(role)) {
-    *error = fmt::format("role: expected a string, got {}", kind_name(role->kind()));
+    *error = fmt::format("role: expected a string, got {}", json_kind_name(role->kind()));
     return false;
   }
   out->role = role ? role->text() : "assistant";
   if (const HostValue* content = json.get("content"); content && !content->is_nil()) {
     if (!is_text(content)) {
-      *error =
-          fmt::format("content: expected a string or null, got {}", kind_name(content->kind()));
+      *error = fmt::format("content: expected a string or null, got {}",
+                           json_kind_name(content->kind()));
       return false;
     }
     out->content = content->text();
@@ -156,7 +133,7 @@ bool from_openai(const HostValue& json, ChatMessage* out, std::string* error) {
   const HostValue* calls = json.get("tool_calls");
   if (!calls || calls->is_nil()) return true;
   if (calls->kind() != HostValue::Kind::Vector) {
-    *error = fmt::format("tool_calls: expected an array, got {}", kind_name(calls->kind()));
+    *error = fmt::format("tool_calls: expected an array, got {}", json_kind_name(calls->kind()));
     return false;
   }
   for (size_t i = 0; i < calls->items().size(); ++i) {

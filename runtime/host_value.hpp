@@ -83,6 +83,11 @@ HostValue map_host_value(const HostValue& h, const Leaf& leaf, const Key& key) {
   }
 }
 
+// What a value is as JSON, for messages about JSON of the wrong kind: "null",
+// "a boolean", "a number", "a string" (keywords too), "an array" (sets too),
+// "an object", "an opaque value".
+const char* json_kind_name(HostValue::Kind kind);
+
 // parse_json, except that the value at `path` (object keys from the root)
 // is not built: its JSON text goes to *raw ("" when absent) and its key is
 // left out. The text is the source's own slice for an object or array (its

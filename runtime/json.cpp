@@ -1027,6 +1027,30 @@ Value import_json(Ctx& ctx, std::string_view json,
   return Value::object(b.finish());
 }
 
+const char* json_kind_name(HostValue::Kind k) {
+  switch (k) {
+    case HostValue::Kind::Nil:
+      return "null";
+    case HostValue::Kind::Bool:
+      return "a boolean";
+    case HostValue::Kind::Int:
+    case HostValue::Kind::BigInt:
+    case HostValue::Kind::Float:
+      return "a number";
+    case HostValue::Kind::String:
+    case HostValue::Kind::Keyword:
+      return "a string";
+    case HostValue::Kind::Vector:
+    case HostValue::Kind::Set:
+      return "an array";
+    case HostValue::Kind::Map:
+      return "an object";
+    case HostValue::Kind::Opaque:
+      return "an opaque value";
+  }
+  return "a value";
+}
+
 std::string to_json(const HostValue& h, bool sort_keys) {
   std::string out;
   append_json(out, h, sort_keys);
