@@ -28,41 +28,28 @@ static const char* g_test = "";
     }                                                                                      \
   } while (0)
 
-#define CHECK_STR(actual, expected)                                                             \
-  do {                                                                                          \
-    const char* a_ = (actual);                                                                  \
-    const char* e_ = (expected);                                                                \
-    ++g_checks;                                                                                 \
-    if (!a_ || strcmp(a_, e_) != 0) {                                                           \
-      ++g_failures;                                                                             \
-      fprintf(stderr, "%s:%d: %s: %s is \"%s\", expected \"%s\"\n", __FILE__, __LINE__, g_test, \
-              #actual, a_ ? a_ : "(NULL)", e_);                                                 \
-    }                                                                                           \
-  } while (0)
+/* How a text is checked against the expected one. */
+typedef enum { EQUALS, CONTAINS, STARTS_WITH } text_check;
 
-#define CHECK_CONTAINS(actual, part)                                                        \
-  do {                                                                                      \
-    const char* a_ = (actual);                                                              \
-    const char* p_ = (part);                                                                \
-    ++g_checks;                                                                             \
-    if (!a_ || !strstr(a_, p_)) {                                                           \
-      ++g_failures;                                                                         \
-      fprintf(stderr, "%s:%d: %s: %s is \"%s\", expected it to contain \"%s\"\n", __FILE__, \
-              __LINE__, g_test, #actual, a_ ? a_ : "(NULL)", p_);                           \
-    }                                                                                       \
-  } while (0)
+static void check_text(const char* file, int line, const char* expression, const char* actual,
+                       const char* expected, text_check how) {
+  static const char* const kExpected[] = {"", "it to contain ", "it to start with "};
+  ++g_checks;
+  int ok = actual && (how == EQUALS     ? strcmp(actual, expected) == 0
+                      : how == CONTAINS ? strstr(actual, expected) != NULL
+                                        : strncmp(actual, expected, strlen(expected)) == 0);
+  if (ok) return;
+  ++g_failures;
+  fprintf(stderr, "%s:%d: %s: %s is \"%s\", expected %s\"%s\"\n", file, line, g_test, expression,
+          actual ? actual : "(NULL)", kExpected[how], expected);
+}
 
-#define CHECK_PREFIX(actual, prefix)                                                           \
-  do {                                                                                         \
-    const char* a_ = (actual);                                                                 \
-    const char* p_ = (prefix);                                                                 \
-    ++g_checks;                                                                                \
-    if (!a_ || strncmp(a_, p_, strlen(p_)) != 0) {                                             \
-      ++g_failures;                                                                            \
-      fprintf(stderr, "%s:%d: %s: %s is \"%s\", expected it to start with \"%s\"\n", __FILE__, \
-              __LINE__, g_test, #actual, a_ ? a_ : "(NULL)", p_);                              \
-    }                                                                                          \
-  } while (0)
+#define CHECK_STR(actual, expected) \
+  check_text(__FILE__, __LINE__, #actual, (actual), (expected), EQUALS)
+#define CHECK_CONTAINS(actual, part) \
+  check_text(__FILE__, __LINE__, #actual, (actual), (part), CONTAINS)
+#define CHECK_PREFIX(actual, prefix) \
+  check_text(__FILE__, __LINE__, #actual, (actual), (prefix), STARTS_WITH)
 
 #define CHECK_STATUS(call, expected)                                                           \
   do {                                                                                         \

@@ -102,6 +102,13 @@ def _limit(name):
 # ---------------------------------------------------------------- results
 
 
+def _fields_from(obj, doc):
+    """Sets each of obj's __slots__ from the key of that name of a
+    ptc_result_json document (None when absent, e.g. fail_value)."""
+    for name in obj.__slots__:
+        setattr(obj, name, doc.get(name))
+
+
 class Error:
     """Why a program failed. `reason` is one of the closed set of
     include/ptc/ptc.h ("parse_error", "type_error", "timeout", "tool_error",
@@ -111,13 +118,7 @@ class Error:
     __slots__ = ("reason", "message", "hint", "line", "column", "text", "fail_value")
 
     def __init__(self, doc):
-        self.reason = doc["reason"]
-        self.message = doc["message"]
-        self.hint = doc["hint"]
-        self.line = doc["line"]
-        self.column = doc["column"]
-        self.text = doc["text"]
-        self.fail_value = doc.get("fail_value")
+        _fields_from(self, doc)
 
     def __str__(self):
         return self.text
@@ -137,17 +138,9 @@ class Result:
                  "tool_calls", "pmap_calls", "usage", "error")
 
     def __init__(self, doc):
-        self.ok = doc["ok"]
-        self.value = doc["value"]
-        self.printed = doc["printed"]
-        self.truncated = doc["truncated"]
-        self.returned = doc["returned"]
-        self.prints = doc["prints"]
-        self.memory = doc["memory"]
-        self.tool_calls = doc["tool_calls"]
-        self.pmap_calls = doc["pmap_calls"]
-        self.usage = doc["usage"]
-        self.error = Error(doc["error"]) if doc["error"] else None
+        _fields_from(self, doc)
+        if self.error is not None:
+            self.error = Error(self.error)
 
     def __repr__(self):
         if self.ok:
