@@ -5,6 +5,7 @@ and threads running programs at once."""
 
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,10 @@ import ptc
 
 
 # ---------------------------------------------------------------- values
+
+
+def test_version():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", ptc.__version__)
 
 
 @pytest.mark.parametrize("program, value", [
