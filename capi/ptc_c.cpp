@@ -461,9 +461,12 @@ size_t ptc_result_prints_count(const ptc_result* result) {
 }
 
 const char* ptc_result_print(const ptc_result* result, size_t index, size_t* len) {
-  if (len) *len = 0;
-  if (!result || index >= result->step.prints.size()) return nullptr;
-  return text_out(result->step.prints[index], len);
+  return result_text(result, len, [&](const Step& s) -> const std::string& {
+    if (index >= s.prints.size())
+      throw InvalidArgument(fmt::format("print {} is out of range: the run printed {} lines", index,
+                                        s.prints.size()));
+    return s.prints[index];
+  });
 }
 
 const char* ptc_result_memory_json(const ptc_result* result, size_t* len) {

@@ -9,11 +9,15 @@
  *
  * ---------------------------------------------------------------- conventions
  *
- * Status and errors. Functions that can fail return a ptc_status (or NULL
- * for those that return a pointer). The message of the last failure is kept
- * per thread: ptc_last_error() / ptc_last_status(). Every function that
- * returns a ptc_status (or a pointer that may be NULL on failure) sets them:
- * cleared to "" / PTC_OK when it succeeds. Read them on the same thread,
+ * Status and errors. Functions that can fail return a ptc_status, or NULL
+ * when they return a pointer (a new handle, a text of a result, program or
+ * session). The message of the last failure is kept per thread:
+ * ptc_last_error() / ptc_last_status(). Every function that can fail sets
+ * them, cleared to "" / PTC_OK when it succeeds. The functions that cannot
+ * fail leave them alone: ptc_version, ptc_status_name, ptc_limit_name,
+ * ptc_result_error_reason, the *_free functions, the cancel token's and the
+ * tool reply's queries, and those returning numbers (ptc_result_ok, the
+ * error's line and column, counts and sizes). Read them on the same thread,
  * before the next ptc_ call (Go: from one cgo call, or with
  * runtime.LockOSThread). A program that fails is not an API failure: ptc_run
  * then returns PTC_PROGRAM_ERROR and hands back a result describing the
@@ -311,8 +315,8 @@ PTC_API int ptc_result_ok(const ptc_result* result);
 PTC_API const char* ptc_result_value_json(const ptc_result* result, size_t* len);
 /* The value in Clojure syntax, e.g. {:total 3 "a" [1 2]} ("" when failed). */
 PTC_API const char* ptc_result_printed(const ptc_result* result, size_t* len);
-/* println/print/prn output, in order: how many lines, and line i (NULL when
- * i is out of range). */
+/* println/print/prn output, in order: how many lines, and line i (NULL, an
+ * invalid argument, when i is out of range). */
 PTC_API size_t ptc_result_prints_count(const ptc_result* result);
 PTC_API const char* ptc_result_print(const ptc_result* result, size_t index, size_t* len);
 /* Memory after the run as a JSON object: the memory given plus every

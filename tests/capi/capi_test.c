@@ -197,6 +197,7 @@ static void test_prints(void) {
   CHECK_STR(ptc_result_print(r, 1, NULL), "there 2");
   CHECK_STR(ptc_result_print(r, 2, NULL), ":k");
   CHECK(ptc_result_print(r, 3, NULL) == NULL);
+  CHECK_CONTAINS(ptc_last_error(), "print 3 is out of range: the run printed 3 lines");
   CHECK_CONTAINS(ptc_result_json(r, NULL), "\"prints\":[\"hi\",\"there 2\",\":k\"]");
   ptc_result_free(r);
 }
