@@ -64,7 +64,7 @@
  *   numbers with a '.' or exponent ("1.0"), NaN/Inf/-Inf -> the strings
  *   "##NaN" "##Inf" "##-Inf"; strings -> strings; keywords -> their name
  *   without ':' (":total" -> "total"); vectors, lists and sets -> arrays;
- *   maps -> objects in insertion order, keys: strings and keywords -> their
+ *   maps -> objects in the map's order, keys: strings and keywords -> their
  *   name, numbers -> their decimal text, any other key (nil, true, [1 2]) ->
  *   its printed form; keys that collide after this (:a and "a") both appear;
  *   functions, regexes, vars and other values with no data form -> the
