@@ -85,6 +85,8 @@ decltype(auto) with_limit(L& limits, ptc_limit which, F&& f) {
       return f(limits.max_parallel_workers, name);
     case PTC_LIMIT_WORKER_MAX_HEAP_BYTES:
       return f(limits.worker_max_heap_bytes, name);
+    default:  // the range sentinels; checked above
+      break;
   }
   throw InvalidArgument(fmt::format("unknown limit {}", index));
 }

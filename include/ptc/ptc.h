@@ -110,7 +110,11 @@ typedef enum ptc_status {
   /* The host process could not allocate memory. Nothing was changed. */
   PTC_OUT_OF_MEMORY = 3,
   /* A bug in ptc-lisp (an unexpected exception): the message says what. */
-  PTC_INTERNAL = 4
+  PTC_INTERNAL = 4,
+  /* Not statuses: they make the enum an int of which every value is valid,
+   * whatever a host passes. */
+  PTC_STATUS_ENUM_MIN_ = -2147483647 - 1,
+  PTC_STATUS_ENUM_MAX_ = 2147483647
 } ptc_status;
 
 /* "ok", "program_error", "invalid_argument", "out_of_memory", "internal";
@@ -218,7 +222,11 @@ typedef enum ptc_limit {
   PTC_LIMIT_PMAP_TIMEOUT_MS = 11,            /* deadline shared by a pmap's branches, 5000 */
   PTC_LIMIT_PMAP_MAX_CONCURRENCY = 12,       /* branches in flight per call, 0 = 2 x cores */
   PTC_LIMIT_MAX_PARALLEL_WORKERS = 13,       /* branches alive at once per run, 8 */
-  PTC_LIMIT_WORKER_MAX_HEAP_BYTES = 14       /* heap of each branch, 0 = max_heap_bytes */
+  PTC_LIMIT_WORKER_MAX_HEAP_BYTES = 14,      /* heap of each branch, 0 = max_heap_bytes */
+  /* Not limits: they make the enum an int of which every value is valid
+   * (any other value is an unknown limit: PTC_INVALID_ARGUMENT). */
+  PTC_LIMIT_ENUM_MIN_ = -2147483647 - 1,
+  PTC_LIMIT_ENUM_MAX_ = 2147483647
 } ptc_limit;
 #define PTC_LIMIT_COUNT 15
 

@@ -106,6 +106,8 @@ static void test_version(void) {
   CHECK(strlen(ptc_version()) > 0);
   CHECK(strchr(ptc_version(), '.') != NULL);
   CHECK_STR(ptc_status_name(PTC_INVALID_ARGUMENT), "invalid_argument");
+  CHECK_STR(ptc_status_name((ptc_status)42), "unknown");
+  CHECK_STR(ptc_status_name((ptc_status)-1), "unknown");
 }
 
 static void test_values(void) {
@@ -506,6 +508,9 @@ static void test_limits(void) {
   CHECK_STATUS(ptc_options_set_limit(o, PTC_LIMIT_TIMEOUT_MS, 5000000000LL), PTC_INVALID_ARGUMENT);
   CHECK_STATUS(ptc_options_set_limit(o, PTC_LIMIT_MAX_HEAP_BYTES, -1), PTC_INVALID_ARGUMENT);
   CHECK_STATUS(ptc_options_set_limit(o, (ptc_limit)99, 1), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_options_set_limit(o, (ptc_limit)-1, 1), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "unknown limit -1");
+  CHECK(ptc_limit_name((ptc_limit)-1) == NULL);
   CHECK_STATUS(ptc_options_get_limit(o, PTC_LIMIT_TIMEOUT_MS, &v), PTC_OK);
   CHECK(v == 100);
   ptc_options_free(o);
