@@ -1,6 +1,7 @@
 # `cmake --install`: the ptc executable, libptc (shared and static), the
-# public headers (C++ and C), the Python module, a CMake package (find_package(ptc) -> ptc::ptc, and with
-# COMPONENTS static also ptc::ptc_static) and ptc.pc for pkg-config.
+# public headers (C++ and C), the Python module, a CMake package
+# (find_package(ptc) -> ptc::ptc, and with COMPONENTS static also
+# ptc::ptc_static) and ptc.pc for pkg-config.
 # Two install components, which are also the two Debian packages
 # (cmake/Package.cmake): `runtime` (ptc, libptc.so.N, docs) and `dev`.
 include(CMakePackageConfigHelpers)

@@ -34,4 +34,12 @@ ls "$root"/usr/lib/*/libptc.so.0 "$root"/usr/lib/*/libptc.a >/dev/null 2>&1 ||
   fail "libptc.so.0 / libptc.a missing from the packages"
 out="$("$root/usr/bin/ptc" eval '(reduce + (map inc [1 2 3]))')"
 [ "$out" = 9 ] || fail "ptc eval from the scratch root printed '$out', expected 9"
+
+# The Python module of the ptc package finds the libptc.so.0 beside it.
+[ -f "$root/usr/lib/python3/dist-packages/ptc/__init__.py" ] || fail "no Python module in the ptc package"
+python="$(command -v /usr/bin/python3 || command -v python3)"
+out="$(cd "$work" && PYTHONPATH="$root/usr/lib/python3/dist-packages" "$python" -c \
+  'import ptc; r = ptc.run("(+ 1 data/x)", context={"x": 41}); print(r.value)')" ||
+  fail "importing the packaged Python module failed"
+[ "$out" = 42 ] || fail "the packaged Python module printed '$out', expected 42"
 echo "deb_test: ok ($(basename "$runtime"), $(basename "$dev"))"
