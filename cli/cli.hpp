@@ -32,6 +32,15 @@ const char* common_options_help();
 std::optional<std::string> read_file(const std::string& path, std::string* error);
 // Loads --context, --memory and --tools into out.run; returns an error message or "".
 std::string load_context(CommonOptions& out);
+// The JSON object in `path` (`what` names it in messages: "context"); an error
+// message naming the file, or "".
+std::string load_json_object(const std::string& path, const char* what, HostValue& out);
+// A --tools replay table from `path` into `out`; an error message naming the file, or "".
+std::string load_tools_file(const std::string& path, Tools& out);
+
+// A successful run's value on stdout: Clojure syntax, or JSON with --json.
+// False (said on stderr) when the value has no JSON form.
+bool print_value(const Step& step, bool json);
 
 // {"reason":...,"message":...,"hint":...,"line":...,"column":...}
 std::string error_json(const Error& e);
