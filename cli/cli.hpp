@@ -58,5 +58,7 @@ int cmd_lisp_eval(std::vector<std::string> args);
 int cmd_tool_schema(std::vector<std::string> args);
 const char* lisp_eval_help();
 const char* tool_schema_help();
+int cmd_repl(std::vector<std::string> args);
+const char* repl_help();
 
 }  // namespace ptc::cli
