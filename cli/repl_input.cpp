@@ -75,7 +75,7 @@ class TerminalInput final : public ReplInput {
       std::fputs("\n", stdout);  // the shell's prompt starts on a line of its own
       return Result::End;
     }
-    line->assign(text, static_cast<size_t>(count));
+    line->assign(text);  // count is in characters in some libedit versions, bytes in others
     strip_line_break(line);
     return Result::Line;
   }

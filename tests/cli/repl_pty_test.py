@@ -322,6 +322,19 @@ def non_tty(env, home, files):
         raise Failure(f"piped script: input that ends inside a form is not reported:\n{err}")
     if os.path.exists(os.path.join(home, ".ptc_history")):
         raise Failure("a piped session wrote a history file")
+    # The caret lines up under a tab (kept as a tab) and in a long line (shown
+    # as a window around the column).
+    for source, target in (('(let [s "a"]\t(+ s 1))', "(+ s 1)"),
+                           ("(let [v [" + "0 " * 150 + "]] (+ v 1))", "(+ v 1)")):
+        r = piped([], source + "\n", env)
+        err = r.stderr.decode().splitlines()
+        if len(err) < 3 or not err[0].startswith("error: type_error at 1:"):
+            raise Failure(f"{source!r}: expected a type error, got {r.stderr.decode()!r}")
+        shown, caret = err[1].expandtabs(8), err[2].expandtabs(8)
+        if target not in shown or caret.strip() != "^" or caret.index("^") != shown.index(target):
+            raise Failure(f"{source!r}: the caret is not under {target}:\n{shown}\n{caret}")
+        if len(source) > 200 and not (shown.startswith("  ...") and len(shown) < 120):
+            raise Failure(f"a long line is not shown as a window around the column:\n{shown}")
     r = piped(["--timeout", "60000", "--context", files["context"], "--tools", files["tools"]],
               "(inc data/x)\n(tool/get-user {:id 7})\n", env)
     if r.returncode != 0 or r.stdout.decode() != '6\n{"name" "Ada"}\n':
