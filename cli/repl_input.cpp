@@ -50,9 +50,11 @@ class TerminalInput final : public ReplInput {
     // While a line is edited, Ctrl-C arrives as a key rather than as SIGINT
     // (which is left for stopping a running program), and drops the line.
     el_set(editor_, EL_SETTY, "-d", "-isig", nullptr);
-    el_set(editor_, EL_ADDFN, "ptc-drop-line", "drop the line (and the form) being typed",
-           &TerminalInput::drop_line);
-    el_set(editor_, EL_BIND, "^C", "ptc-drop-line", nullptr);
+    // (The wide-character calls: el_set's EL_ADDFN copies the name and help
+    // and never frees them.)
+    el_wset(editor_, EL_ADDFN, L"ptc-drop-line", L"drop the line (and the form) being typed",
+            &TerminalInput::drop_line);
+    el_wset(editor_, EL_BIND, L"^C", L"ptc-drop-line", nullptr);
     el_source(editor_, nullptr);  // ~/.editrc, as other libedit programs read it
   }
 
