@@ -37,6 +37,15 @@ int usage_error(const std::string& message, const char* usage);
 std::optional<std::string> read_file(const std::string& path, std::string* error);
 // Loads --context, --memory and --tools into out.run; returns an error message or "".
 std::string load_context(CommonOptions& out);
+// The JSON object in `path` (`what` names it in messages: "context"); an error
+// message naming the file, or "".
+std::string load_json_object(const std::string& path, const char* what, HostValue& out);
+// A --tools replay table from `path` into `out`; an error message naming the file, or "".
+std::string load_tools_file(const std::string& path, Tools& out);
+
+// A successful run's value on stdout: Clojure syntax, or JSON with --json.
+// False (said on stderr) when the value has no JSON form.
+bool print_value(const Step& step, bool json);
 
 // {"reason":...,"message":...,"hint":...,"line":...,"column":...}
 std::string error_json(const Error& e);
@@ -56,5 +65,7 @@ const char* lisp_eval_help();
 const char* tool_schema_help();
 int cmd_doc(std::vector<std::string> args);
 const char* doc_help();
+int cmd_repl(std::vector<std::string> args);
+const char* repl_help();
 
 }  // namespace ptc::cli

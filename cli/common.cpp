@@ -112,35 +112,50 @@ std::optional<std::string> read_file(const std::string& path, std::string* error
   return ss.str();
 }
 
-namespace {
-// Reads a JSON object from `path` into `out`; an error message or "".
-std::string load_object(const std::optional<std::string>& path, const char* what, HostValue& out) {
-  if (!path) return "";
+std::string load_json_object(const std::string& path, const char* what, HostValue& out) {
   std::string err;
-  auto text = read_file(*path, &err);
+  auto text = read_file(path, &err);
   if (!text) return err;
   try {
     HostValue v = parse_json(*text);
     if (v.kind() != HostValue::Kind::Map)
-      return fmt::format("{}: the {} must be a JSON object", *path, what);
+      return fmt::format("{}: the {} must be a JSON object", path, what);
     out = std::move(v);
   } catch (LispError& e) {
-    return fmt::format("{}: {}", *path, format_error(e.error()));
+    return fmt::format("{}: {}", path, format_error(e.error()));
   }
   return "";
 }
-}  // namespace
+
+std::string load_tools_file(const std::string& path, Tools& out) {
+  HostValue table;
+  if (std::string err = load_json_object(path, "tools table", table); !err.empty()) return err;
+  if (std::string err = replay_tools(table, out); !err.empty())
+    return fmt::format("{}: {}", path, err);
+  return "";
+}
 
 std::string load_context(CommonOptions& out) {
-  std::string err = load_object(out.context_file, "context", out.run.context);
-  if (err.empty()) err = load_object(out.memory_file, "memory", out.run.memory);
-  HostValue table;
-  if (err.empty()) err = load_object(out.tools_file, "tools table", table);
-  if (err.empty() && out.tools_file) {
-    err = replay_tools(table, out.run.tools);
-    if (!err.empty()) err = fmt::format("{}: {}", *out.tools_file, err);
-  }
+  std::string err;
+  if (out.context_file) err = load_json_object(*out.context_file, "context", out.run.context);
+  if (err.empty() && out.memory_file)
+    err = load_json_object(*out.memory_file, "memory", out.run.memory);
+  if (err.empty() && out.tools_file) err = load_tools_file(*out.tools_file, out.run.tools);
   return err;
+}
+
+bool print_value(const Step& step, bool json) {
+  if (!json) {
+    fmt::print("{}\n", step.printed);
+    return true;
+  }
+  try {
+    fmt::print("{}\n", to_json(step.value));
+    return true;
+  } catch (LispError& e) {
+    fmt::print(stderr, "error: the result cannot be written as JSON: {}\n", e.error().message);
+    return false;
+  }
 }
 
 // Never throws: invalid UTF-8 (e.g. quoted from a bad program) becomes U+FFFD.

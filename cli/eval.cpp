@@ -21,17 +21,7 @@ int run_and_print(const std::string& source, CommonOptions& opts) {
     fmt::print(stderr, "error: {}\n", format_error(r.error));
     return kExitProgramError;
   }
-  if (opts.json) {
-    try {
-      fmt::print("{}\n", to_json(r.value));
-    } catch (LispError& e) {
-      fmt::print(stderr, "error: the result cannot be written as JSON: {}\n", e.error().message);
-      return kExitProgramError;
-    }
-  } else {
-    fmt::print("{}\n", r.printed);
-  }
-  return kExitOk;
+  return print_value(r, opts.json) ? kExitOk : kExitProgramError;
 }
 
 int setup(std::vector<std::string>& args, CommonOptions& opts, const char* usage) {

@@ -16,6 +16,7 @@ const char* kUsage =
     "usage:\n"
     "  ptc eval 'EXPR' [options]      run an expression and print its value\n"
     "  ptc run FILE.clj [options]     run a program file (- reads stdin)\n"
+    "  ptc repl [options]             an interactive session (definitions carry over)\n"
     "  ptc batch FILE.jsonl [options] run one program per JSON line (- reads stdin)\n"
     "  ptc bench FILE.jsonl [-n N]    time each program of a batch file\n"
     "  ptc disasm FILE.clj            print the bytecode (-e 'EXPR' for an expression)\n"
@@ -67,6 +68,7 @@ const char* help_for(const std::string& cmd) {
            "  --context-as prepared, --prepared\n"
            "                      the context prepared once (ptc::prepare_context), read in place\n"
            "\noptions:\n";
+  if (cmd == "repl") return ptc::cli::repl_help();
   if (cmd == "lisp-eval") return ptc::cli::lisp_eval_help();
   if (cmd == "tool-schema") return ptc::cli::tool_schema_help();
   if (cmd == "mcp") return ptc::cli::mcp_help();
@@ -145,6 +147,7 @@ int main(int argc, char** argv) {
   using namespace ptc::cli;
   if (cmd == "eval") return cmd_eval(args);
   if (cmd == "run") return cmd_run(args);
+  if (cmd == "repl") return cmd_repl(args);
   if (cmd == "batch") return cmd_batch(args);
   if (cmd == "bench") return cmd_bench(args);
   if (cmd == "disasm") return cmd_disasm(args);

@@ -11,6 +11,8 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
 pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp)
+# libedit (BSD editline): line editing and history for ptc repl.
+pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
 
 if(TARGET mimalloc-static)
   set(PTC_MIMALLOC mimalloc-static)

@@ -54,6 +54,18 @@ constexpr const char* kKeywordCharsHint =
   throw_error(ErrorKind::ParseError, std::move(message), std::move(hint), loc);
 }
 
+// A parse error because the text ended inside a form: more text could still
+// make it valid, which is what input_status tells a REPL. Elsewhere it is a
+// parse error like any other.
+class EndOfInputError : public LispError {
+ public:
+  using LispError::LispError;
+};
+
+[[noreturn]] void fail_at_end(SourceLoc loc, std::string message, std::string hint = {}) {
+  throw EndOfInputError(ErrorKind::ParseError, std::move(message), std::move(hint), loc);
+}
+
 std::string loc_str(SourceLoc loc) {
   return fmt::format("{}:{}", loc.line, loc.col);
 }
@@ -403,13 +415,14 @@ void Reader::close(unsigned char c) {
 void Reader::finish() {
   if (frames_.size() > 1) {
     const Frame& frame = frames_.back();
-    fail(frame.loc,
-         fmt::format("unclosed {} opened at {}", opener_text(frame.kind), loc_str(frame.loc)),
-         fmt::format("add the missing {}", frame.closer));
+    fail_at_end(
+        frame.loc,
+        fmt::format("unclosed {} opened at {}", opener_text(frame.kind), loc_str(frame.loc)),
+        fmt::format("add the missing {}", frame.closer));
   }
   if (frames_.back().discards > 0)
-    fail(frames_.back().discard_loc, "#_ has no form to discard before the end of input",
-         "put a form after #_ or remove the #_");
+    fail_at_end(frames_.back().discard_loc, "#_ has no form to discard before the end of input",
+                "put a form after #_ or remove the #_");
 }
 
 void Reader::read_dispatch() {
@@ -442,7 +455,7 @@ void Reader::read_dispatch() {
     default:
       break;
   }
-  if (!has(1)) fail(loc, "# at the end of input", "remove the stray #");
+  if (!has(1)) fail_at_end(loc, "# at the end of input", "remove the stray #");
   std::string name;
   if (next <= 0x20 || next >= 0x7F || is_terminator(next)) {
     name = fmt::format("# followed by {}", describe_cp(cp_at(src_, pos_ + 1)));
@@ -692,8 +705,8 @@ const Form* Reader::read_string() {
   advance();  // "
   buf_.clear();
   auto unterminated = [&]() {
-    fail(loc, fmt::format("unterminated string starting at {}", loc_str(loc)),
-         "add the closing \"");
+    fail_at_end(loc, fmt::format("unterminated string starting at {}", loc_str(loc)),
+                "add the closing \"");
   };
   for (;;) {
     if (at_end()) unterminated();
@@ -796,8 +809,8 @@ const Form* Reader::read_char() {
   const SourceLoc loc = here();
   const size_t start = pos_ + 1;
   if (start >= src_.size())
-    fail(loc, "\\ at the end of input is not a character literal",
-         "write a character like \\a, or a string \"...\"");
+    fail_at_end(loc, "\\ at the end of input is not a character literal",
+                "write a character like \\a, or a string \"...\"");
   unsigned char first = static_cast<unsigned char>(src_[start]);
   if (first == ' ' || first == '\t' || first == '\n' || first == '\r')
     fail(loc, "\\ must be followed by a character",
@@ -890,7 +903,8 @@ const Form* Reader::read_regex() {
   advance_to(pos_ + 2);  // #"
   const size_t start = pos_;
   auto unterminated = [&]() {
-    fail(loc, fmt::format("unterminated regex starting at {}", loc_str(loc)), "add the closing \"");
+    fail_at_end(loc, fmt::format("unterminated regex starting at {}", loc_str(loc)),
+                "add the closing \"");
   };
   for (;;) {
     if (at_end()) unterminated();
@@ -935,8 +949,8 @@ const Form* Reader::read_symbolic_value() {
 const Form* Reader::read_quoted(FormKind kind, SourceLoc loc, const char* prefix) {
   skip_ws();
   if (at_end())
-    fail(loc, fmt::format("{} at the end of input needs a symbol", prefix),
-         fmt::format("write {}name", prefix));
+    fail_at_end(loc, fmt::format("{} at the end of input needs a symbol", prefix),
+                fmt::format("write {}name", prefix));
   unsigned char c = peek();
   if (c == '(' || c == '[' || c == '{' || (c == '#' && (peek(1) == '{' || peek(1) == '(')))
     fail(loc, "quoted collections are not supported; only quoted symbols like 'x",
@@ -968,6 +982,20 @@ std::vector<const Form*> read_program(Arena& arena, std::string_view source,
                                       const ReaderOptions& options) {
   Reader reader(arena, source, options);
   return reader.read_all();
+}
+
+InputStatus input_status(std::string_view source, const ReaderOptions& options) {
+  // The forms are thrown away; the cap only keeps a huge paste from taking
+  // more memory than its run would be allowed.
+  Arena arena(size_t{256} << 20);
+  try {
+    return read_program(arena, source, options).empty() ? InputStatus::Blank
+                                                        : InputStatus::Complete;
+  } catch (EndOfInputError&) {
+    return InputStatus::Incomplete;
+  } catch (LispError&) {
+    return InputStatus::Complete;
+  }
 }
 
 const Form* read_one(Arena& arena, std::string_view source, const ReaderOptions& options) {

@@ -22,6 +22,15 @@ struct ReaderOptions {
 std::vector<const Form*> read_program(Arena& arena, std::string_view source,
                                       const ReaderOptions& options = {});
 
+// What a REPL does with the text typed so far.
+enum class InputStatus {
+  Blank,       // only whitespace and comments: nothing to run
+  Complete,    // whole forms, or a parse error before the end (running it reports it)
+  Incomplete,  // the text ends inside a form (an open bracket, string or regex, a ' or
+               // #_ still waiting for its form): read another line
+};
+InputStatus input_status(std::string_view source, const ReaderOptions& options = {});
+
 // Reads exactly one form (surrounding whitespace and comments allowed).
 const Form* read_one(Arena& arena, std::string_view source, const ReaderOptions& options = {});
 

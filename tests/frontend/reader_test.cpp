@@ -1066,5 +1066,21 @@ TEST(FormKindName, EveryKindHasADistinctName) {
   EXPECT_STREQ(form_kind_name(FormKind::Symbol), "symbol");
 }
 
+// A REPL reads another line exactly when the text ends inside a form.
+TEST(InputStatus, BlankCompleteOrIncomplete) {
+  for (const char* src : {"", "  \n", "; only a comment\n", ",,"})
+    EXPECT_EQ(input_status(src), InputStatus::Blank) << src;
+  for (const char* src : {"(+ 1 2)", "1 2", "x\n", "\\(", "\\)", "\"(\"", "#\"[\"", "; (\n:a",
+                          "(str \"a;b\" \\; \\])", "'x", "#_ 1 2"})
+    EXPECT_EQ(input_status(src), InputStatus::Complete) << src;
+  for (const char* src : {"(+ 1", "(let [x 1]\n", "{:a [1 2]", "(str \"abc", "\"a\\", "#\"a",
+                          "(#{1 ", "#(inc %", "'", "(foo #_", "(f 1) (g", "(\\( ; )\n"})
+    EXPECT_EQ(input_status(src), InputStatus::Incomplete) << src;
+  // Errors before the end are complete: running the text reports them at once.
+  for (const char* src :
+       {")", "(+ 1 2))", "(let [x 1})", "{:a [1 2}", "(\"a\\q\"", "#foo (", "(x 12abc"})
+    EXPECT_EQ(input_status(src), InputStatus::Complete) << src;
+}
+
 }  // namespace
 }  // namespace ptc
