@@ -1,5 +1,7 @@
 // The reader: any bytes either read as forms or fail with a parse_error, and
-// forms printed back (frontend/form_printer.cpp) read as the same forms.
+// forms printed back (frontend/form_printer.cpp) read as the same forms. The
+// REPL's input_status agrees: Blank or Complete for text that reads, never
+// Blank for text that fails.
 #include <string>
 #include <vector>
 
@@ -29,12 +31,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.max_nesting_depth = 64;
   ptc::Arena arena(size_t{64} << 20);
   std::vector<const ptc::Form*> forms;
+  ptc::InputStatus status = ptc::input_status(source, options);
   try {
     forms = ptc::read_program(arena, source, options);
   } catch (ptc::LispError& e) {
     PTC_FUZZ_CHECK(e.error().kind == ptc::ErrorKind::ParseError, e.error().describe());
+    PTC_FUZZ_CHECK(status != ptc::InputStatus::Blank, "input_status Blank for text that fails");
     return 0;
   }
+  PTC_FUZZ_CHECK(status == (forms.empty() ? ptc::InputStatus::Blank : ptc::InputStatus::Complete),
+                 "input_status disagrees with read_program");
   // Printing may spell a form differently ('x as (quote x) and back), so allow
   // a little more nesting when reading the printed text.
   std::string printed = print_all(forms);
