@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "runtime/stack_guard.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
