@@ -230,6 +230,35 @@ HostValue Upstreams::describe_servers() const {
   return HostValue::vector(std::move(out));
 }
 
+std::string catalog_description(const Upstreams& upstreams, std::string_view mode) {
+  std::string head =
+      "\n\nUpstream MCP tools: call them from the program with "
+      "(tool/call {:server \"S\" :tool \"T\" :args {...}}), which returns {:ok true :value v} "
+      "or {:ok false :reason :timeout :message \"...\"} (also :tool_error, :upstream_error, "
+      ":upstream_unavailable, :response_too_large, :cap_exhausted); (pmap #(tool/call ...) xs) "
+      "calls them concurrently. (tool/servers) lists every server with its tools.\n";
+  std::string inline_text, lazy_text = "Servers:";
+  size_t tools = 0;
+  for (const auto& [name, s] : upstreams.servers()) {
+    lazy_text +=
+        fmt::format(" {} ({} tools{})", name, s.tools.size(), s.available ? "" : ", unavailable");
+    inline_text +=
+        fmt::format("- {}{}{}:", name, s.description.empty() ? "" : " - ", s.description);
+    for (const auto& [tool, def] : s.tools) {
+      ++tools;
+      std::string desc;
+      if (const HostValue* d = def.get("description"); d && d->kind() == HostValue::Kind::String)
+        desc = d->text().substr(0, d->text().find('\n'));
+      if (desc.size() > 80) desc = desc.substr(0, 77) + "...";
+      inline_text += fmt::format("\n  {}.{}{}{}", name, tool, desc.empty() ? "" : " - ", desc);
+    }
+    if (!s.available) inline_text += " (unavailable)";
+    inline_text += "\n";
+  }
+  bool use_inline = mode == "inline" || (mode == "auto" && tools <= 8 && inline_text.size() <= 800);
+  return upstreams.redact(head + (use_inline ? inline_text : lazy_text + "\n"));
+}
+
 namespace {
 
 struct RunState {

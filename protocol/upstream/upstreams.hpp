@@ -73,6 +73,12 @@ class Upstreams {
 void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
             UpstreamLimits limits = {});
 
+// What a model is told about the upstreams (appended to a tool description):
+// mode "inline" lists every server and its tools, "lazy" only the servers and
+// how to discover the rest, "auto" inline when at most 8 tools and 800
+// characters.
+std::string catalog_description(const Upstreams& upstreams, std::string_view mode);
+
 // {:ok false :reason :<reason> :message "..."}
 HostValue world_fault(std::string_view reason, std::string message);
 
