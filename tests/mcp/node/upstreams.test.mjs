@@ -264,6 +264,32 @@ describe('upstreams: ptc run --upstreams', () => {
   });
 });
 
+describe('upstreams: ptc agent --upstreams', () => {
+  test("the agent's programs call the upstreams", async () => {
+    const script = join(dir, 'agent.json');
+    const program = '(:value (tool/call {:server "ev" :tool "echo" :args {:message "from the agent"}}))';
+    writeFileSync(
+      script,
+      JSON.stringify({
+        prompt: 'x',
+        llm: [
+          { role: 'assistant', tool_calls: [{ id: 'a', function: { name: 'lisp_eval', arguments: JSON.stringify({ program }) } }] },
+          { role: 'assistant', content: 'done' },
+        ],
+      }),
+    );
+    const p = spawn(ptcBin(), ['agent', '--script', script, '--upstreams', config], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+    });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', () => {});
+    const code = await new Promise((res) => p.on('close', res));
+    assert.equal(code, 0);
+    assert.match(out, /Echo: from the agent/);
+  });
+});
+
 describe('upstreams: ptc mcp --upstreams, through the SDK client', () => {
   test("lisp_eval's program calls the filesystem server", async () => {
     const transport = new StdioClientTransport({
