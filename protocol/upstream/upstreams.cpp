@@ -135,6 +135,21 @@ std::shared_ptr<Upstreams> Upstreams::start(UpstreamsConfig config, bool require
     }
   }
   if (failed && required) return nullptr;
+  auto catalog = std::make_shared<ToolCatalog>();
+  for (auto& [name, s] : ups->servers_) {
+    catalog->servers.emplace_back(name, s.description);
+    for (auto& [tool, def] : s.tools) {
+      CatalogTool t;
+      t.server = name;
+      t.name = tool;
+      if (const HostValue* d = def.get("description"); d && d->kind() == HostValue::Kind::String)
+        t.description = ups->redact(d->text());
+      if (const HostValue* schema = def.get("inputSchema")) t.input_schema = *schema;
+      t.read_only = ups->read_only(name, tool);
+      catalog->tools.push_back(std::move(t));
+    }
+  }
+  ups->catalog_ = std::move(catalog);
   return ups;
 }
 
@@ -327,6 +342,7 @@ void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
     return ToolResult::success(upstreams->describe_servers());
   };
   options.tools["servers"] = std::move(servers);
+  options.tool_catalog = upstreams->catalog();
 }
 
 }  // namespace ptc::upstream

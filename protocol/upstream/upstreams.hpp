@@ -61,15 +61,19 @@ class Upstreams {
   bool read_only(const std::string& server, const std::string& tool) const;
   // (tool/servers)
   HostValue describe_servers() const;
+  // The frozen catalog, for (dir ...), (doc ...), (meta ...) and (apropos ...).
+  const std::shared_ptr<const ToolCatalog>& catalog() const { return catalog_; }
 
  private:
   Upstreams() = default;
   UpstreamsConfig config_;
   std::map<std::string, Server> servers_;
+  std::shared_ptr<const ToolCatalog> catalog_;
 };
 
 // Adds tool/call and tool/servers to `options.tools`, with a fresh per-run
-// call counter and read-only cache: call once per run.
+// call counter and read-only cache, and the catalog to options.tool_catalog:
+// call once per run.
 void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
             UpstreamLimits limits = {});
 

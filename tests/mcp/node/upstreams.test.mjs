@@ -88,6 +88,30 @@ describe('upstreams: ptc run --upstreams', () => {
     assert.ok(byName.fault.available);
   });
 
+  test('discovery over the frozen catalog: dir, doc, meta, apropos (bounded)', async () => {
+    const r = await ptc(`
+      (doc "fs/read_text_file")
+      {:dir (dir "fs" {:limit 3})
+       :dir-all (count (dir "fault"))
+       :meta (select-keys (meta "fs/read_text_file") [:kind :server :name :read_only])
+       :required (get-in (meta "fs/read_text_file") [:input_schema "required"])
+       :apropos (apropos "read text" {:limit 3})
+       :language (:name (meta "map"))}`);
+    assert.equal(r.code, 0, r.stderr);
+    const v = r.value;
+    assert.equal(v.dir.length, 3);
+    assert.match(v.dir[0], /^create_directory - /);
+    assert.equal(v['dir-all'], 9);
+    assert.deepEqual(v.meta, { kind: 'upstream_tool', server: 'fs', name: 'read_text_file', read_only: true });
+    assert.deepEqual(v.required, ['path']);
+    assert.equal(v.apropos.length, 3);
+    assert.match(v.apropos[0], /^fs\.read_text_file - /);
+    assert.equal(v.language, 'map');
+    // doc prints (stderr with --json): arguments and the call form
+    assert.match(r.stderr, /path \(string, required\)/);
+    assert.match(r.stderr, /\(tool\/call \{:server "fs" :tool "read_text_file" :args \{:path \.\.\.\}\}\)/);
+  });
+
   test('a program reads three files and returns one line of each', async () => {
     const files = join(dir, 'files');
     const r = await ptc(`
