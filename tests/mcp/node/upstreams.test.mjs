@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -208,6 +208,49 @@ describe('upstreams: ptc run --upstreams', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.value[0].reason, 'upstream_unavailable');
     assert.deepEqual(r.value[1], { ok: true, value: 'back' });
+  });
+
+  test('an upstream killed from outside mid-call; restarted; no process left behind', async () => {
+    const pidfile = join(dir, 'victim.pids');
+    const victim = join(dir, 'victim.json');
+    writeFileSync(
+      victim,
+      JSON.stringify({
+        upstreams: {
+          v: {
+            transport: 'mcp_stdio',
+            command: process.execPath,
+            args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
+            env: { PIDFILE: pidfile },
+            timeout_ms: 10000,
+          },
+        },
+      }),
+    );
+    const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
+    const killer = (async () => {
+      while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 400)); // the slow call is in flight
+      process.kill(pids()[0], 'SIGKILL');
+    })();
+    const t0 = performance.now();
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', victim]);
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', () => {});
+    p.stdin.end(`[(tool/call {:server "v" :tool "slow" :args {:ms 5000}})
+                 (tool/call {:server "v" :tool "echo" :args {:message "again"}})]`);
+    const code = await new Promise((res) => p.on('close', res));
+    await killer;
+    const ms = performance.now() - t0;
+    assert.equal(code, 0);
+    const [killed, again] = JSON.parse(out);
+    assert.equal(killed.reason, 'upstream_unavailable');
+    assert.deepEqual(again, { ok: true, value: 'again' });
+    assert.ok(ms < 4000, `the killed call was noticed late: ${ms} ms`);
+    const all = pids();
+    assert.equal(all.length, 2, 'started once, restarted once');
+    for (const pid of all) assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is left`);
   });
 
   test('the per-program call cap: cap_exhausted past it', async () => {

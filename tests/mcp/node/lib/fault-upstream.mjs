@@ -4,7 +4,9 @@
 //   hang            -> never answers      rpc_error -> a JSON-RPC error
 //   huge {bytes}    -> that much text     crash     -> the process exits mid-call
 //   secret          -> $TOKEN             slow {ms} -> answers after ms
-// At start it writes $TOKEN to stderr (the log must redact it).
+// At start it writes $TOKEN to stderr (the log must redact it), and its pid as
+// a line of $PIDFILE when set.
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const tools = ['echo', 'fail', 'hang', 'rpc_error', 'huge', 'crash', 'secret', 'slow', 'count'].map(
@@ -16,6 +18,7 @@ const tools = ['echo', 'fail', 'hang', 'rpc_error', 'huge', 'crash', 'secret', '
   }),
 );
 let counted = 0;
+if (process.env.PIDFILE) appendFileSync(process.env.PIDFILE, `${process.pid}\n`);
 process.stderr.write(`fault upstream starting with token ${process.env.TOKEN ?? '(none)'}\n`);
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\n');
 const text = (t, extra = {}) => ({ content: [{ type: 'text', text: t }], ...extra });
