@@ -182,12 +182,10 @@ struct Parser {
     if (!transport || transport->kind() != Kind::String)
       return fail(path + ".transport", "missing or not a string", "\"mcp_stdio\"");
     out.transport = transport->text();
-    if (out.transport == "mcp_http")
-      return fail(path + ".transport", "mcp_http upstreams are not supported yet",
-                  "run the server over stdio (\"mcp_stdio\")");
+    if (out.transport == "mcp_http") return http_upstream(path, u, out) && common(path, u, out);
     if (out.transport != "mcp_stdio")
       return fail(path + ".transport", fmt::format("unknown transport \"{}\"", out.transport),
-                  "\"mcp_stdio\"");
+                  "\"mcp_stdio\" or \"mcp_http\"");
     if (!only_keys(u, path,
                    {"transport", "command", "args", "env", "cwd", "description", "timeout_ms",
                     "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
@@ -223,6 +221,11 @@ struct Parser {
       if (!expect(*cwd, Kind::String, path + ".cwd", "a string")) return false;
       if (!expand(cwd->text(), path + ".cwd", out.cwd)) return false;
     }
+    return common(path, u, out);
+  }
+
+  // Keys every transport has.
+  bool common(const std::string& path, const HostValue& u, UpstreamConfig& out) {
     if (const HostValue* d = u.get("description")) {
       if (!expect(*d, Kind::String, path + ".description", "a string")) return false;
       out.description = d->text();
@@ -248,6 +251,45 @@ struct Parser {
                     "a string"))
           return false;
         out.read_only_tools.push_back(v->items()[i].text());
+      }
+    }
+    return true;
+  }
+
+  bool http_upstream(const std::string& path, const HostValue& u, UpstreamConfig& out) {
+    if (!only_keys(u, path,
+                   {"transport", "url", "headers", "allow_insecure_http", "description",
+                    "timeout_ms", "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
+      return false;
+    const HostValue* url = u.get("url");
+    if (!url || url->kind() != Kind::String || url->text().empty())
+      return fail(path + ".url", "missing or not a string", "e.g. \"http://127.0.0.1:3001/mcp\"");
+    if (!expand(url->text(), path + ".url", out.url)) return false;
+    if (const HostValue* a = u.get("allow_insecure_http")) {
+      if (!expect(*a, Kind::Bool, path + ".allow_insecure_http", "a boolean")) return false;
+      out.allow_insecure_http = a->as_bool();
+    }
+    if (out.url.rfind("https://", 0) == 0)
+      return fail(path + ".url", "https is not supported by this build (no TLS)",
+                  "reach the server over http on loopback, e.g. through a local proxy");
+    if (out.url.rfind("http://", 0) != 0) return fail(path + ".url", "must start with http://");
+    std::string host = out.url.substr(7, out.url.find_first_of(":/", 7) - 7);
+    bool loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
+    if (!loopback && !out.allow_insecure_http)
+      return fail(path + ".url", "plain http beyond loopback", "set allow_insecure_http to true");
+    if (const HostValue* h = u.get("headers")) {
+      if (!expect(*h, Kind::Map, path + ".headers", "an object of strings")) return false;
+      for (size_t i = 0; i < h->items().size(); i += 2) {
+        const std::string& k = h->items()[i].text();
+        std::string p = fmt::format("{}.headers.{}", path, k);
+        if (k.empty() || k.find_first_of(":\r\n ") != std::string::npos)
+          return fail(p, "bad header name");
+        if (!expect(h->items()[i + 1], Kind::String, p, "a string")) return false;
+        std::string v;
+        if (!expand(h->items()[i + 1].text(), p, v)) return false;
+        if (v.find_first_of("\r\n") != std::string::npos)
+          return fail(p, "a line break in the value");
+        out.headers.emplace_back(k, std::move(v));
       }
     }
     return true;

@@ -3,7 +3,9 @@
 //
 //   {"credentials": {"gh": {"source": "env", "var": "GITHUB_PAT"},
 //                    "k":  {"source": "file", "path": "/run/secrets/k"}},
-//    "upstreams": {"fs": {"transport": "mcp_stdio", "command": "node",
+//    "upstreams": {"web": {"transport": "mcp_http", "url": "http://127.0.0.1:3001/mcp",
+//                          "headers": {"Authorization": "Bearer ${credential:gh}"}},
+//                  "fs": {"transport": "mcp_stdio", "command": "node",
 //                         "args": ["server.js", "/tmp/x"],
 //                         "env": {"TOKEN": "${credential:gh}", "HOME": "${HOME}"},
 //                         "cwd": "/tmp", "timeout_ms": 5000,
@@ -37,7 +39,13 @@ class Redactor {
 
 struct UpstreamConfig {
   std::string name;
-  std::string transport;  // "mcp_stdio"
+  std::string transport;  // "mcp_stdio" | "mcp_http"
+  // mcp_http: an http:// URL (no TLS in this build; beyond loopback only with
+  // allow_insecure_http), and headers sent with every request (expanded).
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;
+  bool allow_insecure_http = false;
+  // mcp_stdio:
   std::string command;
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env;  // expanded

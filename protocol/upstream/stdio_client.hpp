@@ -39,29 +39,42 @@ struct Reply {
   size_t bytes = 0;     // size of the reply line
 };
 
+// What Upstreams needs of a client, whatever its transport.
+class UpstreamClient {
+ public:
+  virtual ~UpstreamClient() = default;
+  // Connects, initializes and reads tools/list (every page). "" or what failed.
+  virtual std::string start() = 0;
+  virtual const std::vector<HostValue>& tools() const = 0;
+  virtual const UpstreamConfig& config() const = 0;
+  virtual Reply request(std::string_view method, const HostValue& params,
+                        Clock::time_point deadline, const std::function<bool()>& cancelled) = 0;
+  virtual void stop() = 0;
+};
+
 class Connection;
 
-class StdioClient {
+class StdioClient final : public UpstreamClient {
  public:
   StdioClient(UpstreamConfig config, const Redactor* redactor, LogFn log);
-  ~StdioClient();
+  ~StdioClient() override;
   StdioClient(const StdioClient&) = delete;
   StdioClient& operator=(const StdioClient&) = delete;
 
   // Starts the process, initializes and reads tools/list (every page).
   // Returns "" or what failed (redacted).
-  std::string start();
+  std::string start() override;
   // The tools/list entries read at start.
-  const std::vector<HostValue>& tools() const { return tools_; }
-  const UpstreamConfig& config() const { return config_; }
+  const std::vector<HostValue>& tools() const override { return tools_; }
+  const UpstreamConfig& config() const override { return config_; }
 
   // One request; waits until the reply, `deadline`, or `cancelled()` turns
   // true. Restarts a dead process first (subject to backoff).
   Reply request(std::string_view method, const HostValue& params, Clock::time_point deadline,
-                const std::function<bool()>& cancelled = {});
+                const std::function<bool()>& cancelled) override;
 
   // Stops the process (its whole group) and the threads. Idempotent.
-  void stop();
+  void stop() override;
   // The child's pid, or -1 (tests).
   pid_t pid() const;
 

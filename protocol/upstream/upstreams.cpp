@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "include/ptc/error.hpp"
+#include "protocol/upstream/http_client.hpp"
 
 namespace ptc::upstream {
 
@@ -105,7 +106,10 @@ std::shared_ptr<Upstreams> Upstreams::start(UpstreamsConfig config, bool require
     s.name = name;
     s.description = cfg.description;
     s.read_only = cfg.read_only_tools;
-    s.client = std::make_unique<StdioClient>(cfg, &ups->config_.redactor, log);
+    if (cfg.transport == "mcp_http")
+      s.client = std::make_unique<HttpClient>(cfg, &ups->config_.redactor, log);
+    else
+      s.client = std::make_unique<StdioClient>(cfg, &ups->config_.redactor, log);
   }
   std::vector<std::thread> starters;
   std::mutex m;
@@ -156,7 +160,7 @@ std::shared_ptr<Upstreams> Upstreams::start(UpstreamsConfig config, bool require
 Upstreams::~Upstreams() {
   std::vector<std::thread> stoppers;
   for (auto& [name, s] : servers_) {
-    StdioClient* c = s.client.get();
+    UpstreamClient* c = s.client.get();
     stoppers.emplace_back([c] { c->stop(); });
   }
   for (auto& t : stoppers)

@@ -37,7 +37,7 @@ class Upstreams {
     std::string description;
     bool available = false;
     std::string failure;  // why not available
-    std::unique_ptr<StdioClient> client;
+    std::unique_ptr<UpstreamClient> client;
     std::map<std::string, HostValue> tools;  // the frozen catalog: tools/list entries by name
     std::vector<std::string> read_only;
   };

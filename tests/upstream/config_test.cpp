@@ -48,6 +48,20 @@ TEST(UpstreamConfig, ParsesAStdioUpstreamWithExpandedEnvAndCredentials) {
   EXPECT_EQ(c.redactor.redact("token=ghp_secret_value_123;"), "token=[REDACTED];");
 }
 
+TEST(UpstreamConfig, ParsesAnHttpUpstreamWithCredentialHeaders) {
+  UpstreamsConfig c;
+  ASSERT_EQ(parse(R"({"credentials": {"gh": {"source": "env", "var": "GH_PAT"}},
+    "upstreams": {"web": {"transport": "mcp_http", "url": "http://127.0.0.1:3001/mcp",
+                          "headers": {"Authorization": "Bearer ${credential:gh}"}}}})",
+                  &c),
+            "");
+  const UpstreamConfig& web = c.upstreams.at("web");
+  EXPECT_EQ(web.url, "http://127.0.0.1:3001/mcp");
+  ASSERT_EQ(web.headers.size(), 1u);
+  EXPECT_EQ(web.headers[0].second, "Bearer ghp_secret_value_123");
+  EXPECT_EQ(c.redactor.redact(web.headers[0].second), "Bearer [REDACTED]");
+}
+
 TEST(UpstreamConfig, DefaultsAreTheIssues) {
   UpstreamsConfig c;
   ASSERT_EQ(parse(R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x"}}})", &c), "");
@@ -89,7 +103,15 @@ TEST(UpstreamConfig, RefusesMistakesSayingWhereAndWhat) {
       {R"({"upstreams": {"a": {"transport": "stdio", "command": "x"}}})",
        "upstreams.a.transport: unknown transport \"stdio\""},
       {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "https://x"}}})",
-       "upstreams.a.transport: mcp_http upstreams are not supported yet"},
+       "upstreams.a.url: https is not supported by this build (no TLS)"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://example.com/mcp"}}})",
+       "upstreams.a.url: plain http beyond loopback (set allow_insecure_http to true)"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://127.0.0.1:1/mcp",
+                               "headers": {"X": 1}}}})",
+       "upstreams.a.headers.X: must be a string, not a number"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http"}}})", "upstreams.a.url: missing"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://localhost/", "command": "x"}}})",
+       "upstreams.a.command: unknown key"},
       {R"({"upstreams": {"a": {"transport": "mcp_stdio"}}})", "upstreams.a.command: missing"},
       {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "cd": "/"}}})",
        "upstreams.a.cd: unknown key"},

@@ -331,6 +331,93 @@ describe('upstreams: ptc run --upstreams', () => {
   });
 });
 
+describe('upstreams: an HTTP upstream (server-everything in Streamable HTTP mode)', () => {
+  let server, port;
+  before(async () => {
+    const net = await import('node:net');
+    port = await new Promise((res) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = s.address().port;
+        s.close(() => res(p));
+      });
+    });
+    server = spawn(process.execPath, [join(MODULES, 'server-everything', 'dist', 'index.js'), 'streamableHttp'], {
+      env: { ...passEnv(), PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await new Promise((res, rej) => {
+      let err = '';
+      server.stderr.on('data', (d) => {
+        err += d;
+        if (err.includes('listening on port')) res();
+      });
+      server.on('exit', () => rej(new Error(`server-everything exited: ${err}`)));
+    });
+  });
+  after(() => server?.kill('SIGKILL'));
+
+  test('discovery, calls, structuredContent, pmap; the header credential never leaks; a dead server is unavailable', async () => {
+    const httpConfig = join(dir, 'http.json');
+    writeFileSync(
+      httpConfig,
+      JSON.stringify({
+        credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+        upstreams: {
+          web: {
+            transport: 'mcp_http',
+            url: `http://127.0.0.1:${port}/mcp`,
+            headers: { Authorization: 'Bearer ${credential:tok}' },
+          },
+        },
+      }),
+    );
+    const run = (program) =>
+      new Promise((resolve) => {
+        const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
+          env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+        });
+        let out = '',
+          err = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.stderr.on('data', (d) => (err += d));
+        p.on('close', (code) => resolve({ code, out, err, value: out ? JSON.parse(out) : undefined }));
+        p.stdin.end(program);
+      });
+    const r = await run(`
+      [(:tool_count (first (tool/servers)))
+       (tool/call {:server "web" :tool "echo" :args {:message "over http"}})
+       (:value (tool/call {:server "web" :tool "get-structured-content" :args {:location "New York"}}))
+       (mapv :value (pmap #(tool/call {:server "web" :tool "echo" :args {:message (str %)}}) (range 20)))
+       (tool/call {:server "web" :tool "get-sum" :args {:a "x"}})]`);
+    assert.equal(r.code, 0, r.err);
+    const [count, echo, weather, many, bad] = r.value;
+    assert.ok(count >= 10, `${count} tools`);
+    assert.deepEqual(echo, { ok: true, value: 'Echo: over http' });
+    assert.equal(typeof weather.temperature, 'number');
+    assert.deepEqual(many, [...Array(20).keys()].map((i) => `Echo: ${i}`));
+    assert.equal(bad.ok, false);
+    assert.ok(!r.out.includes(SECRET) && !r.err.includes(SECRET));
+    // The server dies: calls are upstream_unavailable, the program goes on.
+    const dead = await new Promise((resolve) => {
+      const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
+        env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      });
+      let out = '';
+      p.stdout.on('data', (d) => {
+        out += d;
+      });
+      p.stderr.on('data', () => {});
+      p.on('close', (code) => resolve({ code, value: out ? JSON.parse(out) : undefined }));
+      // Killed during the long operation (after initialize and tools/list).
+      setTimeout(() => server.kill('SIGKILL'), 1500);
+      p.stdin.end(`[(tool/call {:server "web" :tool "trigger-long-running-operation" :args {:duration 4 :steps 4}})
+                    (tool/call {:server "web" :tool "echo" :args {:message "gone"}})]`);
+    });
+    assert.equal(dead.code, 0);
+    assert.deepEqual(dead.value.map((v) => v.reason), ['upstream_unavailable', 'upstream_unavailable']);
+  });
+});
+
 describe('upstreams: ptc agent --upstreams', () => {
   test("the agent's programs call the upstreams", async () => {
     const script = join(dir, 'agent.json');
