@@ -323,6 +323,14 @@ void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
       return ToolResult::success(world_fault(
           "cap_exhausted", fmt::format("this program already made {} upstream calls (the cap)",
                                        limits.max_calls_per_program)));
+    try {
+      (void)to_json(call_args);
+    } catch (const LispError& e) {
+      return ToolResult::failure(
+          fmt::format("tool/call: :args must be JSON data (maps, vectors, strings, numbers, "
+                      "booleans, nil): {}",
+                      e.error().message));
+    }
     const ToolCallContext* ctx = current_tool_call();
     auto deadline = ctx ? ctx->deadline() : Clock::time_point::max();
     std::function<bool()> cancelled;

@@ -281,6 +281,9 @@ describe('upstreams: ptc run --upstreams', () => {
     const args = await ptc('(tool/call {:server "fs" :tool "read_text_file" :args [1]})');
     assert.equal(args.code, 1);
     assert.match(args.stderr, /:args must be a map/);
+    const fn = await ptc('(tool/call {:server "fs" :tool "read_text_file" :args {:path inc}})');
+    assert.equal(fn.code, 1);
+    assert.match(fn.stderr, /:args must be JSON data/);
   });
 
   test('the credential never leaks: not in values, errors or the log', async () => {
