@@ -253,6 +253,29 @@ describe('upstreams: ptc run --upstreams', () => {
     for (const pid of all) assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is left`);
   });
 
+  test("the program's own timeout bounds an upstream call", async () => {
+    const slowConfig = join(dir, 'slow.json');
+    writeFileSync(
+      slowConfig,
+      JSON.stringify({
+        upstreams: {
+          s: { transport: 'mcp_stdio', command: process.execPath, args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')], timeout_ms: 60000 },
+        },
+      }),
+    );
+    const t0 = performance.now();
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '500', '--upstreams', slowConfig]);
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', () => {});
+    p.stdin.end('(tool/call {:server "s" :tool "hang" :args {}})');
+    const code = await new Promise((res) => p.on('close', res));
+    const ms = performance.now() - t0;
+    assert.equal(code, 1);
+    assert.equal(JSON.parse(out).error.reason, 'timeout');
+    assert.ok(ms < 3000, `took ${ms} ms`);
+  });
+
   test('the per-program call cap: cap_exhausted past it', async () => {
     const r = await ptc(
       '(mapv #(:reason (tool/call {:server "fault" :tool "echo" :args {:message %}})) ["a" "b" "c" "d"])',
