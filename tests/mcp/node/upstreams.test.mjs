@@ -474,9 +474,9 @@ describe('upstreams: ptc mcp --upstreams, through the SDK client', () => {
   test("lisp_eval's program calls the filesystem server", async () => {
     const transport = new StdioClientTransport({
       command: ptcBin(),
-      args: ['mcp', '--upstreams', config, '--program-timeout-ms', '20000'],
+      args: ['mcp', '--program-timeout-ms', '20000'],
       stderr: 'pipe',
-      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET, PTC_MCP_UPSTREAMS: config }),
     });
     let stderr = '';
     transport.stderr.on('data', (d) => (stderr += d));
@@ -510,5 +510,31 @@ describe('upstreams: ptc mcp --upstreams, through the SDK client', () => {
     }
     assert.ok(!stderr.includes(SECRET), 'the secret is not in the log');
     assert.match(stderr, /upstream_stderr/);
+  });
+
+  test('--catalog-mode inline lists every tool in the description; lazy only the servers', async () => {
+    const description = async (mode) => {
+      const transport = new StdioClientTransport({
+        command: ptcBin(),
+        args: ['mcp', '--upstreams', config, '--catalog-mode', mode],
+        stderr: 'pipe',
+        env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      });
+      transport.stderr.on('data', () => {});
+      const client = new Client({ name: 'upstream-catalog', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        return tools.find((t) => t.name === 'lisp_eval').description;
+      } finally {
+        await client.close();
+      }
+    };
+    const inline = await description('inline');
+    assert.match(inline, /fs\.read_text_file - Read the complete contents/);
+    assert.match(inline, /fault\.hang - fault tool hang/);
+    const lazy = await description('lazy');
+    assert.doesNotMatch(lazy, /fs\.read_text_file/);
+    assert.match(lazy, /Servers: ev \(\d+ tools\) fault \(9 tools\) fs \(14 tools\)/);
   });
 });
