@@ -285,6 +285,25 @@ describe('upstreams: ptc run --upstreams', () => {
     assert.deepEqual(r.value, [null, null, 'cap_exhausted', 'cap_exhausted']);
   });
 
+  test('ptc batch and ptc repl: the call cap is per program, not per process', async () => {
+    const lines = (cmd, input) =>
+      new Promise((resolve) => {
+        const p = spawn(ptcBin(), [cmd, ...(cmd === 'batch' ? ['-'] : []), '--upstreams', config, '--max-upstream-calls', '1'], {
+          env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+        });
+        let out = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.stderr.on('data', () => {});
+        p.on('close', () => resolve(out));
+        p.stdin.end(input);
+      });
+    const call = (m) => `(:ok (tool/call {:server "fault" :tool "echo" :args {:message "${m}"}}))`;
+    const batch = await lines('batch', [1, 2].map((i) => JSON.stringify({ id: i, program: call(i) })).join('\n') + '\n');
+    assert.deepEqual(batch.trim().split('\n').map((l) => JSON.parse(l).result), ['true', 'true']);
+    const repl = await lines('repl', `${call('a')}\n${call('b')}\n`);
+    assert.deepEqual(repl.trim().split('\n'), ['true', 'true']);
+  });
+
   test('read-only tools are answered once per run for equal arguments', async () => {
     const r = await ptc(`
       [(tool/call {:server "fault" :tool "count" :args {:a 1 :b 2}})
