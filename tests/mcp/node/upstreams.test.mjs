@@ -463,6 +463,66 @@ describe('upstreams: an HTTP upstream (server-everything in Streamable HTTP mode
   });
 });
 
+describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', () => {
+  let server, port;
+  before(async () => {
+    server = spawn(process.execPath, [join(NODE_DIR, 'lib', 'fault-http-upstream.mjs')], {
+      env: { ...passEnv(), TOKEN: SECRET },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    port = await new Promise((res) => {
+      let err = '';
+      server.stderr.on('data', (d) => {
+        err += d;
+        const m = err.match(/listening on port (\d+)/);
+        if (m) res(Number(m[1]));
+      });
+    });
+  });
+  after(() => server?.kill('SIGKILL'));
+
+  test('timeout, reply over the cap, 401; the bearer credential is sent and never shown', async () => {
+    const httpConfig = join(dir, 'http-fault.json');
+    const upstream = (token) => ({
+      transport: 'mcp_http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      headers: { Authorization: `Bearer ${token}` },
+      timeout_ms: 500,
+      max_response_bytes: 1 << 20,
+    });
+    writeFileSync(
+      httpConfig,
+      JSON.stringify({
+        credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+        upstreams: { h: upstream('${credential:tok}'), wrong: upstream('not-the-token') },
+      }),
+    );
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+    });
+    let out = '',
+      err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.stdin.end(`[(tool/call {:server "h" :tool "echo" :args {:message "json reply"}})
+                  (:reason (tool/call {:server "h" :tool "hang" :args {}}))
+                  (:reason (tool/call {:server "h" :tool "huge" :args {:bytes 3000000}}))
+                  (tool/call {:server "h" :tool "denied" :args {}})
+                  (:available (second (tool/servers)))]`);
+    const code = await new Promise((res) => p.on('close', res));
+    assert.equal(code, 0, err);
+    const [echo, hang, huge, denied, wrongAvailable] = JSON.parse(out);
+    assert.deepEqual(echo, { ok: true, value: 'json reply' });
+    assert.equal(hang, 'timeout');
+    assert.equal(huge, 'response_too_large');
+    assert.equal(denied.reason, 'upstream_error');
+    assert.match(denied.message, /refused the credentials \(HTTP 401\)/);
+    assert.equal(wrongAvailable, false, 'a wrong token: the upstream does not start');
+    assert.match(err, /upstream wrong: initialize failed: .*HTTP 401/);
+    assert.ok(!out.includes(SECRET) && !err.includes(SECRET));
+  });
+});
+
 describe('upstreams: ptc agent --upstreams', () => {
   test("the agent's programs call the upstreams", async () => {
     const script = join(dir, 'agent.json');
