@@ -148,7 +148,8 @@ std::shared_ptr<Upstreams> Upstreams::start(UpstreamsConfig config, bool require
       t.name = tool;
       if (const HostValue* d = def.get("description"); d && d->kind() == HostValue::Kind::String)
         t.description = ups->redact(d->text());
-      if (const HostValue* schema = def.get("inputSchema")) t.input_schema = *schema;
+      if (const HostValue* schema = def.get("inputSchema"))
+        t.input_schema = redact_value(*schema, ups->config_.redactor);
       t.read_only = ups->read_only(name, tool);
       catalog->tools.push_back(std::move(t));
     }

@@ -336,6 +336,10 @@ describe('upstreams: ptc run --upstreams', () => {
     assert.equal(r.value[0].value, 'the token is [REDACTED]');
     assert.match(r.stderr, /starting with token \[REDACTED\]/);
     assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET));
+    const d = await ptc('(doc "fault/secret") [(meta "fault/secret") (apropos "secret") (dir "fault")]');
+    assert.equal(d.code, 0, d.stderr);
+    assert.match(d.stdout + d.stderr, /token \[REDACTED\]/);
+    assert.ok(!d.stdout.includes(SECRET) && !d.stderr.includes(SECRET), 'discovery shows the secret');
     const e = await ptc('(tool/call {:server "nope" :tool "x"})');
     assert.ok(!e.stdout.includes(SECRET) && !e.stderr.includes(SECRET));
   });

@@ -12,8 +12,12 @@ import { createInterface } from 'node:readline';
 const tools = ['echo', 'fail', 'hang', 'rpc_error', 'huge', 'crash', 'secret', 'slow', 'count'].map(
   (name) => ({
     name,
-    description: `fault tool ${name}`,
-    inputSchema: { type: 'object' },
+    // The secret tool names $TOKEN in its description and schema: discovery must redact it.
+    description: name === 'secret' ? `fault tool secret (token ${process.env.TOKEN})` : `fault tool ${name}`,
+    inputSchema:
+      name === 'secret'
+        ? { type: 'object', properties: { t: { type: 'string', description: `${process.env.TOKEN}` } } }
+        : { type: 'object' },
     annotations: name === 'count' ? { readOnlyHint: true } : {},
   }),
 );
