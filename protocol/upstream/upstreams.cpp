@@ -145,7 +145,7 @@ std::shared_ptr<Upstreams> Upstreams::start(UpstreamsConfig config, bool require
     for (auto& [tool, def] : s.tools) {
       CatalogTool t;
       t.server = name;
-      t.name = tool;
+      t.name = ups->redact(tool);
       if (const HostValue* d = def.get("description"); d && d->kind() == HostValue::Kind::String)
         t.description = ups->redact(d->text());
       if (const HostValue* schema = def.get("inputSchema"))
@@ -247,7 +247,7 @@ HostValue Upstreams::describe_servers() const {
     if (!s.available) e.emplace_back(kw("failure"), str(s.failure));
     out.push_back(HostValue::map(std::move(e)));
   }
-  return HostValue::vector(std::move(out));
+  return redact_value(HostValue::vector(std::move(out)), config_.redactor);
 }
 
 std::string catalog_description(const Upstreams& upstreams, std::string_view mode) {
