@@ -214,10 +214,15 @@ HostValue turn_json(const protocol::AgentTurn& t) {
 }  // namespace
 
 int cmd_agent(std::vector<std::string> args) {
-  std::string script_path;
+  std::string script_path, upstreams_path;
+  bool upstream_required = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--script" && i + 1 < args.size()) {
       script_path = args[++i];
+    } else if (args[i] == "--upstreams" && i + 1 < args.size()) {
+      upstreams_path = args[++i];
+    } else if (args[i] == "--upstream-required") {
+      upstream_required = true;
     } else {
       fmt::print(stderr, "ptc agent: unknown argument '{}' (see ptc agent --help)\n", args[i]);
       return kExitUsage;
@@ -293,6 +298,17 @@ int cmd_agent(std::vector<std::string> args) {
   } catch (const ScriptError& e) {
     fmt::print(stderr, "ptc agent: {}\n", e.message);
     return kExitUsage;
+  }
+
+  // --upstreams: every program of the agent may call them (tool/call ...).
+  std::shared_ptr<upstream::Upstreams> upstreams;
+  if (!upstreams_path.empty()) {
+    upstreams = start_upstreams(upstreams_path, upstream_required, &error);
+    if (!upstreams) {
+      fmt::print(stderr, "ptc agent: {}\n", error);
+      return kExitUsage;
+    }
+    options.attach_tools = [upstreams](RunOptions& o) { upstream::attach(o, upstreams); };
   }
 
   std::vector<HostValue> events;

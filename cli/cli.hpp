@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/upstream/upstreams.hpp"
 
 namespace ptc::cli {
 
@@ -22,6 +23,12 @@ struct CommonOptions {
   std::optional<std::string> context_file;
   std::optional<std::string> memory_file;
   std::optional<std::string> tools_file;
+  // --upstreams FILE: MCP servers the program calls with (tool/call ...),
+  // started by load_context and attached to `run`.
+  std::optional<std::string> upstreams_file;
+  bool upstream_required = false;  // --upstream-required: one that fails to start is an error
+  upstream::UpstreamLimits upstream_limits;
+  std::shared_ptr<upstream::Upstreams> upstreams;
 };
 
 // Parses the options shared by commands (--context, --json, the limits).
@@ -35,13 +42,19 @@ bool take_flag(std::vector<std::string>& args, const std::string& flag);
 int usage_error(const std::string& message, const char* usage);
 
 std::optional<std::string> read_file(const std::string& path, std::string* error);
-// Loads --context, --memory and --tools into out.run; returns an error message or "".
+// Loads --context, --memory and --tools into out.run and starts --upstreams;
+// returns an error message or "".
 std::string load_context(CommonOptions& out);
 // The JSON object in `path` (`what` names it in messages: "context"); an error
 // message naming the file, or "".
 std::string load_json_object(const std::string& path, const char* what, HostValue& out);
 // A --tools replay table from `path` into `out`; an error message naming the file, or "".
 std::string load_tools_file(const std::string& path, Tools& out);
+// Starts the upstreams in `path` (their stderr and failures go to our stderr,
+// redacted); nullptr with `error` set when the file is wrong or, with
+// `required`, one fails to start.
+std::shared_ptr<upstream::Upstreams> start_upstreams(const std::string& path, bool required,
+                                                     std::string* error);
 
 // A successful run's value on stdout: Clojure syntax, or JSON with --json.
 // False (said on stderr) when the value has no JSON form.

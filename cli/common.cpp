@@ -27,6 +27,9 @@ const char* common_options_help() {
          "  --memory FILE       JSON object of names bound by earlier runs (def)\n"
          "  --tools FILE        replay table {\"tool-name\": [{\"args\": {...}, \"result\": "
          "...}]}\n"
+         "  --upstreams FILE    MCP servers programs call: (tool/call {:server :tool :args})\n"
+         "  --upstream-required fail when an upstream does not start (else it is unavailable)\n"
+         "  --max-upstream-calls N  upstream calls per program (default 50)\n"
          "  --signature SIG     validate the result, e.g. '{total :int}' or '[:string]'\n"
          "  --float-precision N round floats in the result to N decimals\n"
          "  --no-filter-context import every context key, not only those the program reads\n"
@@ -57,6 +60,15 @@ std::string parse_common(std::vector<std::string>& args, CommonOptions& out) {
       if (a == "--memory") out.memory_file = v;
       if (a == "--tools") out.tools_file = v;
       if (a == "--signature") out.run.signature = v;
+    } else if (a == "--upstreams") {
+      if (!value(&v)) return "--upstreams needs a file name";
+      out.upstreams_file = v;
+    } else if (a == "--upstream-required") {
+      out.upstream_required = true;
+    } else if (a == "--max-upstream-calls") {
+      if (!value(&v) || !parse_u64(v, &n) || n > 100000)
+        return "--max-upstream-calls needs a number from 0 to 100000";
+      out.upstream_limits.max_calls_per_program = static_cast<uint32_t>(n);
     } else if (a == "--no-filter-context") {
       out.run.filter_context = false;
     } else if (a == "--float-precision") {
@@ -141,7 +153,33 @@ std::string load_context(CommonOptions& out) {
   if (err.empty() && out.memory_file)
     err = load_json_object(*out.memory_file, "memory", out.run.memory);
   if (err.empty() && out.tools_file) err = load_tools_file(*out.tools_file, out.run.tools);
+  if (err.empty() && out.upstreams_file) {
+    out.upstreams = start_upstreams(*out.upstreams_file, out.upstream_required, &err);
+    if (out.upstreams) upstream::attach(out.run, out.upstreams, out.upstream_limits);
+  }
   return err;
+}
+
+std::shared_ptr<upstream::Upstreams> start_upstreams(const std::string& path, bool required,
+                                                     std::string* error) {
+  upstream::UpstreamsConfig config;
+  if (std::string err = upstream::load_upstreams(path, config); !err.empty()) {
+    *error = err;
+    return nullptr;
+  }
+  // The redactor lives in the Upstreams; the log only ever gets redacted lines.
+  auto log = [](std::string_view line) { fmt::print(stderr, "ptc: {}\n", line); };
+  std::vector<std::string> errors;
+  auto ups = upstream::Upstreams::start(std::move(config), required, log, &errors);
+  if (!ups) {
+    *error = errors.empty() ? std::string("the upstreams did not start") : errors.front();
+    for (size_t i = 1; i < errors.size(); ++i)
+      *error += "; " + errors[i];
+    return nullptr;
+  }
+  for (const std::string& e : errors)
+    fmt::print(stderr, "ptc: {} (marked unavailable)\n", e);
+  return ups;
 }
 
 bool print_value(const Step& step, bool json) {

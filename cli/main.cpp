@@ -78,8 +78,10 @@ const char* help_for(const std::string& cmd) {
            "Prints every compiled function: its captures, and per arity the register count\n"
            "and one line per instruction with operands and source line:column.\n";
   if (cmd == "agent")
-    return "usage: ptc agent --script FILE.json\n\n"
+    return "usage: ptc agent --script FILE.json [--upstreams FILE [--upstream-required]]\n\n"
            "Runs the agent loop (protocol/agent.hpp) with a scripted model instead of an LLM.\n"
+           "With --upstreams FILE its programs call those MCP servers (tool/call ...), as in\n"
+           "ptc run --upstreams.\n"
            "FILE is a JSON object:\n"
            "  {\"agent\": {\"output\": \"ptc_lisp\" | \"text\", \"transport\": \"tool_call\",\n"
            "             \"max_turns\": 5, \"retry_turns\": 0, \"max_tool_calls\": N,\n"

@@ -44,6 +44,34 @@ int cmd_mcp(std::vector<std::string> args) {
     return kExitUsage;
   }
   mcp::set_log_level(config.log_level);
+  std::shared_ptr<upstream::Upstreams> upstreams;
+  if (!config.upstreams.empty()) {
+    upstream::UpstreamsConfig uc;
+    if (std::string error = upstream::load_upstreams(config.upstreams, uc); !error.empty()) {
+      fmt::print(stderr, "ptc mcp: {}\n", error);
+      return kExitUsage;
+    }
+    // Upstream stderr lines (already redacted) become log lines.
+    auto log = [](std::string_view line) {
+      mcp::log(mcp::LogLevel::Info, "upstream_stderr",
+               {{"line", HostValue::string(std::string(line))}});
+    };
+    std::vector<std::string> errors;
+    upstreams = upstream::Upstreams::start(std::move(uc), config.upstream_required, log, &errors);
+    for (const std::string& e : errors)
+      mcp::log(mcp::LogLevel::Error, "upstream_failed", {{"error", HostValue::string(e)}});
+    if (!upstreams) {
+      fmt::print(stderr, "ptc mcp: {}\n",
+                 errors.empty() ? "the upstreams did not start" : errors[0]);
+      return kExitUsage;
+    }
+    upstream::UpstreamLimits limits;
+    limits.max_calls_per_program = config.max_upstream_calls;
+    config.attach_upstreams = [upstreams, limits](RunOptions& o) {
+      upstream::attach(o, upstreams, limits);
+    };
+    config.upstream_catalog = upstream::catalog_description(*upstreams, config.catalog_mode);
+  }
   // Shared with the signal thread, which may still hold it at exit.
   std::shared_ptr<mcp::Server> server = mcp::make_server(config);
   if (config.http) return mcp::serve_http(*server);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -28,8 +29,13 @@ constexpr const char* kUsage = "ptc repl [--no-history] [options]";
 // Runs one complete input: what it printed (println, doc, apropos) comes
 // first, then its value or its error under the source line it points at.
 // Ctrl-C meanwhile stops the run, not the REPL.
+// --upstreams: each input is a program with its own upstream call cap and
+// read-only cache, so the tools are attached afresh before each one.
+std::function<void(RunOptions&)> fresh_upstreams;
+
 void evaluate(Session& session, const std::string& source, bool json, std::atomic<bool>& cancel) {
   SigintCancels ctrl_c_cancels(cancel);
+  if (fresh_upstreams) fresh_upstreams(session.options());
   Step step = session.eval(source);
   for (const std::string& line : step.prints)
     fmt::print("{}\n", line);
@@ -129,6 +135,10 @@ int cmd_repl(std::vector<std::string> args) {
     keep_history = false;
   }
   Session session(opts.run);
+  if (opts.upstreams)
+    fresh_upstreams = [&opts](RunOptions& o) {
+      upstream::attach(o, opts.upstreams, opts.upstream_limits);
+    };
   if (!isatty(STDIN_FILENO)) return read_eval_print(session, *plain_input(), opts.json, false);
   std::optional<HistoryFile> history;
   if (keep_history)

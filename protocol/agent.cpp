@@ -212,6 +212,7 @@ ProgramOutcome run_lisp_eval(Agent::State& s, const ToolCallRequest& call) {
           "expose to both (or ptc_lisp)";
     }
   }
+  if (o.attach_tools) o.attach_tools(run);
   if (o.max_tool_calls) run.limits.max_tool_calls = o.max_tool_calls;
   run.caller = o.output == OutputMode::PtcLisp ? "in_process_v1" : "text_mode";
   run.profile = run.caller;

@@ -76,6 +76,9 @@ struct AgentOptions {
   MemoryStrategy memory_strategy = MemoryStrategy::Strict;
   std::optional<std::chrono::milliseconds> mission_timeout;  // wall clock of the whole run
   std::function<void(const AgentEvent&)> telemetry;
+  // Called with each program's options after the agent's tools are set, to
+  // add more (e.g. upstream::attach: tool/call and tool/servers).
+  std::function<void(RunOptions&)> attach_tools;
 };
 
 // What one turn did.

@@ -30,6 +30,7 @@ class Invoker {
 
 class Ctx;
 class LispError;
+struct ToolCatalog;
 
 // The branches of one pmap or pcalls call. Branch i calls fns[0] (pmap) or
 // fns[i] (pcalls) with the `arity` arguments starting at args[i * arity].
@@ -77,6 +78,8 @@ class Ctx {
   std::mutex foreign;
   // What (budget/remaining) returns: the host's budget map, nil when none.
   Value budget;
+  // Upstream tools that discovery also searches (RunOptions::tool_catalog); may be null.
+  const ToolCatalog* tool_catalog = nullptr;
   // The value of the (fail v) that ended the run, for the host to read as
   // data (unset when a parallel branch failed: its value is in its own arena).
   std::optional<Value> failed_with;

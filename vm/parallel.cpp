@@ -107,6 +107,7 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
     bctx.outer = call.parent;
     bctx.parallel = this;
     bctx.budget = call.parent->budget;
+    bctx.tool_catalog = call.parent->tool_catalog;
     bctx.start_clock_until(call.deadline, call.deadline_ms, call.deadline_phase);
     call.ran[i] = 1;
     CurrentRun current(bctx);

@@ -283,6 +283,7 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   for (auto it = options.turn_history.rbegin(); it != options.turn_history.rend(); ++it)
     vm.turn_history.push_back(import_value(ctx, *it));  // *1 is the most recent
   if (!options.budget.is_nil()) ctx.budget = import_value(ctx, options.budget);
+  ctx.tool_catalog = options.tool_catalog.get();
   vm.tool_caller = [&tools](Ctx& c, std::string_view name, Value args) {
     return tools.call(c, name, args);
   };

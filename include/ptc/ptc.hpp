@@ -84,6 +84,27 @@ class ToolCache {
   std::map<std::string, HostValue, std::less<>> entries_;
 };
 
+// Tools of other MCP servers, for discovery by programs: (dir "fs") lists a
+// server's tools, (doc "fs/read") and (meta "fs/read") describe one, and
+// (apropos "read") searches them beside the language's own names. An upstream
+// aggregator (protocol/upstream) attaches its frozen catalog to each run.
+struct CatalogTool {
+  std::string server;
+  std::string name;
+  std::string description;
+  HostValue input_schema;  // the tool's JSON Schema, as data
+  bool read_only = false;
+};
+struct ToolCatalog {
+  std::vector<std::pair<std::string, std::string>> servers;  // name, description
+  std::vector<CatalogTool> tools;                            // by server, then name
+  const CatalogTool* find(std::string_view server, std::string_view tool) const {
+    for (const CatalogTool& t : tools)
+      if (t.server == server && t.name == tool) return &t;
+    return nullptr;
+  }
+};
+
 // The cache identity of a tool call's arguments: map keys compared as
 // strings whether they came as keywords or strings, with - and _ alike
 // ("was-improved" is "was_improved"), map order ignored at every depth,
@@ -176,6 +197,8 @@ struct RunOptions {
   // When set, cacheable tools read and write this cache instead of one of
   // the run's own (entries added by the run are charged to its heap).
   std::shared_ptr<ToolCache> tool_cache;
+  // What (dir ...), (doc ...), (meta ...) and (apropos ...) also search.
+  std::shared_ptr<const ToolCatalog> tool_catalog;
   std::string signature;               // validates (and coerces) the result; empty = none
   std::optional<int> float_precision;  // round floats in the result to this many decimals
   Limits limits;               // timeout, compile_timeout, max_heap, pmap_*, max_tool_calls, ...

@@ -137,6 +137,21 @@ const std::vector<Setting>& settings() {
                    "memory a session keeps, as JSON", size_t{1} << 32),
       uint_setting("max-session-bindings", &ServerConfig::max_session_bindings,
                    "names a session keeps"),
+      text_setting("upstreams", &ServerConfig::upstreams,
+                   "JSON file of upstream MCP servers programs call with (tool/call ...)"),
+      bool_setting("upstream-required", &ServerConfig::upstream_required,
+                   "an upstream that fails to start aborts start (else it is unavailable)"),
+      uint_setting("max-upstream-calls", &ServerConfig::max_upstream_calls,
+                   "upstream calls per program", 100000),
+      {"catalog-mode", Type::Text,
+       "the upstream catalog in lisp_eval's description: inline, lazy (discovery), auto",
+       [](ServerConfig& c, const std::string& v) {
+         if (v != "auto" && v != "inline" && v != "lazy")
+           return fmt::format("\"{}\" is not auto, inline or lazy", v);
+         c.catalog_mode = v;
+         return std::string();
+       },
+       [](const ServerConfig& c) { return c.catalog_mode; }},
       bool_setting("http", &ServerConfig::http, "serve Streamable HTTP instead of stdio"),
       text_setting("http-host", &ServerConfig::http_host, "address to listen on"),
       uint_setting("http-port", &ServerConfig::http_port, "port to listen on (0: any free port)",

@@ -5,10 +5,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace ptc {
+struct RunOptions;
+}
 
 namespace ptc::mcp {
 
@@ -49,6 +54,15 @@ struct ServerConfig {
   uint32_t http_max_sessions = 256;         // --http-max-sessions
   uint32_t http_max_in_flight_per_session = 4;     // --http-max-in-flight-per-session
   uint64_t http_session_idle_timeout_ms = 900000;  // --http-session-idle-timeout-ms
+  // Upstream MCP servers programs call with (tool/call ...).
+  std::string upstreams;              // --upstreams: the upstreams file
+  bool upstream_required = false;     // --upstream-required: one that fails aborts start
+  uint32_t max_upstream_calls = 50;   // --max-upstream-calls: per program
+  std::string catalog_mode = "auto";  // --catalog-mode: auto | inline | lazy
+  // Set by the host once the upstreams run: gives a run its upstream tools,
+  // and the catalog text appended to lisp_eval's description.
+  std::function<void(RunOptions&)> attach_upstreams;
+  std::string upstream_catalog;
 };
 
 // Parses flags (args, without the "mcp" command) over the environment

@@ -90,15 +90,17 @@ class LispEvalTool final : public McpTool {
   explicit LispEvalTool(const ServerConfig& config) : config_(config) {
     std::vector<std::pair<HostValue, HostValue>> def{
         {str("name"), str("lisp_eval")},
-        {str("description"),
-         str(std::string(protocol::tool_description(Profile::McpNoTools)) + "\n\n" +
-             profile_note(config.response_profile) + "\n\n" + protocol::compact_reference_card())},
+        {str("description"), str(std::string(protocol::tool_description(Profile::McpNoTools)) +
+                                 "\n\n" + profile_note(config.response_profile) + "\n\n" +
+                                 protocol::compact_reference_card() + config.upstream_catalog)},
         {str("inputSchema"), protocol::input_schema(Profile::McpNoTools)},
-        {str("annotations"), HostValue::map({{str("title"), str("Run a PTC-Lisp program")},
-                                             {str("readOnlyHint"), HostValue::boolean(true)},
-                                             {str("destructiveHint"), HostValue::boolean(false)},
-                                             {str("idempotentHint"), HostValue::boolean(true)},
-                                             {str("openWorldHint"), HostValue::boolean(false)}})}};
+        {str("annotations"),
+         HostValue::map(
+             {{str("title"), str("Run a PTC-Lisp program")},
+              {str("readOnlyHint"), HostValue::boolean(!config.attach_upstreams)},
+              {str("destructiveHint"), HostValue::boolean(false)},
+              {str("idempotentHint"), HostValue::boolean(true)},
+              {str("openWorldHint"), HostValue::boolean(bool(config.attach_upstreams))}})}};
     if (config.response_profile != ResponseProfile::Slim)
       def.emplace_back(str("outputSchema"), output_schema_of_results());
     definition_ = HostValue::map(std::move(def));
@@ -293,6 +295,10 @@ RunOptions eval_run_options(const EvalArgs& args, const ToolEnv& env) {
   o.cancel = &env.cancel;
   o.caller = "mcp";
   o.profile = "mcp_no_tools";
+  if (env.config.attach_upstreams) {
+    env.config.attach_upstreams(o);
+    o.profile = "mcp_aggregator";
+  }
   return o;
 }
 

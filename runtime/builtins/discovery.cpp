@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "include/ptc/ptc.hpp"
 #include "runtime/builtins/documentation.hpp"
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/host_value.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/vector.hpp"
 
@@ -72,10 +74,66 @@ int64_t option(Ctx& ctx, const Value* a, uint32_t n, std::string_view fname, std
   return x;
 }
 
+// An upstream tool of the run's catalog named "server/tool", or nullptr.
+const CatalogTool* catalog_tool(const Ctx& ctx, std::string_view ref) {
+  size_t slash = ref.find('/');
+  if (!ctx.tool_catalog || slash == std::string_view::npos) return nullptr;
+  return ctx.tool_catalog->find(ref.substr(0, slash), ref.substr(slash + 1));
+}
+
+bool catalog_has_server(const Ctx& ctx, std::string_view server) {
+  if (!ctx.tool_catalog) return false;
+  for (const auto& [name, description] : ctx.tool_catalog->servers)
+    if (name == server) return true;
+  return false;
+}
+
+std::string first_line(std::string_view text, size_t max) {
+  std::string line(text.substr(0, text.find('\n')));
+  if (line.size() > max) line = line.substr(0, max - 3) + "...";
+  return line;
+}
+
+// (doc "fs/read_text_file"): description, arguments and how to call it.
+std::string catalog_doc_text(const CatalogTool& t) {
+  std::string out = fmt::format("{}/{} - a tool of the upstream MCP server {}{}\n", t.server,
+                                t.name, t.server, t.read_only ? " (read-only)" : "");
+  if (!t.description.empty()) out += "  " + t.description.substr(0, 2000) + "\n";
+  std::vector<std::string> required;
+  if (const HostValue* r = t.input_schema.get("required");
+      r && r->kind() == HostValue::Kind::Vector)
+    for (const HostValue& x : r->items())
+      if (x.kind() == HostValue::Kind::String) required.push_back(x.text());
+  std::string example;
+  if (const HostValue* props = t.input_schema.get("properties");
+      props && props->kind() == HostValue::Kind::Map) {
+    out += "  arguments:\n";
+    const auto& items = props->items();
+    for (size_t i = 0; i + 1 < items.size() && i < 100; i += 2) {
+      const std::string& name = items[i].text();
+      const HostValue* type = items[i + 1].get("type");
+      bool req = std::find(required.begin(), required.end(), name) != required.end();
+      out += fmt::format("    {} ({}{})\n", name,
+                         type && type->kind() == HostValue::Kind::String ? type->text() : "any",
+                         req ? ", required" : "");
+      if (req) example += fmt::format("{}:{} ...", example.empty() ? "" : " ", name);
+    }
+  }
+  out += fmt::format(
+      "  call: (tool/call {{:server \"{}\" :tool \"{}\" :args {{{}}}}})\n"
+      "  returns {{:ok true :value v}} or {{:ok false :reason :timeout :message \"...\"}}",
+      t.server, t.name, example);
+  return out;
+}
+
 Value doc(Ctx& ctx, const Value* a, uint32_t) {
   std::string ref = ref_text(a[0], "doc");
   const DocumentedName* e = find_documented(ref);
   if (!e) {
+    if (const CatalogTool* t = catalog_tool(ctx, ref)) {
+      ctx.prints.push_back(catalog_doc_text(*t));
+      return Value();
+    }
     ctx.add_print(fmt::format("no documentation for {}", ref));
     return Value();
   }
@@ -99,8 +157,20 @@ Value meta_map(Ctx& ctx, const DocumentedName& e) {
 }
 
 Value meta(Ctx& ctx, const Value* a, uint32_t) {
-  const DocumentedName* e = find_documented(ref_text(a[0], "meta"));
-  return e ? meta_map(ctx, *e) : Value();
+  std::string ref = ref_text(a[0], "meta");
+  if (const DocumentedName* e = find_documented(ref)) return meta_map(ctx, *e);
+  const CatalogTool* t = catalog_tool(ctx, ref);
+  if (!t) return Value();
+  HashBuilder b(ctx.arena, Type::Map);
+  b.put(ctx.keyword("kind"), ctx.string("upstream_tool"));
+  b.put(ctx.keyword("source"), ctx.string("upstream"));
+  b.put(ctx.keyword("server"), ctx.string(t->server));
+  b.put(ctx.keyword("name"), ctx.string(t->name));
+  b.put(ctx.keyword("ref"), ctx.string(t->server + "/" + t->name));
+  b.put(ctx.keyword("description"), ctx.string(t->description));
+  b.put(ctx.keyword("read_only"), Value::boolean(t->read_only));
+  b.put(ctx.keyword("input_schema"), import_value(ctx, t->input_schema));
+  return Value::object(b.finish());
 }
 
 std::vector<const DocumentedName*> namespace_members(std::string_view ns) {
@@ -123,6 +193,18 @@ Value dir(Ctx& ctx, const Value* a, uint32_t n) {
   int64_t limit = option(ctx, a, n, "dir", "limit", 50, 1, 200);
   int64_t offset = option(ctx, a, n, "dir", "offset", 0, 0, INT32_MAX);
   std::vector<const DocumentedName*> members = namespace_members(ns);
+  if (members.empty() && catalog_has_server(ctx, ns)) {
+    std::vector<std::string> lines;
+    size_t skipped = 0;
+    for (const CatalogTool& t : ctx.tool_catalog->tools) {
+      if (t.server != ns) continue;
+      if (skipped++ < static_cast<size_t>(offset)) continue;
+      if (lines.size() == static_cast<size_t>(limit)) break;
+      std::string desc = first_line(t.description, 120);
+      lines.push_back(desc.empty() ? t.name : t.name + " - " + desc);
+    }
+    return strings_vector(ctx, lines);
+  }
   if (members.empty())
     throw_error(ErrorKind::RuntimeError, fmt::format("dir: unknown namespace {}", ns),
                 "try (all-ns) for the namespaces, or (apropos \"word\") to search");
@@ -144,13 +226,14 @@ Value apropos(Ctx& ctx, const Value* a, uint32_t n) {
   std::vector<std::string> q = tokens(query);
   struct Scored {
     int score;
-    const DocumentedName* e;
+    std::string_view name;
+    const DocumentedName* e;  // or
+    const CatalogTool* tool;
   };
-  std::vector<Scored> hits;
-  for (const DocumentedName& e : documented_names()) {
+  auto score_of = [&](std::string_view name, std::string_view doc) {
     ctx.tick(1 + static_cast<int64_t>(q.size()));
     int score = 0;
-    std::vector<std::string> name_tokens = tokens(e.name), doc_tokens = tokens(e.doc);
+    std::vector<std::string> name_tokens = tokens(name), doc_tokens = tokens(doc);
     for (const std::string& t : q) {
       for (const std::string& nt : name_tokens)
         if (nt == t)
@@ -160,16 +243,30 @@ Value apropos(Ctx& ctx, const Value* a, uint32_t n) {
       for (const std::string& dt : doc_tokens)
         if (dt == t) score += 2;
     }
-    if (e.name == query) score += 50;
-    if (score > 0) hits.push_back({score, &e});
-  }
+    if (name == query) score += 50;
+    return score;
+  };
+  std::vector<Scored> hits;
+  for (const DocumentedName& e : documented_names())
+    if (int score = score_of(e.name, e.doc); score > 0)
+      hits.push_back({score, e.name, &e, nullptr});
+  if (ctx.tool_catalog)
+    for (const CatalogTool& t : ctx.tool_catalog->tools)
+      if (int score = score_of(t.name, std::string_view(t.description).substr(0, 4000)); score > 0)
+        hits.push_back({score, t.name, nullptr, &t});
   std::stable_sort(hits.begin(), hits.end(), [](const Scored& x, const Scored& y) {
-    return x.score != y.score ? x.score > y.score : x.e->name < y.e->name;
+    return x.score != y.score ? x.score > y.score : x.name < y.name;
   });
   std::vector<std::string> lines;
   for (const Scored& h : hits) {
     if (lines.size() == static_cast<size_t>(limit)) break;
-    lines.push_back(line_of(*h.e, true));
+    if (h.e) {
+      lines.push_back(line_of(*h.e, true));
+    } else {
+      std::string desc = first_line(h.tool->description, 120);
+      lines.push_back(
+          fmt::format("{}.{}{}{}", h.tool->server, h.tool->name, desc.empty() ? "" : " - ", desc));
+    }
   }
   return strings_vector(ctx, lines);
 }

@@ -1,0 +1,346 @@
+#include "protocol/upstream/config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "include/ptc/error.hpp"
+#include "include/ptc/host_value.hpp"
+
+namespace ptc::upstream {
+
+void Redactor::add(std::string secret) {
+  if (secret.empty()) return;
+  if (std::find(secrets_.begin(), secrets_.end(), secret) != secrets_.end()) return;
+  secrets_.push_back(std::move(secret));
+  std::stable_sort(secrets_.begin(), secrets_.end(),
+                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+}
+
+std::string Redactor::redact(std::string_view text) const {
+  std::string out(text);
+  for (const std::string& s : secrets_) {
+    size_t at = 0;
+    while ((at = out.find(s, at)) != std::string::npos) {
+      out.replace(at, s.size(), "[REDACTED]");
+      at += 10;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+using Kind = HostValue::Kind;
+
+struct Parser {
+  std::string_view file;
+  EnvLookup getenv_fn;
+  std::map<std::string, std::string> credentials;  // name -> value
+  std::string error;
+
+  bool fail(std::string_view path, std::string_view what, std::string_view hint = {}) {
+    error = fmt::format("{}: {}: {}", file, path, what);
+    if (!hint.empty()) error += fmt::format(" ({})", hint);
+    return false;
+  }
+
+  static const char* kind_name(Kind k) {
+    switch (k) {
+      case Kind::String:
+        return "a string";
+      case Kind::Map:
+        return "an object";
+      case Kind::Vector:
+        return "an array";
+      case Kind::Int:
+      case Kind::BigInt:
+      case Kind::Float:
+        return "a number";
+      case Kind::Bool:
+        return "a boolean";
+      case Kind::Nil:
+        return "null";
+      default:
+        return "a value";
+    }
+  }
+
+  bool expect(const HostValue& v, Kind k, std::string_view path, const char* want) {
+    if (v.kind() == k) return true;
+    return fail(path, fmt::format("must be {}, not {}", want, kind_name(v.kind())));
+  }
+
+  // Keys of `m` must all be in `allowed`.
+  bool only_keys(const HostValue& m, std::string_view path,
+                 std::initializer_list<std::string_view> allowed) {
+    const auto& items = m.items();
+    for (size_t i = 0; i < items.size(); i += 2) {
+      const std::string& k = items[i].text();
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        std::string list;
+        for (std::string_view a : allowed)
+          list += fmt::format("{}{}", list.empty() ? "" : ", ", a);
+        return fail(fmt::format("{}.{}", path, k), "unknown key", fmt::format("known: {}", list));
+      }
+    }
+    return true;
+  }
+
+  bool positive(const HostValue& v, std::string_view path, uint64_t max, uint64_t& out) {
+    if (v.kind() != Kind::Int || v.as_int() <= 0 || static_cast<uint64_t>(v.as_int()) > max)
+      return fail(path, fmt::format("must be a whole number from 1 to {}", max));
+    out = static_cast<uint64_t>(v.as_int());
+    return true;
+  }
+
+  bool credential(const std::string& name, const HostValue& c, Redactor& red) {
+    std::string path = "credentials." + name;
+    if (!expect(c, Kind::Map, path, "an object like {\"source\": \"env\", \"var\": \"NAME\"}"))
+      return false;
+    if (!only_keys(c, path, {"source", "var", "path"})) return false;
+    const HostValue* source = c.get("source");
+    if (!source || source->kind() != Kind::String)
+      return fail(path + ".source", "missing or not a string", "\"env\" or \"file\"");
+    std::string value;
+    if (source->text() == "env") {
+      const HostValue* var = c.get("var");
+      if (!var || var->kind() != Kind::String || var->text().empty())
+        return fail(path + ".var", "missing or not a string", "the environment variable's name");
+      const char* v = getenv_fn(var->text().c_str());
+      if (!v)
+        return fail(path + ".var", fmt::format("environment variable {} is not set", var->text()));
+      value = v;
+    } else if (source->text() == "file") {
+      const HostValue* p = c.get("path");
+      if (!p || p->kind() != Kind::String || p->text().empty())
+        return fail(path + ".path", "missing or not a string", "the file holding the secret");
+      std::ifstream in(p->text(), std::ios::binary);
+      if (!in) return fail(path + ".path", fmt::format("cannot read {}", p->text()));
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      value = ss.str();
+      while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+        value.pop_back();
+    } else {
+      return fail(path + ".source", fmt::format("unknown source \"{}\"", source->text()),
+                  "\"env\" or \"file\"");
+    }
+    if (value.size() < Redactor::kMinSecret)
+      return fail(path,
+                  fmt::format("the secret is shorter than {} characters", Redactor::kMinSecret),
+                  "it could not be told apart from ordinary text when redacting");
+    red.add(value);
+    credentials[name] = std::move(value);
+    return true;
+  }
+
+  // "${VAR}" from the environment, "${credential:NAME}" from credentials.
+  bool expand(const std::string& in, std::string_view path, std::string& out) {
+    out.clear();
+    size_t i = 0;
+    while (i < in.size()) {
+      size_t at = in.find("${", i);
+      if (at == std::string::npos) {
+        out.append(in, i);
+        break;
+      }
+      out.append(in, i, at - i);
+      size_t end = in.find('}', at);
+      if (end == std::string::npos)
+        return fail(path, "unclosed ${", "write ${VAR} or ${credential:NAME}");
+      std::string ref = in.substr(at + 2, end - at - 2);
+      if (ref.rfind("credential:", 0) == 0) {
+        std::string name = ref.substr(11);
+        auto it = credentials.find(name);
+        if (it == credentials.end())
+          return fail(path, fmt::format("unknown credential \"{}\"", name),
+                      "declare it under \"credentials\"");
+        out += it->second;
+      } else {
+        const char* v = ref.empty() ? nullptr : getenv_fn(ref.c_str());
+        if (!v) return fail(path, fmt::format("environment variable {} is not set", ref));
+        out += v;
+      }
+      i = end + 1;
+    }
+    return true;
+  }
+
+  bool upstream(const std::string& name, const HostValue& u, UpstreamConfig& out) {
+    std::string path = "upstreams." + name;
+    out.name = name;
+    if (name.empty() || name.find('/') != std::string::npos ||
+        name.find_first_of(" \t\n") != std::string::npos)
+      return fail(path, "bad server name", "a non-empty name without '/' or spaces");
+    if (!expect(u, Kind::Map, path, "an object")) return false;
+    const HostValue* transport = u.get("transport");
+    if (!transport || transport->kind() != Kind::String)
+      return fail(path + ".transport", "missing or not a string", "\"mcp_stdio\"");
+    out.transport = transport->text();
+    if (out.transport == "mcp_http") return http_upstream(path, u, out) && common(path, u, out);
+    if (out.transport != "mcp_stdio")
+      return fail(path + ".transport", fmt::format("unknown transport \"{}\"", out.transport),
+                  "\"mcp_stdio\" or \"mcp_http\"");
+    if (!only_keys(u, path,
+                   {"transport", "command", "args", "env", "cwd", "description", "timeout_ms",
+                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
+      return false;
+    const HostValue* command = u.get("command");
+    if (!command || command->kind() != Kind::String || command->text().empty())
+      return fail(path + ".command", "missing or not a string",
+                  "the program to start, e.g. \"node\"");
+    if (!expand(command->text(), path + ".command", out.command)) return false;
+    if (const HostValue* args = u.get("args")) {
+      if (!expect(*args, Kind::Vector, path + ".args", "an array of strings")) return false;
+      for (size_t i = 0; i < args->items().size(); ++i) {
+        std::string p = fmt::format("{}.args[{}]", path, i);
+        if (!expect(args->items()[i], Kind::String, p, "a string")) return false;
+        std::string v;
+        if (!expand(args->items()[i].text(), p, v)) return false;
+        out.args.push_back(std::move(v));
+      }
+    }
+    if (const HostValue* env = u.get("env")) {
+      if (!expect(*env, Kind::Map, path + ".env", "an object of strings")) return false;
+      for (size_t i = 0; i < env->items().size(); i += 2) {
+        const std::string& k = env->items()[i].text();
+        std::string p = fmt::format("{}.env.{}", path, k);
+        if (k.empty() || k.find('=') != std::string::npos) return fail(p, "bad variable name");
+        if (!expect(env->items()[i + 1], Kind::String, p, "a string")) return false;
+        std::string v;
+        if (!expand(env->items()[i + 1].text(), p, v)) return false;
+        out.env.emplace_back(k, std::move(v));
+      }
+    }
+    if (const HostValue* cwd = u.get("cwd")) {
+      if (!expect(*cwd, Kind::String, path + ".cwd", "a string")) return false;
+      if (!expand(cwd->text(), path + ".cwd", out.cwd)) return false;
+    }
+    return common(path, u, out);
+  }
+
+  // Keys every transport has.
+  bool common(const std::string& path, const HostValue& u, UpstreamConfig& out) {
+    if (const HostValue* d = u.get("description")) {
+      if (!expect(*d, Kind::String, path + ".description", "a string")) return false;
+      out.description = d->text();
+    }
+    uint64_t n = 0;
+    if (const HostValue* v = u.get("timeout_ms")) {
+      if (!positive(*v, path + ".timeout_ms", 600000, n)) return false;
+      out.timeout_ms = static_cast<uint32_t>(n);
+    }
+    if (const HostValue* v = u.get("handshake_timeout_ms")) {
+      if (!positive(*v, path + ".handshake_timeout_ms", 600000, n)) return false;
+      out.handshake_timeout_ms = static_cast<uint32_t>(n);
+    }
+    if (const HostValue* v = u.get("max_response_bytes")) {
+      if (!positive(*v, path + ".max_response_bytes", uint64_t{1} << 30, n)) return false;
+      out.max_response_bytes = n;
+    }
+    if (const HostValue* v = u.get("read_only_tools")) {
+      if (!expect(*v, Kind::Vector, path + ".read_only_tools", "an array of tool names"))
+        return false;
+      for (size_t i = 0; i < v->items().size(); ++i) {
+        if (!expect(v->items()[i], Kind::String, fmt::format("{}.read_only_tools[{}]", path, i),
+                    "a string"))
+          return false;
+        out.read_only_tools.push_back(v->items()[i].text());
+      }
+    }
+    return true;
+  }
+
+  bool http_upstream(const std::string& path, const HostValue& u, UpstreamConfig& out) {
+    if (!only_keys(u, path,
+                   {"transport", "url", "headers", "allow_insecure_http", "description",
+                    "timeout_ms", "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
+      return false;
+    const HostValue* url = u.get("url");
+    if (!url || url->kind() != Kind::String || url->text().empty())
+      return fail(path + ".url", "missing or not a string", "e.g. \"http://127.0.0.1:3001/mcp\"");
+    if (!expand(url->text(), path + ".url", out.url)) return false;
+    if (const HostValue* a = u.get("allow_insecure_http")) {
+      if (!expect(*a, Kind::Bool, path + ".allow_insecure_http", "a boolean")) return false;
+      out.allow_insecure_http = a->as_bool();
+    }
+    if (out.url.rfind("https://", 0) == 0)
+      return fail(path + ".url", "https is not supported by this build (no TLS)",
+                  "reach the server over http on loopback, e.g. through a local proxy");
+    if (out.url.rfind("http://", 0) != 0) return fail(path + ".url", "must start with http://");
+    std::string host = out.url.substr(7, out.url.find_first_of(":/", 7) - 7);
+    bool loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
+    if (!loopback && !out.allow_insecure_http)
+      return fail(path + ".url", "plain http beyond loopback", "set allow_insecure_http to true");
+    if (const HostValue* h = u.get("headers")) {
+      if (!expect(*h, Kind::Map, path + ".headers", "an object of strings")) return false;
+      for (size_t i = 0; i < h->items().size(); i += 2) {
+        const std::string& k = h->items()[i].text();
+        std::string p = fmt::format("{}.headers.{}", path, k);
+        if (k.empty() || k.find_first_of(":\r\n ") != std::string::npos)
+          return fail(p, "bad header name");
+        if (!expect(h->items()[i + 1], Kind::String, p, "a string")) return false;
+        std::string v;
+        if (!expand(h->items()[i + 1].text(), p, v)) return false;
+        if (v.find_first_of("\r\n") != std::string::npos)
+          return fail(p, "a line break in the value");
+        out.headers.emplace_back(k, std::move(v));
+      }
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+std::string parse_upstreams(std::string_view json, std::string_view file, UpstreamsConfig& out,
+                            EnvLookup getenv_fn) {
+  Parser p{file,
+           getenv_fn ? getenv_fn : +[](const char* n) -> const char* { return std::getenv(n); },
+           {},
+           {}};
+  HostValue root;
+  try {
+    root = parse_json(json);
+  } catch (const LispError& e) {
+    return fmt::format("{}: not JSON: {}", file, e.error().message);
+  }
+  if (root.kind() != Kind::Map) {
+    p.fail("(top level)", "must be an object", "{\"upstreams\": {NAME: {...}}}");
+    return p.error;
+  }
+  if (!p.only_keys(root, "(top level)", {"upstreams", "credentials"})) return p.error;
+  if (const HostValue* creds = root.get("credentials")) {
+    if (!p.expect(*creds, Kind::Map, "credentials", "an object")) return p.error;
+    for (size_t i = 0; i < creds->items().size(); i += 2)
+      if (!p.credential(creds->items()[i].text(), creds->items()[i + 1], out.redactor))
+        return p.error;
+  }
+  const HostValue* ups = root.get("upstreams");
+  if (!ups) {
+    p.fail("upstreams", "missing", "{\"upstreams\": {NAME: {\"transport\": \"mcp_stdio\", ...}}}");
+    return p.error;
+  }
+  if (!p.expect(*ups, Kind::Map, "upstreams", "an object keyed by server name")) return p.error;
+  for (size_t i = 0; i < ups->items().size(); i += 2) {
+    UpstreamConfig u;
+    if (!p.upstream(ups->items()[i].text(), ups->items()[i + 1], u)) return p.error;
+    out.upstreams[u.name] = std::move(u);
+  }
+  return {};
+}
+
+std::string load_upstreams(const std::string& path, UpstreamsConfig& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fmt::format("{}: cannot read the upstreams file", path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_upstreams(ss.str(), path, out);
+}
+
+}  // namespace ptc::upstream

@@ -1,0 +1,548 @@
+#include "protocol/upstream/stdio_client.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+
+#include "include/ptc/error.hpp"
+
+extern char** environ;
+
+namespace ptc::upstream {
+
+namespace {
+
+constexpr const char* kProtocolVersion = "2025-06-18";
+constexpr size_t kMaxStderrLine = 4096;
+constexpr auto kMaxBackoff = std::chrono::milliseconds(8000);
+constexpr auto kFirstBackoff = std::chrono::milliseconds(250);
+
+void ignore_sigpipe() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction old {};
+    if (sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
+      std::signal(SIGPIPE, SIG_IGN);  // a dead upstream is EPIPE, not our death
+  });
+}
+
+// The id of a reply too large to decode, from its first or last bytes
+// ({"result":...,"jsonrpc":"2.0","id":7} puts it last); -1 when not found.
+int64_t find_id(std::string_view head, std::string_view tail) {
+  auto scan = [](std::string_view s, bool last) -> int64_t {
+    size_t at = last ? s.rfind("\"id\":") : s.find("\"id\":");
+    if (at == std::string_view::npos) return -1;
+    size_t i = at + 5;
+    while (i < s.size() && s[i] == ' ')
+      ++i;
+    int64_t v = 0;
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - start < 15)
+      v = v * 10 + (s[i++] - '0');
+    return i > start ? v : -1;
+  };
+  int64_t id = scan(tail, true);
+  return id >= 0 ? id : scan(head, false);
+}
+
+}  // namespace
+
+// One child process and its pipes.
+class Connection {
+ public:
+  struct Pending {
+    bool done = false;
+    Reply reply;
+  };
+
+  pid_t pid = -1;
+  int in_fd = -1, out_fd = -1, err_fd = -1;
+  size_t max_bytes = 0;
+  std::string name;
+  const Redactor* redactor = nullptr;
+  LogFn log;
+
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::map<int64_t, std::shared_ptr<Pending>> pending;
+  bool dead = false;
+  std::string death;
+  std::mutex write_mutex;
+  std::atomic<int64_t> next_id{1};
+  std::thread reader, err_reader;
+
+  ~Connection() { shutdown(); }
+
+  std::string redact(std::string_view s) const {
+    return redactor ? redactor->redact(s) : std::string(s);
+  }
+
+  void logf(std::string_view line) {
+    if (log) log(redact(fmt::format("upstream {}: {}", name, line)));
+  }
+
+  void mark_dead(std::string why) {
+    std::lock_guard lock(mutex);
+    if (dead) return;
+    dead = true;
+    death = std::move(why);
+    for (auto& [id, p] : pending) {
+      p->done = true;
+      p->reply.status = Reply::Status::Unavailable;
+      p->reply.message = redact(fmt::format("upstream {} {}", name, death));
+    }
+    pending.clear();
+    cv.notify_all();
+  }
+
+  bool is_dead() {
+    std::lock_guard lock(mutex);
+    return dead;
+  }
+
+  bool write_line(const std::string& line) {
+    std::lock_guard lock(write_mutex);
+    if (in_fd < 0) return false;
+    size_t off = 0;
+    while (off < line.size()) {
+      ssize_t n = ::write(in_fd, line.data() + off, line.size() - off);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      off += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  void deliver(int64_t id, Reply reply) {
+    std::lock_guard lock(mutex);
+    auto it = pending.find(id);
+    if (it == pending.end()) return;  // timed out already
+    it->second->done = true;
+    it->second->reply = std::move(reply);
+    pending.erase(it);
+    cv.notify_all();
+  }
+
+  void handle_line(std::string_view line) {
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
+    HostValue msg;
+    try {
+      msg = parse_json(line);
+    } catch (const LispError&) {
+      logf(fmt::format("not JSON on stdout: {}", line.substr(0, 200)));
+      return;
+    }
+    if (msg.kind() != HostValue::Kind::Map) return;
+    const HostValue* id = msg.get("id");
+    if (msg.get("method")) {
+      // A request or notification from the server: refuse requests (we offer
+      // no sampling, roots or elicitation), ignore notifications.
+      if (id && !id->is_nil()) {
+        std::string reply = fmt::format(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{{\"code\":-32601,\"message\":\"not "
+            "supported by this client\"}}}}\n",
+            to_json(*id));
+        write_line(reply);
+      }
+      return;
+    }
+    if (!id || id->kind() != HostValue::Kind::Int) return;
+    Reply r;
+    r.bytes = line.size();
+    if (const HostValue* err = msg.get("error")) {
+      r.status = Reply::Status::UpstreamError;
+      const HostValue* m = err->kind() == HostValue::Kind::Map ? err->get("message") : nullptr;
+      r.message = redact(m && m->kind() == HostValue::Kind::String ? m->text() : to_json(*err));
+    } else if (const HostValue* res = msg.get("result")) {
+      r.result = *res;
+    } else {
+      r.status = Reply::Status::UpstreamError;
+      r.message = "reply with neither result nor error";
+    }
+    deliver(id->as_int(), std::move(r));
+  }
+
+  void read_stdout() {
+    std::string line;
+    bool oversize = false;
+    std::string head, tail;
+    size_t over_bytes = 0;
+    char buf[65536];
+    for (;;) {
+      ssize_t n = ::read(out_fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      std::string_view chunk(buf, static_cast<size_t>(n));
+      while (!chunk.empty()) {
+        size_t nl = chunk.find('\n');
+        std::string_view part = chunk.substr(0, nl);
+        if (!oversize) {
+          line.append(part);
+          if (line.size() > max_bytes) {
+            oversize = true;
+            head = line.substr(0, 256);
+            over_bytes = line.size();
+            tail = line.substr(line.size() - std::min<size_t>(line.size(), 256));
+            std::string().swap(line);
+          }
+        } else {
+          over_bytes += part.size();
+          tail.append(part);
+          if (tail.size() > 512) tail.erase(0, tail.size() - 256);
+        }
+        if (nl == std::string_view::npos) break;
+        chunk.remove_prefix(nl + 1);
+        if (oversize) {
+          int64_t id = find_id(head, tail);
+          if (id < 0) {
+            std::lock_guard lock(mutex);
+            if (pending.size() == 1) id = pending.begin()->first;
+          }
+          Reply r;
+          r.status = Reply::Status::TooLarge;
+          r.bytes = over_bytes;
+          r.message =
+              fmt::format("upstream {} replied with more than {} bytes (the cap)", name, max_bytes);
+          if (id >= 0) deliver(id, std::move(r));
+          oversize = false;
+          head.clear();
+          tail.clear();
+        } else {
+          handle_line(line);
+          line.clear();
+        }
+      }
+    }
+    mark_dead("exited (its stdout closed)");
+  }
+
+  void read_stderr() {
+    std::string line;
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::read(err_fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      for (ssize_t i = 0; i < n; ++i) {
+        if (buf[i] == '\n') {
+          logf(line);
+          line.clear();
+        } else if (line.size() < kMaxStderrLine) {
+          line += buf[i];
+        }
+      }
+    }
+    if (!line.empty()) logf(line);
+  }
+
+  Reply request(std::string_view method, const HostValue& params, Clock::time_point deadline,
+                const std::function<bool()>& cancelled) {
+    int64_t id = next_id++;
+    auto p = std::make_shared<Pending>();
+    {
+      std::lock_guard lock(mutex);
+      if (dead) {
+        Reply r;
+        r.status = Reply::Status::Unavailable;
+        r.message = redact(fmt::format("upstream {} {}", name, death));
+        return r;
+      }
+      pending[id] = p;
+    }
+    std::string frame =
+        fmt::format("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}\n", id,
+                    to_json(HostValue::string(std::string(method))), to_json(params));
+    if (!write_line(frame)) {
+      mark_dead("cannot be written to (it exited)");
+      std::lock_guard lock(mutex);
+      return p->reply;
+    }
+    std::unique_lock lock(mutex);
+    for (;;) {
+      if (p->done) return p->reply;
+      auto now = Clock::now();
+      bool stop = cancelled && cancelled();
+      if (now >= deadline || stop) {
+        pending.erase(id);
+        lock.unlock();
+        write_line(
+            fmt::format("{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{"
+                        "\"requestId\":{},\"reason\":\"{}\"}}}}\n",
+                        id, stop ? "cancelled" : "timeout"));
+        Reply r;
+        r.status = stop ? Reply::Status::Cancelled : Reply::Status::Timeout;
+        r.message = stop ? fmt::format("the call to upstream {} was cancelled", name)
+                         : fmt::format("upstream {} did not answer {} in time", name, method);
+        return r;
+      }
+      auto wake = std::min(deadline, now + std::chrono::milliseconds(cancelled ? 20 : 1000));
+      cv.wait_until(lock, wake);
+    }
+  }
+
+  void notify(std::string_view method) {
+    write_line(fmt::format("{{\"jsonrpc\":\"2.0\",\"method\":\"{}\"}}\n", method));
+  }
+
+  void shutdown() {
+    {
+      std::lock_guard lock(write_mutex);
+      if (in_fd >= 0) ::close(in_fd);
+      in_fd = -1;
+    }
+    if (pid > 0) {
+      // Closing stdin asks it to leave; then TERM, then KILL, the whole group.
+      auto until = Clock::now() + std::chrono::milliseconds(500);
+      int status = 0;
+      bool reaped = false;
+      while (Clock::now() < until) {
+        if (::waitpid(pid, &status, WNOHANG) == pid) {
+          reaped = true;
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      ::kill(-pid, SIGTERM);
+      if (!reaped) {
+        until = Clock::now() + std::chrono::milliseconds(500);
+        while (Clock::now() < until) {
+          if (::waitpid(pid, &status, WNOHANG) == pid) {
+            reaped = true;
+            break;
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+      }
+      ::kill(-pid, SIGKILL);
+      if (!reaped) ::waitpid(pid, &status, 0);
+      pid = -1;
+    }
+    if (reader.joinable()) reader.join();
+    if (err_reader.joinable()) err_reader.join();
+    if (out_fd >= 0) ::close(out_fd);
+    if (err_fd >= 0) ::close(err_fd);
+    out_fd = err_fd = -1;
+    mark_dead("was stopped");
+  }
+};
+
+StdioClient::StdioClient(UpstreamConfig config, const Redactor* redactor, LogFn log)
+    : config_(std::move(config)), redactor_(redactor), log_(std::move(log)) {}
+
+StdioClient::~StdioClient() {
+  stop();
+}
+
+void StdioClient::stop() {
+  std::shared_ptr<Connection> c;
+  {
+    std::lock_guard lock(mutex_);
+    c = std::move(conn_);
+  }
+  if (c) c->shutdown();
+}
+
+pid_t StdioClient::pid() const {
+  std::lock_guard lock(mutex_);
+  return conn_ ? conn_->pid : -1;
+}
+
+std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, bool list_tools) {
+  ignore_sigpipe();
+  auto redact = [&](std::string s) { return redactor_ ? redactor_->redact(s) : s; };
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (::pipe2(in_pipe, O_CLOEXEC) != 0) return "cannot create a pipe";
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    ::close(in_pipe[0]);
+    ::close(in_pipe[1]);
+    return "cannot create a pipe";
+  }
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]})
+      ::close(fd);
+    return "cannot create a pipe";
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in_pipe[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+  if (!config_.cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, config_.cwd.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  // The environment: what a server needs to start (as the MCP SDK passes),
+  // then the configured variables. Nothing else of ours leaks to it.
+  std::vector<std::string> env;
+  for (const char* k : {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}) {
+    bool overridden = false;
+    for (auto& [ck, cv] : config_.env)
+      overridden |= ck == k;
+    if (const char* v = std::getenv(k); v && !overridden) env.push_back(fmt::format("{}={}", k, v));
+  }
+  for (auto& [k, v] : config_.env)
+    env.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_s{config_.command};
+  argv_s.insert(argv_s.end(), config_.args.begin(), config_.args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, config_.command.c_str(), &fa, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  ::close(in_pipe[0]);
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  if (rc != 0) {
+    for (int fd : {in_pipe[1], out_pipe[0], err_pipe[0]})
+      ::close(fd);
+    return redact(fmt::format("cannot start {}: {}", config_.command, std::strerror(rc)));
+  }
+  auto c = std::make_shared<Connection>();
+  c->pid = pid;
+  c->in_fd = in_pipe[1];
+  c->out_fd = out_pipe[0];
+  c->err_fd = err_pipe[0];
+  c->max_bytes = config_.max_response_bytes;
+  c->name = config_.name;
+  c->redactor = redactor_;
+  c->log = log_;
+  Connection* raw = c.get();
+  c->reader = std::thread([raw] { raw->read_stdout(); });
+  c->err_reader = std::thread([raw] { raw->read_stderr(); });
+
+  auto deadline = Clock::now() + std::chrono::milliseconds(config_.handshake_timeout_ms);
+  HostValue init = HostValue::map({
+      {HostValue::string("protocolVersion"), HostValue::string(kProtocolVersion)},
+      {HostValue::string("capabilities"), HostValue::map({})},
+      {HostValue::string("clientInfo"),
+       HostValue::map({{HostValue::string("name"), HostValue::string("ptc-lisp")},
+                       {HostValue::string("version"), HostValue::string("0.1")}})},
+  });
+  Reply r = c->request("initialize", init, deadline, {});
+  if (r.status != Reply::Status::Ok) {
+    c->shutdown();
+    return "initialize failed: " + r.message;
+  }
+  c->notify("notifications/initialized");
+  if (list_tools) {
+    std::vector<HostValue> tools;
+    std::string cursor;
+    for (int page = 0; page < 100; ++page) {
+      HostValue params =
+          cursor.empty()
+              ? HostValue::map({})
+              : HostValue::map({{HostValue::string("cursor"), HostValue::string(cursor)}});
+      Reply t = c->request("tools/list", params, deadline, {});
+      if (t.status != Reply::Status::Ok) {
+        c->shutdown();
+        return "tools/list failed: " + t.message;
+      }
+      const HostValue* list = t.result.get("tools");
+      if (!list || list->kind() != HostValue::Kind::Vector) {
+        c->shutdown();
+        return "tools/list replied without a tools array";
+      }
+      for (const HostValue& tool : list->items()) {
+        const HostValue* n = tool.kind() == HostValue::Kind::Map ? tool.get("name") : nullptr;
+        if (n && n->kind() == HostValue::Kind::String) tools.push_back(tool);
+      }
+      const HostValue* next = t.result.get("nextCursor");
+      if (!next || next->kind() != HostValue::Kind::String || next->text().empty()) break;
+      cursor = next->text();
+    }
+    tools_ = std::move(tools);
+  }
+  out = std::move(c);
+  return {};
+}
+
+std::string StdioClient::start() {
+  std::shared_ptr<Connection> c;
+  std::string err = spawn_and_initialize(c, true);
+  if (!err.empty()) return err;
+  std::lock_guard lock(mutex_);
+  conn_ = std::move(c);
+  return {};
+}
+
+std::shared_ptr<Connection> StdioClient::live_connection(std::string* error) {
+  std::shared_ptr<Connection> old;
+  {
+    std::lock_guard lock(mutex_);
+    if (conn_ && !conn_->is_dead()) return conn_;
+    auto now = Clock::now();
+    if (now < next_restart_) {
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(next_restart_ - now).count();
+      *error = fmt::format("upstream {} is down; it is restarted on a call in {} ms or later",
+                           config_.name, ms);
+      return nullptr;
+    }
+    backoff_ = backoff_.count() == 0 ? kFirstBackoff : std::min(backoff_ * 2, kMaxBackoff);
+    next_restart_ = now + backoff_;
+    old = std::move(conn_);
+  }
+  if (old) {
+    if (log_) log_(fmt::format("upstream {}: restarting (the process had died)", config_.name));
+    old->shutdown();  // reap it and join its threads
+  }
+  std::shared_ptr<Connection> fresh;
+  std::string err = spawn_and_initialize(fresh, false);
+  std::lock_guard lock(mutex_);
+  if (!err.empty()) {
+    *error = fmt::format("upstream {} could not be restarted: {}", config_.name, err);
+    return nullptr;
+  }
+  if (conn_ && !conn_->is_dead()) {  // another caller restarted it meanwhile
+    fresh->shutdown();
+    return conn_;
+  }
+  conn_ = fresh;
+  return fresh;
+}
+
+Reply StdioClient::request(std::string_view method, const HostValue& params,
+                           Clock::time_point deadline, const std::function<bool()>& cancelled) {
+  std::string err;
+  std::shared_ptr<Connection> c = live_connection(&err);
+  if (!c) {
+    Reply r;
+    r.status = Reply::Status::Unavailable;
+    r.message = redactor_ ? redactor_->redact(err) : err;
+    return r;
+  }
+  Reply r = c->request(method, params, deadline, cancelled);
+  if (r.status == Reply::Status::Ok) {
+    std::lock_guard lock(mutex_);
+    backoff_ = std::chrono::milliseconds(0);
+    next_restart_ = {};
+  }
+  return r;
+}
+
+}  // namespace ptc::upstream

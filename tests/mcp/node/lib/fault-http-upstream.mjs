@@ -1,0 +1,45 @@
+// A tiny MCP server over Streamable HTTP (plain JSON replies, no SDK) whose
+// tools misbehave on purpose, for the upstream tests: echo, hang (never
+// answers), huge {bytes} (that much text), denied (answers 401). Every request
+// must carry "Authorization: Bearer $TOKEN" (else 401). Prints
+// "listening on port N" on stderr.
+import { createServer } from 'node:http';
+
+const tools = ['echo', 'hang', 'huge', 'denied'].map((name) => ({
+  name,
+  description: `http fault tool ${name}`,
+  inputSchema: { type: 'object' },
+}));
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    if (req.headers.authorization !== `Bearer ${process.env.TOKEN}`) {
+      res.writeHead(401, { 'content-type': 'text/plain' });
+      return res.end('missing or wrong bearer token');
+    }
+    if (req.method === 'DELETE') return res.writeHead(200).end();
+    const msg = JSON.parse(body);
+    if (msg.id === undefined) return res.writeHead(202).end();
+    const reply = (result, headers = {}) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+    };
+    const text = (t) => ({ content: [{ type: 'text', text: t }] });
+    if (msg.method === 'initialize')
+      return reply(
+        { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'fault-http', version: '1' } },
+        { 'mcp-session-id': 'session-1' },
+      );
+    if (req.headers['mcp-session-id'] !== 'session-1') return res.writeHead(400).end('no session');
+    if (msg.method === 'tools/list') return reply({ tools });
+    const args = msg.params.arguments ?? {};
+    switch (msg.params.name) {
+      case 'echo': return reply(text(String(args.message)));
+      case 'hang': return;
+      case 'huge': return reply(text('x'.repeat(args.bytes ?? 3 << 20)));
+      case 'denied': res.writeHead(401, { 'content-type': 'text/plain' }); return res.end('denied');
+    }
+  });
+});
+server.listen(0, '127.0.0.1', () => process.stderr.write(`listening on port ${server.address().port}\n`));

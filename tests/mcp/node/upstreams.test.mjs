@@ -1,0 +1,623 @@
+// Upstream MCP servers (--upstreams): programs run by `ptc run` and by
+// `ptc mcp`'s lisp_eval call the tools of real MCP servers from npm
+// (server-filesystem on a temporary folder, server-everything) and of
+// lib/fault-upstream.mjs, whose tools hang, crash, fail and answer too much.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { NODE_DIR, figure, passEnv, ptcBin, textOf } from './lib/harness.mjs';
+
+const SECRET = `s3cr3t-${randomBytes(8).toString('hex')}`;
+const MODULES = join(NODE_DIR, 'node_modules', '@modelcontextprotocol');
+let dir, config;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ptc-upstreams-'));
+  const files = join(dir, 'files');
+  mkdirSync(files); // server-filesystem serves only this folder
+  for (const n of [1, 2, 3]) writeFileSync(join(files, `f${n}.txt`), `first line of f${n}\nsecond line\n`);
+  config = join(dir, 'upstreams.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+      upstreams: {
+        fs: {
+          transport: 'mcp_stdio',
+          command: process.execPath,
+          args: [join(MODULES, 'server-filesystem', 'dist', 'index.js'), files],
+          description: 'the test files',
+        },
+        ev: {
+          transport: 'mcp_stdio',
+          command: process.execPath,
+          args: [join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'],
+        },
+        fault: {
+          transport: 'mcp_stdio',
+          command: process.execPath,
+          args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
+          env: { TOKEN: '${credential:tok}' },
+          timeout_ms: 700,
+          max_response_bytes: 1 << 20,
+        },
+      },
+    }),
+  );
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// ptc run - --json --upstreams config [flags] with `program` on stdin.
+function ptc(program, flags = [], env = {}) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', config, ...flags], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET, ...env }),
+    });
+    let stdout = '',
+      stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      let value;
+      try {
+        value = JSON.parse(stdout);
+      } catch {}
+      resolve({ code, stdout, stderr, value });
+    });
+    p.stdin.end(program);
+  });
+}
+
+describe('upstreams: ptc run --upstreams', () => {
+  test('discovery: (tool/servers) lists every server and its tools (the fault server in two pages)', async () => {
+    const r = await ptc('(tool/servers)');
+    assert.equal(r.code, 0, r.stderr);
+    const byName = Object.fromEntries(r.value.map((s) => [s.name, s]));
+    assert.deepEqual(Object.keys(byName).sort(), ['ev', 'fault', 'fs']);
+    assert.ok(byName.fs.tools.includes('read_text_file'));
+    assert.equal(byName.fs.description, 'the test files');
+    assert.ok(byName.ev.tools.includes('echo'));
+    assert.equal(byName.fault.tool_count, 9);
+    assert.ok(byName.fault.available);
+  });
+
+  test('discovery over the frozen catalog: dir, doc, meta, apropos (bounded)', async () => {
+    const r = await ptc(`
+      (doc "fs/read_text_file")
+      {:dir (dir "fs" {:limit 3})
+       :dir-all (count (dir "fault"))
+       :meta (select-keys (meta "fs/read_text_file") [:kind :server :name :read_only])
+       :required (get-in (meta "fs/read_text_file") [:input_schema "required"])
+       :apropos (apropos "read text" {:limit 3})
+       :language (:name (meta "map"))}`);
+    assert.equal(r.code, 0, r.stderr);
+    const v = r.value;
+    assert.equal(v.dir.length, 3);
+    assert.match(v.dir[0], /^create_directory - /);
+    assert.equal(v['dir-all'], 9);
+    assert.deepEqual(v.meta, { kind: 'upstream_tool', server: 'fs', name: 'read_text_file', read_only: true });
+    assert.deepEqual(v.required, ['path']);
+    assert.equal(v.apropos.length, 3);
+    assert.match(v.apropos[0], /^fs\.read_text_file - /);
+    assert.equal(v.language, 'map');
+    // doc prints (stderr with --json): arguments and the call form
+    assert.match(r.stderr, /path \(string, required\)/);
+    assert.match(r.stderr, /\(tool\/call \{:server "fs" :tool "read_text_file" :args \{:path \.\.\.\}\}\)/);
+  });
+
+  test('a program reads three files and returns one line of each', async () => {
+    const files = join(dir, 'files');
+    const r = await ptc(`
+      (mapv (fn [f]
+              (let [r (tool/call {:server "fs" :tool "read_text_file" :args {:path (str "${files}/" f)}})]
+                (first (split-lines (:content (:value r))))))
+            ["f1.txt" "f2.txt" "f3.txt"])`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.value, ['first line of f1', 'first line of f2', 'first line of f3']);
+  });
+
+  test('pmap over 20 upstream calls returns what 20 sequential calls do', async () => {
+    // Distinct messages: echo is read-only, so equal calls would come from the cache.
+    const r = await ptc(
+      `(let [call #(tool/call {:server "ev" :tool "echo" :args {:message %}})
+             s (mapv #(call (str "s" %)) (range 20))
+             p (vec (pmap #(call (str "p" %)) (range 20)))]
+         [(mapv :value s) (mapv :value p)])`,
+      ['--pmap-max-concurrency', '8'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.value[0], [...Array(20).keys()].map((i) => `Echo: s${i}`));
+    assert.deepEqual(r.value[1], [...Array(20).keys()].map((i) => `Echo: p${i}`));
+  });
+
+  test('speed: 20 calls through pmap take at most 1.5x (20 sequential calls / concurrency)', async () => {
+    // The upstream takes 20 ms a call (fault slow), so the figure is about
+    // waiting concurrently; echo's figures show our client's own time a call.
+    const program = (concurrency) =>
+      ptc(
+        `(let [call (fn [tool m] (tool/call {:server (if (= tool "echo") "ev" "fault") :tool tool
+                                              :args (if (= tool "echo") {:message m} {:ms 20 :m m})}))
+               _ (call "echo" "warm")
+               t0 (System/currentTimeMillis)
+               _ (doseq [r (range 10)] (mapv #(call "echo" (str "s" r "-" %)) (range 20)))
+               t1 (System/currentTimeMillis)
+               _ (doseq [r (range 10)] (vec (pmap #(call "echo" (str "p" r "-" %)) (range 20))))
+               t2 (System/currentTimeMillis)
+               _ (mapv #(call "slow" (str "s" %)) (range 20))
+               t3 (System/currentTimeMillis)
+               _ (vec (pmap #(call "slow" (str "p" %)) (range 20)))
+               t4 (System/currentTimeMillis)]
+           {:echo-seq (- t1 t0) :echo-par (- t2 t1) :slow-seq (- t3 t2) :slow-par (- t4 t3)})`,
+        ['--max-upstream-calls', '1000', '--pmap-max-concurrency', String(concurrency)],
+      );
+    for (const concurrency of [4, 8]) {
+      const r = await program(concurrency);
+      assert.equal(r.code, 0, r.stderr);
+      const v = r.value;
+      figure(`echo through ptc: ms a call, sequential (200 calls)`, (v['echo-seq'] / 200).toFixed(3));
+      figure(`echo through ptc: ms a call in pmap of 20, concurrency ${concurrency}`, (v['echo-par'] / 200).toFixed(3));
+      const ratio = v['slow-par'] / (v['slow-seq'] / concurrency);
+      figure(`20 x 20 ms calls: sequential ms, pmap ms (concurrency ${concurrency}), ratio to seq/concurrency`,
+        `${v['slow-seq']}, ${v['slow-par']}, ${ratio.toFixed(2)}`);
+      if (concurrency === 4) assert.ok(ratio <= 1.5, `ratio ${ratio}`);
+    }
+  });
+
+  test('a tool that errors, a JSON-RPC error, an access the upstream refuses: {:ok false}', async () => {
+    const r = await ptc(`
+      [(tool/call {:server "fault" :tool "fail" :args {}})
+       (tool/call {:server "fault" :tool "rpc_error" :args {}})
+       (tool/call {:server "fs" :tool "read_text_file" :args {:path "/etc/passwd"}})
+       (:ok (tool/call {:server "fault" :tool "echo" :args {:message "still fine"}}))]`);
+    assert.equal(r.code, 0, r.stderr);
+    const [fail, rpc, fs, ok] = r.value;
+    assert.equal(fail.reason, 'tool_error');
+    assert.match(fail.message, /the tool broke/);
+    assert.equal(rpc.reason, 'upstream_error');
+    assert.match(rpc.message, /upstream exploded/);
+    assert.equal(fs.reason, 'tool_error');
+    assert.equal(ok, true);
+  });
+
+  test('a hanging upstream times out; a reply over the cap is refused; the server still answers', async () => {
+    const t0 = performance.now();
+    const r = await ptc(`
+      [(tool/call {:server "fault" :tool "hang" :args {}})
+       (tool/call {:server "fault" :tool "huge" :args {:bytes 3000000}})
+       (tool/call {:server "fault" :tool "echo" :args {:message "after"}})]`);
+    const ms = performance.now() - t0;
+    assert.equal(r.code, 0, r.stderr);
+    const [hang, huge, echo] = r.value;
+    assert.equal(hang.reason, 'timeout');
+    assert.equal(huge.reason, 'response_too_large');
+    assert.deepEqual(echo, { ok: true, value: 'after' });
+    assert.ok(ms < 10000, `took ${ms} ms`);
+  });
+
+  test('an upstream killed mid-call: that call is upstream_unavailable, the next restarts it', async () => {
+    const r = await ptc(`
+      [(tool/call {:server "fault" :tool "crash" :args {}})
+       (tool/call {:server "fault" :tool "echo" :args {:message "back"}})]`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.value[0].reason, 'upstream_unavailable');
+    assert.deepEqual(r.value[1], { ok: true, value: 'back' });
+  });
+
+  test('an upstream killed from outside mid-call; restarted; no process left behind', async () => {
+    const pidfile = join(dir, 'victim.pids');
+    const victim = join(dir, 'victim.json');
+    writeFileSync(
+      victim,
+      JSON.stringify({
+        upstreams: {
+          v: {
+            transport: 'mcp_stdio',
+            command: process.execPath,
+            args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
+            env: { PIDFILE: pidfile },
+            timeout_ms: 10000,
+          },
+        },
+      }),
+    );
+    const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
+    const killer = (async () => {
+      while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 400)); // the slow call is in flight
+      process.kill(pids()[0], 'SIGKILL');
+    })();
+    const t0 = performance.now();
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', victim]);
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', () => {});
+    p.stdin.end(`[(tool/call {:server "v" :tool "slow" :args {:ms 5000}})
+                 (tool/call {:server "v" :tool "echo" :args {:message "again"}})]`);
+    const code = await new Promise((res) => p.on('close', res));
+    await killer;
+    const ms = performance.now() - t0;
+    assert.equal(code, 0);
+    const [killed, again] = JSON.parse(out);
+    assert.equal(killed.reason, 'upstream_unavailable');
+    assert.deepEqual(again, { ok: true, value: 'again' });
+    assert.ok(ms < 4000, `the killed call was noticed late: ${ms} ms`);
+    const all = pids();
+    assert.equal(all.length, 2, 'started once, restarted once');
+    for (const pid of all) assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is left`);
+  });
+
+  test("the program's own timeout bounds an upstream call", async () => {
+    const slowConfig = join(dir, 'slow.json');
+    writeFileSync(
+      slowConfig,
+      JSON.stringify({
+        upstreams: {
+          s: { transport: 'mcp_stdio', command: process.execPath, args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')], timeout_ms: 60000 },
+        },
+      }),
+    );
+    const t0 = performance.now();
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '500', '--upstreams', slowConfig]);
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', () => {});
+    p.stdin.end('(tool/call {:server "s" :tool "hang" :args {}})');
+    const code = await new Promise((res) => p.on('close', res));
+    const ms = performance.now() - t0;
+    assert.equal(code, 1);
+    assert.equal(JSON.parse(out).error.reason, 'timeout');
+    assert.ok(ms < 3000, `took ${ms} ms`);
+  });
+
+  test('the per-program call cap: cap_exhausted past it', async () => {
+    const r = await ptc(
+      '(mapv #(:reason (tool/call {:server "fault" :tool "echo" :args {:message %}})) ["a" "b" "c" "d"])',
+      ['--max-upstream-calls', '2'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.value, [null, null, 'cap_exhausted', 'cap_exhausted']);
+  });
+
+  test('ptc batch and ptc repl: the call cap is per program, not per process', async () => {
+    const lines = (cmd, input) =>
+      new Promise((resolve) => {
+        const p = spawn(ptcBin(), [cmd, ...(cmd === 'batch' ? ['-'] : []), '--upstreams', config, '--max-upstream-calls', '1'], {
+          env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+        });
+        let out = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.stderr.on('data', () => {});
+        p.on('close', () => resolve(out));
+        p.stdin.end(input);
+      });
+    const call = (m) => `(:ok (tool/call {:server "fault" :tool "echo" :args {:message "${m}"}}))`;
+    const batch = await lines('batch', [1, 2].map((i) => JSON.stringify({ id: i, program: call(i) })).join('\n') + '\n');
+    assert.deepEqual(batch.trim().split('\n').map((l) => JSON.parse(l).result), ['true', 'true']);
+    const repl = await lines('repl', `${call('a')}\n${call('b')}\n`);
+    assert.deepEqual(repl.trim().split('\n'), ['true', 'true']);
+  });
+
+  test('read-only tools are answered once per run for equal arguments', async () => {
+    const r = await ptc(`
+      [(tool/call {:server "fault" :tool "count" :args {:a 1 :b 2}})
+       (tool/call {:server "fault" :tool "count" :args {"b" 2 "a" 1}})
+       (tool/call {:server "fault" :tool "count" :args {:a 2}})]`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.value.map((v) => v.value.count), [1, 1, 2]);
+  });
+
+  test('programmer faults fail the program and list what exists', async () => {
+    const server = await ptc('(tool/call {:server "nope" :tool "x" :args {}})');
+    assert.equal(server.code, 1);
+    assert.match(server.stderr, /unknown server "nope".*ev, fault, fs/);
+    const tool = await ptc('(tool/call {:server "fs" :tool "nope" :args {}})');
+    assert.equal(tool.code, 1);
+    assert.match(tool.stderr, /has no tool "nope".*read_text_file/);
+    const args = await ptc('(tool/call {:server "fs" :tool "read_text_file" :args [1]})');
+    assert.equal(args.code, 1);
+    assert.match(args.stderr, /:args must be a map/);
+    const fn = await ptc('(tool/call {:server "fs" :tool "read_text_file" :args {:path inc}})');
+    assert.equal(fn.code, 1);
+    assert.match(fn.stderr, /:args must be JSON data/);
+  });
+
+  test('the credential never leaks: not in values, errors or the log', async () => {
+    const r = await ptc(`
+      [(tool/call {:server "fault" :tool "secret" :args {}})
+       (tool/call {:server "fault" :tool "secret" :args {}})]`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.value[0].value, 'the token is [REDACTED]');
+    assert.match(r.stderr, /starting with token \[REDACTED\]/);
+    assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET));
+    const d = await ptc('(doc "fault/secret") [(meta "fault/secret") (apropos "secret") (dir "fault")]');
+    assert.equal(d.code, 0, d.stderr);
+    assert.match(d.stdout + d.stderr, /token \[REDACTED\]/);
+    assert.ok(!d.stdout.includes(SECRET) && !d.stderr.includes(SECRET), 'discovery shows the secret');
+    const e = await ptc('(tool/call {:server "nope" :tool "x"})');
+    assert.ok(!e.stdout.includes(SECRET) && !e.stderr.includes(SECRET));
+  });
+
+  test('an upstream that does not start: unavailable, or with --upstream-required an error', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({ upstreams: { gone: { transport: 'mcp_stdio', command: '/nonexistent/server' } } }),
+    );
+    const run = (flags) =>
+      new Promise((resolve) => {
+        const p = spawn(ptcBin(), ['eval', '(tool/call {:server "gone" :tool "x" :args {}})', '--upstreams', bad, ...flags]);
+        let out = '',
+          err = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.stderr.on('data', (d) => (err += d));
+        p.on('close', (code) => resolve({ code, out, err }));
+      });
+    const soft = await run([]);
+    assert.equal(soft.code, 0, soft.err);
+    assert.match(soft.out, /:reason :upstream_unavailable/);
+    assert.match(soft.err, /upstream gone: .*marked unavailable/);
+    const hard = await run(['--upstream-required']);
+    assert.equal(hard.code, 2);
+    assert.match(hard.err, /upstream gone/);
+  });
+
+  test('a bad upstreams file is refused with the key path', async () => {
+    const bad = join(dir, 'wrong.json');
+    writeFileSync(bad, JSON.stringify({ upstreams: { fs: { transport: 'mcp_stdio', command: 'x', args: [1] } } }));
+    const p = spawn(ptcBin(), ['eval', '1', '--upstreams', bad]);
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((res) => p.on('close', res));
+    assert.equal(code, 2);
+    assert.match(err, /wrong\.json: upstreams\.fs\.args\[0\]: must be a string/);
+  });
+});
+
+describe('upstreams: an HTTP upstream (server-everything in Streamable HTTP mode)', () => {
+  let server, port;
+  before(async () => {
+    const net = await import('node:net');
+    port = await new Promise((res) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = s.address().port;
+        s.close(() => res(p));
+      });
+    });
+    server = spawn(process.execPath, [join(MODULES, 'server-everything', 'dist', 'index.js'), 'streamableHttp'], {
+      env: { ...passEnv(), PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await new Promise((res, rej) => {
+      let err = '';
+      server.stderr.on('data', (d) => {
+        err += d;
+        if (err.includes('listening on port')) res();
+      });
+      server.on('exit', () => rej(new Error(`server-everything exited: ${err}`)));
+    });
+  });
+  after(() => server?.kill('SIGKILL'));
+
+  test('discovery, calls, structuredContent, pmap; the header credential never leaks; a dead server is unavailable', async () => {
+    const httpConfig = join(dir, 'http.json');
+    writeFileSync(
+      httpConfig,
+      JSON.stringify({
+        credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+        upstreams: {
+          web: {
+            transport: 'mcp_http',
+            url: `http://127.0.0.1:${port}/mcp`,
+            headers: { Authorization: 'Bearer ${credential:tok}' },
+          },
+        },
+      }),
+    );
+    const run = (program) =>
+      new Promise((resolve) => {
+        const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
+          env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+        });
+        let out = '',
+          err = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.stderr.on('data', (d) => (err += d));
+        p.on('close', (code) => resolve({ code, out, err, value: out ? JSON.parse(out) : undefined }));
+        p.stdin.end(program);
+      });
+    const r = await run(`
+      [(:tool_count (first (tool/servers)))
+       (tool/call {:server "web" :tool "echo" :args {:message "over http"}})
+       (:value (tool/call {:server "web" :tool "get-structured-content" :args {:location "New York"}}))
+       (mapv :value (pmap #(tool/call {:server "web" :tool "echo" :args {:message (str %)}}) (range 20)))
+       (tool/call {:server "web" :tool "get-sum" :args {:a "x"}})]`);
+    assert.equal(r.code, 0, r.err);
+    const [count, echo, weather, many, bad] = r.value;
+    assert.ok(count >= 10, `${count} tools`);
+    assert.deepEqual(echo, { ok: true, value: 'Echo: over http' });
+    assert.equal(typeof weather.temperature, 'number');
+    assert.deepEqual(many, [...Array(20).keys()].map((i) => `Echo: ${i}`));
+    assert.equal(bad.ok, false);
+    assert.ok(!r.out.includes(SECRET) && !r.err.includes(SECRET));
+    // The server dies: calls are upstream_unavailable, the program goes on.
+    const dead = await new Promise((resolve) => {
+      const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
+        env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      });
+      let out = '';
+      p.stdout.on('data', (d) => {
+        out += d;
+      });
+      p.stderr.on('data', () => {});
+      p.on('close', (code) => resolve({ code, value: out ? JSON.parse(out) : undefined }));
+      // Killed during the long operation (after initialize and tools/list).
+      setTimeout(() => server.kill('SIGKILL'), 1500);
+      p.stdin.end(`[(tool/call {:server "web" :tool "trigger-long-running-operation" :args {:duration 4 :steps 4}})
+                    (tool/call {:server "web" :tool "echo" :args {:message "gone"}})]`);
+    });
+    assert.equal(dead.code, 0);
+    assert.deepEqual(dead.value.map((v) => v.reason), ['upstream_unavailable', 'upstream_unavailable']);
+  });
+});
+
+describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', () => {
+  let server, port;
+  before(async () => {
+    server = spawn(process.execPath, [join(NODE_DIR, 'lib', 'fault-http-upstream.mjs')], {
+      env: { ...passEnv(), TOKEN: SECRET },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    port = await new Promise((res) => {
+      let err = '';
+      server.stderr.on('data', (d) => {
+        err += d;
+        const m = err.match(/listening on port (\d+)/);
+        if (m) res(Number(m[1]));
+      });
+    });
+  });
+  after(() => server?.kill('SIGKILL'));
+
+  test('timeout, reply over the cap, 401; the bearer credential is sent and never shown', async () => {
+    const httpConfig = join(dir, 'http-fault.json');
+    const upstream = (token) => ({
+      transport: 'mcp_http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      headers: { Authorization: `Bearer ${token}` },
+      timeout_ms: 500,
+      max_response_bytes: 1 << 20,
+    });
+    writeFileSync(
+      httpConfig,
+      JSON.stringify({
+        credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+        upstreams: { h: upstream('${credential:tok}'), wrong: upstream('not-the-token') },
+      }),
+    );
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+    });
+    let out = '',
+      err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.stdin.end(`[(tool/call {:server "h" :tool "echo" :args {:message "json reply"}})
+                  (:reason (tool/call {:server "h" :tool "hang" :args {}}))
+                  (:reason (tool/call {:server "h" :tool "huge" :args {:bytes 3000000}}))
+                  (tool/call {:server "h" :tool "denied" :args {}})
+                  (:available (second (tool/servers)))]`);
+    const code = await new Promise((res) => p.on('close', res));
+    assert.equal(code, 0, err);
+    const [echo, hang, huge, denied, wrongAvailable] = JSON.parse(out);
+    assert.deepEqual(echo, { ok: true, value: 'json reply' });
+    assert.equal(hang, 'timeout');
+    assert.equal(huge, 'response_too_large');
+    assert.equal(denied.reason, 'upstream_error');
+    assert.match(denied.message, /refused the credentials \(HTTP 401\)/);
+    assert.equal(wrongAvailable, false, 'a wrong token: the upstream does not start');
+    assert.match(err, /upstream wrong: initialize failed: .*HTTP 401/);
+    assert.ok(!out.includes(SECRET) && !err.includes(SECRET));
+  });
+});
+
+describe('upstreams: ptc agent --upstreams', () => {
+  test("the agent's programs call the upstreams", async () => {
+    const script = join(dir, 'agent.json');
+    const program = '(:value (tool/call {:server "ev" :tool "echo" :args {:message "from the agent"}}))';
+    writeFileSync(
+      script,
+      JSON.stringify({
+        prompt: 'x',
+        llm: [
+          { role: 'assistant', tool_calls: [{ id: 'a', function: { name: 'lisp_eval', arguments: JSON.stringify({ program }) } }] },
+          { role: 'assistant', content: 'done' },
+        ],
+      }),
+    );
+    const p = spawn(ptcBin(), ['agent', '--script', script, '--upstreams', config], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+    });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', () => {});
+    const code = await new Promise((res) => p.on('close', res));
+    assert.equal(code, 0);
+    assert.match(out, /Echo: from the agent/);
+  });
+});
+
+describe('upstreams: ptc mcp --upstreams, through the SDK client', () => {
+  test("lisp_eval's program calls the filesystem server", async () => {
+    const transport = new StdioClientTransport({
+      command: ptcBin(),
+      args: ['mcp', '--program-timeout-ms', '20000'],
+      stderr: 'pipe',
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET, PTC_MCP_UPSTREAMS: config }),
+    });
+    let stderr = '';
+    transport.stderr.on('data', (d) => (stderr += d));
+    const client = new Client({ name: 'upstream-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      const lispEval = tools.find((t) => t.name === 'lisp_eval');
+      assert.match(lispEval.description, /tool\/call/);
+      assert.match(lispEval.description, /fs \(14 tools\)/);
+      assert.equal(lispEval.annotations.openWorldHint, true);
+      const files = join(dir, 'files');
+      const r = await client.callTool({
+        name: 'lisp_eval',
+        arguments: {
+          program: `(->> ["f1.txt" "f2.txt" "f3.txt"]
+                         (pmap #(tool/call {:server "fs" :tool "read_text_file" :args {:path (str "${files}/" %)}}))
+                         (mapv #(first (split-lines (:content (:value %))))))`,
+        },
+      });
+      assert.ok(!r.isError, textOf(r));
+      assert.match(textOf(r), /\["first line of f1" "first line of f2" "first line of f3"\]/);
+      const s = await client.callTool({
+        name: 'lisp_eval',
+        arguments: { program: '(:value (tool/call {:server "fault" :tool "secret" :args {}}))' },
+      });
+      assert.match(textOf(s), /\[REDACTED\]/);
+      assert.ok(!textOf(s).includes(SECRET));
+    } finally {
+      await client.close();
+    }
+    assert.ok(!stderr.includes(SECRET), 'the secret is not in the log');
+    assert.match(stderr, /upstream_stderr/);
+  });
+
+  test('--catalog-mode inline lists every tool in the description; lazy only the servers', async () => {
+    const description = async (mode) => {
+      const transport = new StdioClientTransport({
+        command: ptcBin(),
+        args: ['mcp', '--upstreams', config, '--catalog-mode', mode],
+        stderr: 'pipe',
+        env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      });
+      transport.stderr.on('data', () => {});
+      const client = new Client({ name: 'upstream-catalog', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        return tools.find((t) => t.name === 'lisp_eval').description;
+      } finally {
+        await client.close();
+      }
+    };
+    const inline = await description('inline');
+    assert.match(inline, /fs\.read_text_file - Read the complete contents/);
+    assert.match(inline, /fault\.hang - fault tool hang/);
+    const lazy = await description('lazy');
+    assert.doesNotMatch(lazy, /fs\.read_text_file/);
+    assert.match(lazy, /Servers: ev \(\d+ tools\) fault \(9 tools\) fs \(14 tools\)/);
+  });
+});

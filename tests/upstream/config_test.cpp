@@ -1,0 +1,172 @@
+// The upstreams file: parsing, strict validation with key paths, credentials
+// from the environment and files, and redaction.
+#include "protocol/upstream/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+namespace ptc::upstream {
+namespace {
+
+const char* fake_env(const char* name) {
+  if (std::strcmp(name, "GH_PAT") == 0) return "ghp_secret_value_123";
+  if (std::strcmp(name, "HOME") == 0) return "/home/someone";
+  if (std::strcmp(name, "SHORT") == 0) return "ab";
+  return nullptr;
+}
+
+std::string parse(const std::string& json, UpstreamsConfig* out = nullptr) {
+  UpstreamsConfig local;
+  return parse_upstreams(json, "u.json", out ? *out : local, fake_env);
+}
+
+TEST(UpstreamConfig, ParsesAStdioUpstreamWithExpandedEnvAndCredentials) {
+  UpstreamsConfig c;
+  std::string err = parse(R"({
+    "credentials": {"gh": {"source": "env", "var": "GH_PAT"}},
+    "upstreams": {"fs": {"transport": "mcp_stdio", "command": "node",
+                         "args": ["server.js", "${HOME}/files"],
+                         "env": {"TOKEN": "Bearer ${credential:gh}"},
+                         "cwd": "/tmp", "description": "files", "timeout_ms": 750,
+                         "max_response_bytes": 1000, "read_only_tools": ["read"]}}})",
+                          &c);
+  ASSERT_EQ(err, "");
+  ASSERT_EQ(c.upstreams.count("fs"), 1u);
+  const UpstreamConfig& fs = c.upstreams.at("fs");
+  EXPECT_EQ(fs.command, "node");
+  EXPECT_EQ(fs.args, (std::vector<std::string>{"server.js", "/home/someone/files"}));
+  ASSERT_EQ(fs.env.size(), 1u);
+  EXPECT_EQ(fs.env[0].second, "Bearer ghp_secret_value_123");
+  EXPECT_EQ(fs.cwd, "/tmp");
+  EXPECT_EQ(fs.timeout_ms, 750u);
+  EXPECT_EQ(fs.max_response_bytes, 1000u);
+  EXPECT_EQ(fs.read_only_tools, std::vector<std::string>{"read"});
+  EXPECT_EQ(c.redactor.redact("token=ghp_secret_value_123;"), "token=[REDACTED];");
+}
+
+TEST(UpstreamConfig, ParsesAnHttpUpstreamWithCredentialHeaders) {
+  UpstreamsConfig c;
+  ASSERT_EQ(parse(R"({"credentials": {"gh": {"source": "env", "var": "GH_PAT"}},
+    "upstreams": {"web": {"transport": "mcp_http", "url": "http://127.0.0.1:3001/mcp",
+                          "headers": {"Authorization": "Bearer ${credential:gh}"}}}})",
+                  &c),
+            "");
+  const UpstreamConfig& web = c.upstreams.at("web");
+  EXPECT_EQ(web.url, "http://127.0.0.1:3001/mcp");
+  ASSERT_EQ(web.headers.size(), 1u);
+  EXPECT_EQ(web.headers[0].second, "Bearer ghp_secret_value_123");
+  EXPECT_EQ(c.redactor.redact(web.headers[0].second), "Bearer [REDACTED]");
+}
+
+TEST(UpstreamConfig, DefaultsAreTheIssues) {
+  UpstreamsConfig c;
+  ASSERT_EQ(parse(R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x"}}})", &c), "");
+  EXPECT_EQ(c.upstreams.at("a").timeout_ms, 5000u);
+  EXPECT_EQ(c.upstreams.at("a").max_response_bytes, size_t{2} << 20);
+}
+
+TEST(UpstreamConfig, CredentialFromAFileIsTrimmed) {
+  std::string path = ::testing::TempDir() + "/ptc_upstream_secret.txt";
+  {
+    std::ofstream f(path);
+    f << "file-secret-42\n";
+  }
+  UpstreamsConfig c;
+  std::string err = parse(R"({"credentials": {"k": {"source": "file", "path": ")" + path +
+                              R"("}}, "upstreams": {"a": {"transport": "mcp_stdio", "command": "x",
+                "env": {"K": "${credential:k}"}}}})",
+                          &c);
+  std::remove(path.c_str());
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(c.upstreams.at("a").env[0].second, "file-secret-42");
+  EXPECT_EQ(c.redactor.redact("file-secret-42"), "[REDACTED]");
+}
+
+struct BadCase {
+  const char* json;
+  const char* error;  // a substring of the error
+};
+
+TEST(UpstreamConfig, RefusesMistakesSayingWhereAndWhat) {
+  const BadCase cases[] = {
+      {"[1]", "u.json: (top level): must be an object"},
+      {"{", "u.json: not JSON"},
+      {R"({"upstreams": {}, "extra": 1})",
+       "(top level).extra: unknown key (known: upstreams, credentials)"},
+      {R"({})", "upstreams: missing"},
+      {R"({"upstreams": []})", "upstreams: must be an object keyed by server name, not an array"},
+      {R"({"upstreams": {"a": {"command": "x"}}})", "upstreams.a.transport: missing"},
+      {R"({"upstreams": {"a": {"transport": "stdio", "command": "x"}}})",
+       "upstreams.a.transport: unknown transport \"stdio\""},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "https://x"}}})",
+       "upstreams.a.url: https is not supported by this build (no TLS)"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://example.com/mcp"}}})",
+       "upstreams.a.url: plain http beyond loopback (set allow_insecure_http to true)"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://127.0.0.1:1/mcp",
+                               "headers": {"X": 1}}}})",
+       "upstreams.a.headers.X: must be a string, not a number"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http"}}})", "upstreams.a.url: missing"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://localhost/", "command": "x"}}})",
+       "upstreams.a.command: unknown key"},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio"}}})", "upstreams.a.command: missing"},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "cd": "/"}}})",
+       "upstreams.a.cd: unknown key"},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "args": ["ok", 2]}}})",
+       "upstreams.a.args[1]: must be a string, not a number"},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "env": {"V": "${NOPE}"}}}})",
+       "upstreams.a.env.V: environment variable NOPE is not set"},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "env": {"V": "${credential:z}"}}}})",
+       "upstreams.a.env.V: unknown credential \"z\""},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "timeout_ms": 0}}})",
+       "upstreams.a.timeout_ms: must be a whole number from 1 to 600000"},
+      {R"({"upstreams": {"a/b": {"transport": "mcp_stdio", "command": "x"}}})",
+       "upstreams.a/b: bad server name"},
+      {R"({"credentials": {"c": {"source": "env", "var": "UNSET"}}, "upstreams": {}})",
+       "credentials.c.var: environment variable UNSET is not set"},
+      {R"({"credentials": {"c": {"source": "literal", "value": "x"}}, "upstreams": {}})",
+       "credentials.c.value: unknown key"},
+      {R"({"credentials": {"c": {"source": "vault"}}, "upstreams": {}})",
+       "credentials.c.source: unknown source \"vault\""},
+      {R"({"credentials": {"c": {"source": "env", "var": "SHORT"}}, "upstreams": {}})",
+       "credentials.c: the secret is shorter than 4 characters"},
+      {R"({"credentials": {"c": {"source": "file", "path": "/nonexistent/x"}}, "upstreams": {}})",
+       "credentials.c.path: cannot read /nonexistent/x"},
+  };
+  for (const BadCase& c : cases) {
+    std::string err = parse(c.json);
+    EXPECT_NE(err.find(c.error), std::string::npos) << c.json << "\n  gave: " << err;
+  }
+}
+
+TEST(UpstreamConfig, ErrorsNeverCarryASecret) {
+  std::string err = parse(R"({"credentials": {"gh": {"source": "env", "var": "GH_PAT"}},
+    "upstreams": {"a": {"transport": "mcp_stdio", "command": "x",
+                        "env": {"A": "${credential:gh}", "B": "${credential:other}"}}}})");
+  EXPECT_NE(err, "");
+  EXPECT_EQ(err.find("ghp_secret"), std::string::npos) << err;
+}
+
+TEST(Redactor, ReplacesEveryOccurrenceLongestFirst) {
+  Redactor r;
+  r.add("abcd");
+  r.add("abcdefgh");
+  EXPECT_EQ(r.redact("x abcdefgh y abcd z abcdabcd"),
+            "x [REDACTED] y [REDACTED] z [REDACTED][REDACTED]");
+  EXPECT_EQ(r.redact("nothing here"), "nothing here");
+  Redactor empty;
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty.redact("abcd"), "abcd");
+}
+
+TEST(Redactor, ASecretContainingTheMarkerDoesNotLoop) {
+  Redactor r;
+  r.add("[REDACTED]x");
+  EXPECT_EQ(r.redact("a[REDACTED]xb"), "a[REDACTED]b");
+}
+
+}  // namespace
+}  // namespace ptc::upstream
