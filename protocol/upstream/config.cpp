@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -12,6 +13,30 @@
 #include "include/ptc/host_value.hpp"
 
 namespace ptc::upstream {
+
+namespace {
+
+// A secret file holds a token or a key; an upstreams file a few servers. Both
+// are read whole, so neither may be a device, a pipe or something huge.
+constexpr size_t kMaxSecretFileBytes = 64 * 1024;
+constexpr size_t kMaxUpstreamsFileBytes = 1024 * 1024;
+
+// Reads a regular file of at most `max_bytes` into `out`; "" or what is wrong.
+std::string read_small_file(const std::string& path, size_t max_bytes, std::string& out) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return fmt::format("cannot read {}: {}", path,
+                       std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fmt::format("cannot read {}", path);
+  out.resize(max_bytes + 1);
+  in.read(out.data(), static_cast<std::streamsize>(out.size()));
+  out.resize(static_cast<size_t>(in.gcount()));
+  if (out.size() > max_bytes) return fmt::format("{} is larger than {} bytes", path, max_bytes);
+  return {};
+}
+
+}  // namespace
 
 void Redactor::add(std::string secret) {
   if (secret.empty()) return;
@@ -119,11 +144,9 @@ struct Parser {
       const HostValue* p = c.get("path");
       if (!p || p->kind() != Kind::String || p->text().empty())
         return fail(path + ".path", "missing or not a string", "the file holding the secret");
-      std::ifstream in(p->text(), std::ios::binary);
-      if (!in) return fail(path + ".path", fmt::format("cannot read {}", p->text()));
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      value = ss.str();
+      std::string problem = read_small_file(p->text(), kMaxSecretFileBytes, value);
+      if (!problem.empty())
+        return fail(path + ".path", problem, "a regular file holding the secret");
       while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
         value.pop_back();
     } else {
@@ -336,11 +359,10 @@ std::string parse_upstreams(std::string_view json, std::string_view file, Upstre
 }
 
 std::string load_upstreams(const std::string& path, UpstreamsConfig& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fmt::format("{}: cannot read the upstreams file", path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_upstreams(ss.str(), path, out);
+  std::string text;
+  std::string problem = read_small_file(path, kMaxUpstreamsFileBytes, text);
+  if (!problem.empty()) return fmt::format("{}: {}", path, problem);
+  return parse_upstreams(text, path, out);
 }
 
 }  // namespace ptc::upstream

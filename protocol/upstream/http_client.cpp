@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "include/ptc/error.hpp"
+#include "protocol/upstream/reply_decoding.hpp"
 
 namespace ptc::upstream {
 
@@ -326,30 +327,10 @@ Reply HttpClient::exchange(std::string_view method, const HostValue& params,
   }
   // The JSON-RPC message: the body, or the SSE event that answers our id.
   std::vector<std::string> messages;
-  if (raw.content_type.find("text/event-stream") != std::string::npos) {
-    std::string data;
-    size_t at = 0;
-    std::string_view b = raw.body;
-    while (at <= b.size()) {
-      size_t nl = b.find('\n', at);
-      std::string_view line = b.substr(at, (nl == std::string_view::npos ? b.size() : nl) - at);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty()) {
-        if (!data.empty()) messages.push_back(std::move(data));
-        data.clear();
-      } else if (line.starts_with("data:")) {
-        std::string_view d = line.substr(5);
-        if (!d.empty() && d.front() == ' ') d.remove_prefix(1);
-        if (!data.empty()) data += '\n';
-        data += d;
-      }
-      if (nl == std::string_view::npos) break;
-      at = nl + 1;
-    }
-    if (!data.empty()) messages.push_back(std::move(data));
-  } else {
+  if (raw.content_type.find("text/event-stream") != std::string::npos)
+    messages = sse_event_data(raw.body);
+  else
     messages.push_back(std::move(raw.body));
-  }
   for (const std::string& m : messages) {
     HostValue msg;
     try {

@@ -9,6 +9,7 @@
 
 #include "include/ptc/error.hpp"
 #include "protocol/upstream/http_client.hpp"
+#include "protocol/upstream/reply_decoding.hpp"
 
 namespace ptc::upstream {
 
@@ -27,38 +28,6 @@ std::string list_names(const std::vector<std::string>& names, size_t max = 40) {
     out += fmt::format("{}{}", i ? ", " : "", names[i]);
   if (names.size() > max) out += fmt::format(", ... ({} in all)", names.size());
   return out.empty() ? "(none)" : out;
-}
-
-// The payload of a tools/call result: structuredContent, else the text
-// content parsed as JSON, else the text; nil when there is none.
-HostValue payload(const HostValue& result, std::string* text_out) {
-  std::string text;
-  size_t texts = 0;
-  if (const HostValue* content = result.get("content");
-      content && content->kind() == HostValue::Kind::Vector) {
-    for (const HostValue& item : content->items()) {
-      if (item.kind() != HostValue::Kind::Map) continue;
-      const HostValue* type = item.get("type");
-      const HostValue* t = item.get("text");
-      if (type && type->kind() == HostValue::Kind::String && type->text() == "text" && t &&
-          t->kind() == HostValue::Kind::String) {
-        if (texts++) text += "\n";
-        text += t->text();
-      }
-    }
-  }
-  if (text_out) *text_out = text;
-  if (const HostValue* sc = result.get("structuredContent"); sc && !sc->is_nil()) return *sc;
-  if (texts == 0) return HostValue::nil();
-  if (texts == 1) {
-    size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
-      try {
-        return parse_json(text);
-      } catch (const LispError&) {}
-    }
-  }
-  return str(std::move(text));
 }
 
 // A value with every string redacted (keys too).
@@ -222,7 +191,7 @@ HostValue Upstreams::call(const std::string& server, const std::string& tool, co
       return world_fault("cancelled", r.message);
   }
   std::string text;
-  HostValue value = payload(r.result, &text);
+  HostValue value = tool_payload(r.result, &text);
   const HostValue* is_error = r.result.get("isError");
   if (is_error && is_error->kind() == HostValue::Kind::Bool && is_error->as_bool())
     return world_fault("tool_error",

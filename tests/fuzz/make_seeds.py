@@ -343,6 +343,34 @@ def schema_inputs():
     return out
 
 
+def upstream_inputs():
+    """Byte 0 even: an upstreams file; odd: an SSE reply body."""
+    configs = [
+        {"upstreams": {"fs": {"transport": "mcp_stdio", "command": "npx",
+                              "args": ["-y", "server-filesystem", "/tmp"], "env": {"K": "${API}"},
+                              "cwd": "/tmp", "timeout_ms": 2000, "read_only_tools": ["read"]}},
+         "credentials": {"API": {"source": "env", "var": "API_KEY"}}},
+        {"upstreams": {"web": {"transport": "mcp_http", "url": "http://127.0.0.1:9/mcp",
+                               "headers": {"Authorization": "Bearer ${TOKEN}"},
+                               "max_response_bytes": 1024}},
+         "credentials": {"TOKEN": {"source": "file", "path": "/nonexistent"}}},
+        {"upstreams": {"x": {"transport": "mcp_http", "url": "https://example.com/mcp"}}},
+        {"upstreams": {"x": {"transport": "carrier_pigeon"}}},
+        {"upstreams": {}, "credentials": {"A": {"source": "env"}}},
+    ]
+    result = {"content": [{"type": "text", "text": "{\"a\": [1, 2]}"}]}
+    structured = {"content": [{"type": "text", "text": "x"}], "structuredContent": {"n": 1}}
+    replies = [
+        "event: message\ndata: " + json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}) + "\n\n",
+        "data: " + json.dumps({"jsonrpc": "2.0", "id": 2, "result": structured}) + "\r\n\r\n",
+        "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":3,\"result\":{\"content\":[]}}\n\n",
+        ": comment\nid: 7\nretry: 10\ndata: " + json.dumps(
+            {"jsonrpc": "2.0", "id": 4, "result": {"content": [
+                {"type": "text", "text": "fuzz-secret-7f3a9c"}, {"type": "image", "data": "AA=="}]}}),
+    ]
+    return ["\x00" + json.dumps(c) for c in configs] + ["\x01" + r for r in replies]
+
+
 def write(out_dir, target, inputs):
     d = os.path.join(out_dir, target)
     os.makedirs(d, exist_ok=True)
@@ -395,6 +423,7 @@ def main():
     write(out, "jsonrpc", jsonrpc_inputs())
     write(out, "http", http_inputs())
     write(out, "schema", schema_inputs())
+    write(out, "upstream", upstream_inputs())
 
 
 if __name__ == "__main__":

@@ -86,6 +86,33 @@ TEST(UpstreamConfig, CredentialFromAFileIsTrimmed) {
   EXPECT_EQ(c.redactor.redact("file-secret-42"), "[REDACTED]");
 }
 
+// A secret file is read whole: a device, a directory or a huge file is an
+// error that says so (reading /dev/zero would never end).
+TEST(UpstreamConfig, CredentialFileMustBeASmallRegularFile) {
+  auto with_path = [](const std::string& path) {
+    return parse(R"({"credentials": {"k": {"source": "file", "path": ")" + path +
+                 R"("}}, "upstreams": {}})");
+  };
+  EXPECT_NE(with_path("/dev/zero").find("not a regular file"), std::string::npos);
+  EXPECT_NE(with_path(::testing::TempDir()).find("not a regular file"), std::string::npos);
+  EXPECT_NE(with_path("/nonexistent/x").find("no such file"), std::string::npos);
+  std::string big = ::testing::TempDir() + "/ptc_upstream_big_secret.txt";
+  {
+    std::ofstream f(big);
+    f << std::string(64 * 1024 + 1, 'x');
+  }
+  std::string err = with_path(big);
+  std::remove(big.c_str());
+  EXPECT_NE(err.find("larger than 65536 bytes"), std::string::npos) << err;
+  EXPECT_EQ(err.find("xxxx"), std::string::npos) << "the content must not be in the error";
+}
+
+TEST(UpstreamConfig, UpstreamsFileMustBeARegularFile) {
+  UpstreamsConfig c;
+  EXPECT_NE(load_upstreams("/dev/zero", c).find("not a regular file"), std::string::npos);
+  EXPECT_NE(load_upstreams("/nonexistent/u.json", c).find("no such file"), std::string::npos);
+}
+
 struct BadCase {
   const char* json;
   const char* error;  // a substring of the error

@@ -1,0 +1,67 @@
+// What upstream MCP servers and their config give us: an upstreams file
+// (with every environment variable set to one secret), an SSE reply body and
+// the tools/call results in it. Nothing may crash or hang, and the secret
+// never shows in an error about the file or in redacted reply text.
+// The first byte picks the part; the rest is its input.
+#include <string>
+
+#include "include/ptc/error.hpp"
+#include "include/ptc/ptc.hpp"
+#include "protocol/upstream/config.hpp"
+#include "protocol/upstream/reply_decoding.hpp"
+#include "tests/fuzz/fuzz_support.hpp"
+
+namespace {
+
+constexpr const char* kSecret = "fuzz-secret-7f3a9c";
+
+const char* every_variable_is_the_secret(const char*) {
+  return kSecret;
+}
+
+void check_config(std::string_view json) {
+  ptc::upstream::UpstreamsConfig config;
+  std::string error =
+      ptc::upstream::parse_upstreams(json, "fuzz.json", config, every_variable_is_the_secret);
+  if (!error.empty()) {
+    PTC_FUZZ_CHECK(error.find(kSecret) == std::string::npos, "the secret in an error: " + error);
+    return;
+  }
+  if (config.redactor.empty()) return;
+  std::string text = std::string("token=") + kSecret + ";" + kSecret;
+  PTC_FUZZ_CHECK(config.redactor.redact(text).find(kSecret) == std::string::npos,
+                 "a credential survives redaction");
+}
+
+void check_reply(std::string_view body) {
+  ptc::upstream::Redactor redactor;
+  redactor.add(kSecret);
+  for (const std::string& event : ptc::upstream::sse_event_data(body)) {
+    PTC_FUZZ_CHECK(event.size() <= body.size(), "an event longer than the body");
+    ptc::HostValue message;
+    try {
+      message = ptc::parse_json(event);
+    } catch (const ptc::LispError&) {
+      continue;
+    }
+    const ptc::HostValue* result = message.get("result");
+    if (!result || result->kind() != ptc::HostValue::Kind::Map) continue;
+    std::string text;
+    ptc::HostValue payload = ptc::upstream::tool_payload(*result, &text);
+    PTC_FUZZ_CHECK(redactor.redact(text).find(kSecret) == std::string::npos,
+                   "the secret survives redaction");
+    (void)ptc::format_value(payload, 20, nullptr, 4096);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 1 || size > 65536) return -1;
+  std::string_view rest = ptc::fuzz::as_text(data + 1, size - 1);
+  if (data[0] % 2 == 0)
+    check_config(rest);
+  else
+    check_reply(rest);
+  return 0;
+}
