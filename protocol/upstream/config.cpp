@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +22,34 @@ namespace {
 // are read whole, so neither may be a device, a pipe or something huge.
 constexpr size_t kMaxSecretFileBytes = 64 * 1024;
 constexpr size_t kMaxUpstreamsFileBytes = 1024 * 1024;
+
+// Header names whose values are credentials: they belong in "auth" (or in
+// "headers" through ${credential:NAME}), where they are redacted.
+bool sensitive_header(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "authorization" || lower == "proxy-authorization" || lower == "cookie" ||
+         lower == "x-api-key" || lower == "api-key";
+}
+
+std::string base64(std::string_view bytes) {
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    uint32_t n = static_cast<uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+    if (i + 1 < bytes.size())
+      n |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+    if (i + 2 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 2]);
+    out += kDigits[(n >> 18) & 63];
+    out += kDigits[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
+  }
+  return out;
+}
 
 // Reads a regular file of at most `max_bytes` into `out`; "" or what is wrong.
 std::string read_small_file(const std::string& path, size_t max_bytes, std::string& out) {
@@ -67,6 +97,10 @@ struct Parser {
   EnvLookup getenv_fn;
   std::map<std::string, std::string> credentials;  // name -> value
   std::string error;
+  Redactor* redactor = nullptr;  // the config's: encoded forms of secrets join it
+  // Of the http upstream being read.
+  bool loopback = false;
+  bool allow_insecure_auth = false;
 
   bool fail(std::string_view path, std::string_view what, std::string_view hint = {}) {
     error = fmt::format("{}: {}: {}", file, path, what);
@@ -210,7 +244,7 @@ struct Parser {
       return fail(path + ".transport", fmt::format("unknown transport \"{}\"", out.transport),
                   "\"mcp_stdio\" or \"mcp_http\"");
     if (!only_keys(u, path,
-                   {"transport", "command", "args", "env", "cwd", "description", "timeout_ms",
+                   {"transport", "command", "args", "env", "cwd", "cd", "description", "timeout_ms",
                     "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
       return false;
     const HostValue* command = u.get("command");
@@ -240,9 +274,14 @@ struct Parser {
         out.env.emplace_back(k, std::move(v));
       }
     }
-    if (const HostValue* cwd = u.get("cwd")) {
-      if (!expect(*cwd, Kind::String, path + ".cwd", "a string")) return false;
-      if (!expand(cwd->text(), path + ".cwd", out.cwd)) return false;
+    // "cwd", or "cd" as the reference spells it.
+    if (u.get("cwd") && u.get("cd")) return fail(path + ".cd", "both cwd and cd", "keep one");
+    for (const char* key : {"cwd", "cd"}) {
+      const HostValue* cwd = u.get(key);
+      if (!cwd) continue;
+      std::string p = fmt::format("{}.{}", path, key);
+      if (!expect(*cwd, Kind::String, p, "a string")) return false;
+      if (!expand(cwd->text(), p, out.cwd)) return false;
     }
     return common(path, u, out);
   }
@@ -280,9 +319,11 @@ struct Parser {
   }
 
   bool http_upstream(const std::string& path, const HostValue& u, UpstreamConfig& out) {
+    allow_insecure_auth = false;
     if (!only_keys(u, path,
-                   {"transport", "url", "headers", "allow_insecure_http", "description",
-                    "timeout_ms", "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
+                   {"transport", "url", "headers", "static_headers", "auth", "allow_insecure_http",
+                    "allow_insecure_auth", "description", "timeout_ms", "handshake_timeout_ms",
+                    "max_response_bytes", "read_only_tools"}))
       return false;
     const HostValue* url = u.get("url");
     if (!url || url->kind() != Kind::String || url->text().empty())
@@ -297,24 +338,94 @@ struct Parser {
                   "reach the server over http on loopback, e.g. through a local proxy");
     if (out.url.rfind("http://", 0) != 0) return fail(path + ".url", "must start with http://");
     std::string host = out.url.substr(7, out.url.find_first_of(":/", 7) - 7);
-    bool loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
+    loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
     if (!loopback && !out.allow_insecure_http)
       return fail(path + ".url", "plain http beyond loopback", "set allow_insecure_http to true");
-    if (const HostValue* h = u.get("headers")) {
-      if (!expect(*h, Kind::Map, path + ".headers", "an object of strings")) return false;
-      for (size_t i = 0; i < h->items().size(); i += 2) {
-        const std::string& k = h->items()[i].text();
-        std::string p = fmt::format("{}.headers.{}", path, k);
-        if (k.empty() || k.find_first_of(":\r\n ") != std::string::npos)
-          return fail(p, "bad header name");
-        if (!expect(h->items()[i + 1], Kind::String, p, "a string")) return false;
-        std::string v;
-        if (!expand(h->items()[i + 1].text(), p, v)) return false;
-        if (v.find_first_of("\r\n") != std::string::npos)
-          return fail(p, "a line break in the value");
-        out.headers.emplace_back(k, std::move(v));
-      }
+    if (const HostValue* a = u.get("allow_insecure_auth")) {
+      if (!expect(*a, Kind::Bool, path + ".allow_insecure_auth", "a boolean")) return false;
+      allow_insecure_auth = a->as_bool();
     }
+    // "headers" may carry ${credential:NAME}; "static_headers" (the
+    // reference's key) are fixed values and may not be the credential kind.
+    if (!headers(u, path, "headers", false, out)) return false;
+    if (!headers(u, path, "static_headers", true, out)) return false;
+    if (const HostValue* a = u.get("auth")) {
+      if (!loopback && !allow_insecure_auth)
+        return fail(path + ".auth", "credentials over plain http beyond loopback",
+                    "set allow_insecure_auth to true (they would cross the network unencrypted)");
+      if (!expect(*a, Kind::Vector, path + ".auth",
+                  "an array like [{\"scheme\": \"bearer\", \"binding\": \"NAME\"}]"))
+        return false;
+      for (size_t i = 0; i < a->items().size(); ++i)
+        if (!auth(a->items()[i], fmt::format("{}.auth[{}]", path, i), out)) return false;
+    }
+    return true;
+  }
+
+  bool headers(const HostValue& u, const std::string& path, const char* key, bool fixed,
+               UpstreamConfig& out) {
+    const HostValue* h = u.get(key);
+    if (!h) return true;
+    if (!expect(*h, Kind::Map, fmt::format("{}.{}", path, key), "an object of strings"))
+      return false;
+    for (size_t i = 0; i < h->items().size(); i += 2) {
+      const std::string& k = h->items()[i].text();
+      std::string p = fmt::format("{}.{}.{}", path, key, k);
+      if (k.empty() || k.find_first_of(":\r\n ") != std::string::npos)
+        return fail(p, "bad header name");
+      if (fixed && sensitive_header(k))
+        return fail(p, "a credential header among static_headers",
+                    "give credentials through \"auth\" (or \"headers\" with "
+                    "${credential:NAME}), so that they are redacted");
+      if (!expect(h->items()[i + 1], Kind::String, p, "a string")) return false;
+      std::string v;
+      if (!expand(h->items()[i + 1].text(), p, v)) return false;
+      if (v.find_first_of("\r\n") != std::string::npos) return fail(p, "a line break in the value");
+      out.headers.emplace_back(k, std::move(v));
+    }
+    return true;
+  }
+
+  // One auth emitter: a header built from a declared credential.
+  bool auth(const HostValue& a, const std::string& path, UpstreamConfig& out) {
+    if (!expect(a, Kind::Map, path,
+                "an object like {\"scheme\": \"bearer\", \"binding\": \"NAME\"}"))
+      return false;
+    if (!only_keys(a, path, {"scheme", "binding", "header"})) return false;
+    const HostValue* scheme = a.get("scheme");
+    const HostValue* binding = a.get("binding");
+    if (!scheme || scheme->kind() != Kind::String)
+      return fail(path + ".scheme", "missing or not a string",
+                  "\"bearer\", \"basic\", \"custom_header\" or \"api_key\"");
+    if (!binding || binding->kind() != Kind::String)
+      return fail(path + ".binding", "missing or not a string",
+                  "a name declared under credentials");
+    auto it = credentials.find(binding->text());
+    if (it == credentials.end())
+      return fail(path + ".binding", fmt::format("unknown credential \"{}\"", binding->text()),
+                  "declare it under \"credentials\"");
+    const std::string& secret = it->second;
+    const std::string& s = scheme->text();
+    if (s == "bearer") {
+      out.headers.emplace_back("Authorization", "Bearer " + secret);
+    } else if (s == "basic") {
+      if (secret.find(':') == std::string::npos)
+        return fail(path + ".binding", "a basic credential must be \"user:password\"");
+      std::string encoded = base64(secret);
+      redactor->add(encoded);  // the header carries the secret encoded
+      out.headers.emplace_back("Authorization", "Basic " + encoded);
+    } else if (s == "custom_header" || s == "api_key") {
+      const HostValue* header = a.get("header");
+      if (!header || header->kind() != Kind::String || header->text().empty() ||
+          header->text().find_first_of(":\r\n ") != std::string::npos)
+        return fail(path + ".header", "missing or not a header name", "e.g. \"X-Api-Key\"");
+      out.headers.emplace_back(header->text(), secret);
+    } else {
+      return fail(path + ".scheme", fmt::format("unknown scheme \"{}\"", s),
+                  "\"bearer\", \"basic\", \"custom_header\" or \"api_key\"");
+    }
+    if (secret.find_first_of("\r\n") != std::string::npos)
+      return fail(path + ".binding", "a line break in the credential");
     return true;
   }
 };
@@ -327,6 +438,7 @@ std::string parse_upstreams(std::string_view json, std::string_view file, Upstre
            getenv_fn ? getenv_fn : +[](const char* n) -> const char* { return std::getenv(n); },
            {},
            {}};
+  p.redactor = &out.redactor;
   HostValue root;
   try {
     root = parse_json(json);

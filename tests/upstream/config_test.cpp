@@ -113,6 +113,83 @@ TEST(UpstreamConfig, UpstreamsFileMustBeARegularFile) {
   EXPECT_NE(load_upstreams("/nonexistent/u.json", c).find("no such file"), std::string::npos);
 }
 
+// The reference's auth emitters: a header from a declared credential, the
+// value redacted (basic: its base64 form too).
+TEST(UpstreamConfig, AuthEmittersBuildHeadersFromCredentials) {
+  UpstreamsConfig c;
+  std::string err = parse(R"({"credentials": {"gh": {"source": "env", "var": "GH_PAT"}},
+    "upstreams": {"a": {"transport": "mcp_http", "url": "http://127.0.0.1:9/mcp",
+      "auth": [{"scheme": "bearer", "binding": "gh"},
+               {"scheme": "custom_header", "binding": "gh", "header": "X-Token"}],
+      "static_headers": {"X-MCP-Readonly": "true"}}}})",
+                          &c);
+  ASSERT_EQ(err, "");
+  const auto& h = c.upstreams.at("a").headers;
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0], (std::pair<std::string, std::string>{"X-MCP-Readonly", "true"}));
+  EXPECT_EQ(h[1],
+            (std::pair<std::string, std::string>{"Authorization", "Bearer ghp_secret_value_123"}));
+  EXPECT_EQ(h[2], (std::pair<std::string, std::string>{"X-Token", "ghp_secret_value_123"}));
+
+  UpstreamsConfig b;
+  std::string path = ::testing::TempDir() + "/ptc_upstream_basic.txt";
+  {
+    std::ofstream f(path);
+    f << "ada:open-sesame\n";
+  }
+  err = parse(R"({"credentials": {"u": {"source": "file", "path": ")" + path + R"("}},
+    "upstreams": {"a": {"transport": "mcp_http", "url": "http://localhost:9/mcp",
+      "auth": [{"scheme": "basic", "binding": "u"}]}}})",
+              &b);
+  std::remove(path.c_str());
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(b.upstreams.at("a").headers[0].second, "Basic YWRhOm9wZW4tc2VzYW1l");
+  EXPECT_EQ(b.redactor.redact("sent Basic YWRhOm9wZW4tc2VzYW1l"), "sent Basic [REDACTED]");
+}
+
+TEST(UpstreamConfig, AuthMistakesSayWhereAndWhat) {
+  const char* creds = R"("credentials": {"gh": {"source": "env", "var": "GH_PAT"}})";
+  auto http = [&](const std::string& rest) {
+    return parse(std::string("{") + creds + R"(, "upstreams": {"a": {"transport": "mcp_http", )" +
+                 rest + "}}}");
+  };
+  std::string err =
+      http(R"("url": "http://127.0.0.1:9/mcp", "auth": [{"scheme": "hmac", "binding": "gh"}])");
+  EXPECT_NE(err.find("upstreams.a.auth[0].scheme: unknown scheme \"hmac\""), std::string::npos)
+      << err;
+  err =
+      http(R"("url": "http://127.0.0.1:9/mcp", "auth": [{"scheme": "bearer", "binding": "nope"}])");
+  EXPECT_NE(err.find("upstreams.a.auth[0].binding: unknown credential \"nope\""), std::string::npos)
+      << err;
+  err =
+      http(R"("url": "http://127.0.0.1:9/mcp", "auth": [{"scheme": "api_key", "binding": "gh"}])");
+  EXPECT_NE(err.find("upstreams.a.auth[0].header"), std::string::npos) << err;
+  err = http(R"("url": "http://127.0.0.1:9/mcp", "static_headers": {"Authorization": "x"})");
+  EXPECT_NE(err.find("a credential header among static_headers"), std::string::npos) << err;
+  err = http(R"("url": "http://10.0.0.2/mcp", "allow_insecure_http": true,
+                "auth": [{"scheme": "bearer", "binding": "gh"}])");
+  EXPECT_NE(err.find("credentials over plain http beyond loopback"), std::string::npos) << err;
+  err = http(
+      R"("url": "http://10.0.0.2/mcp", "allow_insecure_http": true, "allow_insecure_auth": true,
+                "auth": [{"scheme": "bearer", "binding": "gh"}])");
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(err.find("ghp_secret"), std::string::npos);
+}
+
+TEST(UpstreamConfig, CdIsTheReferencesNameForCwd) {
+  UpstreamsConfig c;
+  ASSERT_EQ(
+      parse(R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "cd": "/tmp"}}})",
+            &c),
+      "");
+  EXPECT_EQ(c.upstreams.at("a").cwd, "/tmp");
+  EXPECT_NE(
+      parse(
+          R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "cd": "/a", "cwd": "/b"}}})")
+          .find("both cwd and cd"),
+      std::string::npos);
+}
+
 struct BadCase {
   const char* json;
   const char* error;  // a substring of the error
@@ -140,8 +217,8 @@ TEST(UpstreamConfig, RefusesMistakesSayingWhereAndWhat) {
       {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://localhost/", "command": "x"}}})",
        "upstreams.a.command: unknown key"},
       {R"({"upstreams": {"a": {"transport": "mcp_stdio"}}})", "upstreams.a.command: missing"},
-      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "cd": "/"}}})",
-       "upstreams.a.cd: unknown key"},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "chdir": "/"}}})",
+       "upstreams.a.chdir: unknown key"},
       {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "args": ["ok", 2]}}})",
        "upstreams.a.args[1]: must be a string, not a number"},
       {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "env": {"V": "${NOPE}"}}}})",
