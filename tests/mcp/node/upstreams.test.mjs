@@ -487,10 +487,15 @@ describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', (
 
   test('timeout, reply over the cap, 401; the bearer credential is sent and never shown', async () => {
     const httpConfig = join(dir, 'http-fault.json');
+    // h sends its credential through the reference's auth emitter, wrong
+    // through a plain header.
     const upstream = (token) => ({
       transport: 'mcp_http',
       url: `http://127.0.0.1:${port}/mcp`,
-      headers: { Authorization: `Bearer ${token}` },
+      ...(token === null
+        ? { auth: [{ scheme: 'bearer', binding: 'tok' }] }
+        : { headers: { Authorization: `Bearer ${token}` } }),
+      static_headers: { 'X-MCP-Readonly': 'true' },
       timeout_ms: 500,
       max_response_bytes: 1 << 20,
     });
@@ -498,7 +503,7 @@ describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', (
       httpConfig,
       JSON.stringify({
         credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
-        upstreams: { h: upstream('${credential:tok}'), wrong: upstream('not-the-token') },
+        upstreams: { h: upstream(null), wrong: upstream('not-the-token') },
       }),
     );
     const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
