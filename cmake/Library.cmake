@@ -1,10 +1,13 @@
-# libptc: the engine (runtime, frontend, compiler, vm and, when present, the C
-# API) as one library a host installs and links, shared (with a SONAME and
+# libptc: the engine (runtime, frontend, compiler, vm), the C API and the
+# upstream MCP clients (include/ptc/upstreams.hpp) as one library a host installs and links, shared (with a SONAME and
 # versioned symbols) and static. Both are built from the layer libraries'
 # objects, so nothing is compiled twice.
 set(PTC_ENGINE_LAYERS ptc_runtime ptc_frontend ptc_compiler ptc_vm)
 if(TARGET ptc_capi)
   list(APPEND PTC_ENGINE_LAYERS ptc_capi)
+endif()
+if(TARGET ptc_upstream)
+  list(APPEND PTC_ENGINE_LAYERS ptc_upstream)
 endif()
 set(PTC_ENGINE_OBJECTS)
 foreach(layer IN LISTS PTC_ENGINE_LAYERS)

@@ -69,6 +69,35 @@ fi
 check_output "find_package shared" "$("$work/host/build/embed_shared")"
 check_output "find_package static" "$("$work/host/build/embed_static")"
 
+# 1b. A host giving its runs upstream MCP servers through <ptc/upstreams.hpp>:
+# an upstream that cannot start is reported and unavailable to programs.
+cat >"$work/host/upstreams.cpp" <<'CPP'
+#include <ptc/upstreams.hpp>
+
+#include <cstdio>
+
+int main() {
+  ptc::UpstreamStart start = ptc::start_upstreams_from_json(
+      R"({"upstreams": {"gone": {"transport": "mcp_stdio", "command": "/nonexistent/mcp-server"}}})");
+  if (!start.servers || start.errors.size() != 1) return 1;
+  ptc::RunOptions options;
+  ptc::attach_upstreams(options, start.servers);
+  ptc::Step step = ptc::run(
+      "[(:available (first (tool/servers))) (:reason (tool/call {:server \"gone\" :tool \"x\" :args {}}))]",
+      options);
+  std::printf("%s\n", step.ok ? step.printed.c_str() : ptc::format_error(step.error).c_str());
+  return step.ok ? 0 : 1;
+}
+CPP
+cat >>"$work/host/CMakeLists.txt" <<'CMAKE'
+add_executable(upstreams_host upstreams.cpp)
+target_link_libraries(upstreams_host PRIVATE ptc::ptc)
+CMAKE
+cmake -S "$work/host" -B "$work/host/build" >/dev/null 2>&1 || fail "reconfiguring the host failed"
+cmake --build "$work/host/build" --target upstreams_host >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the upstreams host failed"; }
+out="$("$work/host/build/upstreams_host")" || { printf '%s\n' "$out" >&2; fail "the upstreams host failed"; }
+[ "$out" = "[false :upstream_unavailable]" ] || fail "the upstreams host printed '$out'"
+
 # 2. pkg-config, shared.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 flags="$(pkg-config --cflags --libs ptc)" || fail "pkg-config ptc failed"
