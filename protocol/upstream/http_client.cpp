@@ -21,37 +21,6 @@ namespace {
 constexpr const char* kProtocolVersion = "2025-06-18";
 constexpr size_t kMaxHeaderBytes = 64 << 10;
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-// Chunked transfer coding, decoded; false when malformed.
-bool dechunk(std::string_view in, std::string& out) {
-  out.clear();
-  for (;;) {
-    size_t eol = in.find("\r\n");
-    if (eol == std::string_view::npos) return false;
-    size_t size = 0;
-    for (char c : in.substr(0, eol)) {
-      if (c == ';') break;
-      int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-              : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
-              : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
-                                                          : -1;
-      if (d < 0) return false;
-      size = size * 16 + static_cast<size_t>(d);
-      if (size > (size_t{1} << 31)) return false;
-    }
-    in.remove_prefix(eol + 2);
-    if (size == 0) return true;
-    if (in.size() < size) return false;
-    out.append(in.substr(0, size));
-    in.remove_prefix(std::min(in.size(), size + 2));
-  }
-}
-
 }  // namespace
 
 HttpClient::HttpClient(UpstreamConfig config, const Redactor* redactor, LogFn log)
@@ -159,43 +128,10 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
   // The server may keep the connection open (keep-alive, or an SSE stream):
   // the reply is complete at its Content-Length, at the last chunk, or (an
   // SSE stream) once an event answers our id.
-  auto complete = [&]() -> bool {
-    size_t he = in.find("\r\n\r\n");
-    if (he == std::string::npos) return false;
-    std::string head = lower(in.substr(0, he));
-    std::string_view got(in.data() + he + 4, in.size() - he - 4);
-    size_t cl = head.find("\r\ncontent-length:");
-    if (cl != std::string::npos) {
-      size_t n = std::strtoull(head.c_str() + cl + 17, nullptr, 10);
-      return got.size() >= n;
-    }
-    bool chunked = head.find("transfer-encoding: chunked") != std::string::npos;
-    std::string decoded;
-    if (chunked && dechunk(got, decoded)) return true;
-    if (head.find("content-type: text/event-stream") != std::string::npos && expect_id >= 0) {
-      std::string_view b = got;
-      if (chunked) {
-        // the complete chunks so far
-        decoded.clear();
-        std::string_view rest = got;
-        for (;;) {
-          size_t eol = rest.find("\r\n");
-          if (eol == std::string_view::npos) break;
-          size_t size = std::strtoull(std::string(rest.substr(0, eol)).c_str(), nullptr, 16);
-          if (size == 0 || rest.size() < eol + 2 + size) break;
-          decoded.append(rest.substr(eol + 2, size));
-          rest.remove_prefix(std::min(rest.size(), eol + 2 + size + 2));
-        }
-        b = decoded;
-      }
-      std::string needle = fmt::format("\"id\":{}", expect_id);
-      size_t at = b.find(needle);
-      return at != std::string_view::npos && b.find("\n\n", at) != std::string_view::npos;
-    }
-    return false;
-  };
+  HttpReply reply;
   for (;;) {
-    if (complete()) break;
+    reply = parse_http_reply(in, expect_id);
+    if (reply.complete) break;
     if (!wait(POLLIN)) {
       ::close(fd);
       return r;
@@ -210,12 +146,9 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
     }
     if (n == 0) {
       // Closed before the reply was whole (a length, chunks or an SSE answer
-      // still missing): the server went away mid-call.
-      std::string head = lower(in.substr(0, in.find("\r\n\r\n")));
-      if (in.find("\r\n\r\n") == std::string::npos ||
-          head.find("content-length:") != std::string::npos ||
-          head.find("transfer-encoding: chunked") != std::string::npos ||
-          head.find("text/event-stream") != std::string::npos) {
+      // still missing): the server went away mid-call. Otherwise the body
+      // ends with the connection.
+      if (!reply.head_complete || reply.content_length || reply.chunked || reply.event_stream) {
         ::close(fd);
         r.error = "the connection closed before the reply was complete";
         return r;
@@ -230,50 +163,14 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
     }
   }
   ::close(fd);
-  size_t head_end = in.find("\r\n\r\n");
-  if (head_end == std::string::npos || in.compare(0, 5, "HTTP/") != 0) {
+  if (!reply.is_http) {
     r.error = "not an HTTP response";
     return r;
   }
-  std::string_view head(in.data(), head_end);
-  size_t sp = head.find(' ');
-  r.status =
-      sp == std::string_view::npos ? 0 : std::atoi(std::string(head.substr(sp + 1, 3)).c_str());
-  bool chunked = false;
-  size_t pos = head.find("\r\n");
-  while (pos != std::string_view::npos && pos < head.size()) {
-    size_t next = head.find("\r\n", pos + 2);
-    std::string_view line =
-        head.substr(pos + 2, (next == std::string_view::npos ? head.size() : next) - pos - 2);
-    size_t colon = line.find(':');
-    if (colon != std::string_view::npos) {
-      std::string name = lower(std::string(line.substr(0, colon)));
-      std::string value(line.substr(colon + 1));
-      value.erase(0, value.find_first_not_of(' '));
-      if (name == "content-type") r.content_type = lower(value);
-      if (name == "mcp-session-id") r.session = value;
-      if (name == "transfer-encoding" && lower(value).find("chunked") != std::string::npos)
-        chunked = true;
-    }
-    pos = next;
-  }
-  std::string_view raw_body(in.data() + head_end + 4, in.size() - head_end - 4);
-  if (chunked) {
-    if (!dechunk(raw_body, r.body)) {
-      // An SSE stream still open: its complete chunks.
-      std::string_view rest = raw_body;
-      for (;;) {
-        size_t eol = rest.find("\r\n");
-        if (eol == std::string_view::npos) break;
-        size_t size = std::strtoull(std::string(rest.substr(0, eol)).c_str(), nullptr, 16);
-        if (size == 0 || rest.size() < eol + 2 + size) break;
-        r.body.append(rest.substr(eol + 2, size));
-        rest.remove_prefix(std::min(rest.size(), eol + 2 + size + 2));
-      }
-    }
-  } else {
-    r.body = raw_body;
-  }
+  r.status = reply.status;
+  r.content_type = std::move(reply.content_type);
+  r.session = std::move(reply.session);
+  r.body = std::move(reply.body);
   if (r.body.size() > config_.max_response_bytes) r.too_large = true;
   return r;
 }

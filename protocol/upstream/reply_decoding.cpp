@@ -1,8 +1,129 @@
 #include "protocol/upstream/reply_decoding.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "include/ptc/error.hpp"
 
 namespace ptc::upstream {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Decodes the complete chunks of a chunked body into `out`; true when the
+// last (empty) chunk has come. Stops at the first malformed or partial chunk.
+bool dechunk(std::string_view in, std::string& out) {
+  for (;;) {
+    size_t eol = in.find("\r\n");
+    if (eol == std::string_view::npos) return false;
+    size_t size = 0;
+    std::string_view digits = in.substr(0, eol);
+    if (size_t ext = digits.find(';'); ext != std::string_view::npos)
+      digits = digits.substr(0, ext);
+    if (digits.empty()) return false;
+    for (char c : digits) {
+      int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+              : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
+              : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
+                                                          : -1;
+      if (d < 0) return false;
+      size = size * 16 + static_cast<size_t>(d);
+      if (size > (size_t{1} << 31)) return false;
+    }
+    in.remove_prefix(eol + 2);
+    if (size == 0) return true;
+    if (in.size() < size + 2) return false;
+    out.append(in.substr(0, size));
+    in.remove_prefix(size + 2);
+  }
+}
+
+// Whether the complete events of an SSE body include the answer to `id`.
+bool answers(std::string_view body, int64_t id) {
+  size_t lf = body.rfind("\n\n"), crlf = body.rfind("\r\n\r\n");
+  if (lf == std::string_view::npos && crlf == std::string_view::npos) return false;
+  size_t end = 0;
+  if (lf != std::string_view::npos) end = lf + 2;
+  if (crlf != std::string_view::npos) end = std::max(end, crlf + 4);
+  for (const std::string& event : sse_event_data(body.substr(0, end))) {
+    try {
+      HostValue message = parse_json(event);
+      const HostValue* mid = message.get("id");
+      if (mid && mid->kind() == HostValue::Kind::Int && mid->as_int() == id &&
+          !message.get("method"))
+        return true;
+    } catch (const LispError&) {}
+  }
+  return false;
+}
+
+}  // namespace
+
+HttpReply parse_http_reply(std::string_view bytes, int64_t expect_id) {
+  HttpReply r;
+  size_t head_end = bytes.find("\r\n\r\n");
+  if (head_end == std::string_view::npos) return r;
+  r.head_complete = true;
+  std::string_view head = bytes.substr(0, head_end);
+  r.is_http = head.starts_with("HTTP/");
+  size_t eol = head.find("\r\n");
+  std::string_view status_line = head.substr(0, eol);
+  if (size_t sp = status_line.find(' '); sp != std::string_view::npos) {
+    std::string_view code = status_line.substr(sp + 1, 3);
+    if (code.size() == 3 && std::all_of(code.begin(), code.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        }))
+      r.status = (code[0] - '0') * 100 + (code[1] - '0') * 10 + (code[2] - '0');
+  }
+  size_t pos = eol;
+  while (pos != std::string_view::npos && pos < head.size()) {
+    size_t next = head.find("\r\n", pos + 2);
+    std::string_view line =
+        head.substr(pos + 2, (next == std::string_view::npos ? head.size() : next) - pos - 2);
+    pos = next;
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string name = lower(line.substr(0, colon));
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
+      value.remove_suffix(1);
+    if (name == "content-type") {
+      r.content_type = lower(value);
+      r.event_stream = r.content_type.find("text/event-stream") != std::string::npos;
+    } else if (name == "mcp-session-id") {
+      r.session = std::string(value);
+    } else if (name == "transfer-encoding") {
+      r.chunked = lower(value).find("chunked") != std::string::npos;
+    } else if (name == "content-length") {
+      size_t n = 0;
+      bool ok = !value.empty() && value.size() <= 15;
+      for (char c : value) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) ok = false;
+        n = n * 10 + static_cast<size_t>(c - '0');
+      }
+      if (ok) r.content_length = n;
+    }
+  }
+  std::string_view raw = bytes.substr(head_end + 4);
+  if (r.chunked) {
+    r.complete = dechunk(raw, r.body);
+  } else if (r.content_length) {
+    r.body = std::string(raw.substr(0, *r.content_length));
+    r.complete = raw.size() >= *r.content_length;
+  } else {
+    r.body = std::string(raw);
+  }
+  if (!r.complete && r.event_stream && expect_id >= 0) r.complete = answers(r.body, expect_id);
+  return r;
+}
 
 std::vector<std::string> sse_event_data(std::string_view body) {
   std::vector<std::string> events;

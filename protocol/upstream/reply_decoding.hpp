@@ -3,6 +3,8 @@
 // the payload of a tools/call result.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +12,26 @@
 #include "include/ptc/host_value.hpp"
 
 namespace ptc::upstream {
+
+// An HTTP/1.1 response as far as it has arrived.
+struct HttpReply {
+  bool head_complete = false;  // the status line and headers are all here
+  bool is_http = false;        // the status line starts with "HTTP/"
+  int status = 0;
+  std::string content_type;  // lower case
+  std::string session;       // Mcp-Session-Id
+  bool chunked = false;
+  std::optional<size_t> content_length;
+  bool event_stream = false;
+  // The body is whole: Content-Length bytes, the last chunk, or (an SSE
+  // stream, which may stay open) an event answering the request's id.
+  bool complete = false;
+  std::string body;  // decoded: the complete chunks so far; at most Content-Length bytes
+};
+
+// Reads the bytes of a response received so far. `expect_id` is the JSON-RPC
+// id an SSE stream must answer (-1: none). Never throws.
+HttpReply parse_http_reply(std::string_view bytes, int64_t expect_id);
 
 // The data of each event of a text/event-stream body, in order: its "data:"
 // lines joined by '\n' (one space after the colon dropped); other fields are

@@ -1,8 +1,8 @@
 // What upstream MCP servers and their config give us: an upstreams file
-// (with every environment variable set to one secret), an SSE reply body and
-// the tools/call results in it. Nothing may crash or hang, and the secret
-// never shows in an error about the file or in redacted reply text.
-// The first byte picks the part; the rest is its input.
+// (with every environment variable set to one secret), an HTTP response as
+// it arrives, an SSE body and the tools/call results in it. Nothing may
+// crash or hang, and the secret never shows in an error about the file or in
+// redacted reply text. The first byte picks the part; the rest is its input.
 #include <string>
 
 #include "include/ptc/error.hpp"
@@ -54,14 +54,35 @@ void check_reply(std::string_view body) {
   }
 }
 
+void check_http(std::string_view bytes) {
+  ptc::upstream::HttpReply reply = ptc::upstream::parse_http_reply(bytes, 7);
+  PTC_FUZZ_CHECK(reply.body.size() <= bytes.size(), "a body longer than the response");
+  if (reply.content_length && !reply.chunked)
+    PTC_FUZZ_CHECK(reply.body.size() <= *reply.content_length, "a body past its Content-Length");
+  PTC_FUZZ_CHECK(reply.status >= 0 && reply.status <= 999, "a status outside 0..999");
+  // Every prefix is a response still arriving: never complete before the
+  // bytes that complete it, and parsing it must not fail either.
+  ptc::upstream::HttpReply shorter =
+      ptc::upstream::parse_http_reply(bytes.substr(0, bytes.size() / 2), 7);
+  if (shorter.complete && !shorter.event_stream && !reply.chunked)
+    PTC_FUZZ_CHECK(reply.complete, "complete on a prefix, not on the whole");
+  check_reply(reply.body);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1 || size > 65536) return -1;
   std::string_view rest = ptc::fuzz::as_text(data + 1, size - 1);
-  if (data[0] % 2 == 0)
-    check_config(rest);
-  else
-    check_reply(rest);
+  switch (data[0] % 3) {
+    case 0:
+      check_config(rest);
+      break;
+    case 1:
+      check_reply(rest);
+      break;
+    default:
+      check_http(rest);
+  }
   return 0;
 }

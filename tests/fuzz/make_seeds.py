@@ -344,7 +344,7 @@ def schema_inputs():
 
 
 def upstream_inputs():
-    """Byte 0 even: an upstreams file; odd: an SSE reply body."""
+    """Byte 0 mod 3: 0 an upstreams file, 1 an SSE reply body, 2 an HTTP response."""
     configs = [
         {"upstreams": {"fs": {"transport": "mcp_stdio", "command": "npx",
                               "args": ["-y", "server-filesystem", "/tmp"], "env": {"K": "${API}"},
@@ -368,7 +368,17 @@ def upstream_inputs():
             {"jsonrpc": "2.0", "id": 4, "result": {"content": [
                 {"type": "text", "text": "fuzz-secret-7f3a9c"}, {"type": "image", "data": "AA=="}]}}),
     ]
-    return ["\x00" + json.dumps(c) for c in configs] + ["\x01" + r for r in replies]
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "result": result})
+    responses = [
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+        "Mcp-Session-Id: abc\r\n\r\n%s" % (len(body), body),
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/event-stream\r\n\r\n"
+        "%x\r\n%s\r\n0\r\n\r\n" % (len("data: " + body + "\n\n"), "data: " + body + "\n\n"),
+        "HTTP/1.1 401 Unauthorized\r\nContent-Length: 6\r\n\r\ndenied",
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\nevent: message\ndata: " + body + "\n\n",
+    ]
+    return (["\x00" + json.dumps(c) for c in configs] + ["\x01" + r for r in replies] +
+            ["\x02" + r for r in responses])
 
 
 def write(out_dir, target, inputs):
