@@ -81,7 +81,6 @@ std::shared_ptr<Upstreams> Upstreams::start(UpstreamsConfig config, bool require
       s.client = std::make_unique<StdioClient>(cfg, &ups->config_.redactor, log);
   }
   std::vector<std::thread> starters;
-  std::mutex m;
   for (auto& [name, s] : ups->servers_) {
     Server* sp = &s;
     starters.emplace_back([sp] { sp->failure = sp->client->start(); });
