@@ -24,7 +24,10 @@ void check_config(std::string_view json) {
   std::string error =
       ptc::upstream::parse_upstreams(json, "fuzz.json", config, every_variable_is_the_secret);
   if (!error.empty()) {
-    PTC_FUZZ_CHECK(error.find(kSecret) == std::string::npos, "the secret in an error: " + error);
+    // (Text of the file itself may be quoted back, so only a file that does
+    // not spell the secret out can show whether a resolved value leaked.)
+    if (json.find(kSecret) == std::string_view::npos)
+      PTC_FUZZ_CHECK(error.find(kSecret) == std::string::npos, "the secret in an error: " + error);
     return;
   }
   if (config.redactor.empty()) return;
