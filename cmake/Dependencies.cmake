@@ -7,6 +7,8 @@ find_package(fmt REQUIRED)
 find_package(simdjson REQUIRED)
 # Boost.Beast and Asio (header-only) for the MCP server's HTTP transport.
 find_package(Boost 1.74 REQUIRED)
+# OpenSSL for https upstream MCP servers (protocol/upstream/http_client.cpp).
+find_package(OpenSSL 3 REQUIRED)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)

@@ -29,7 +29,7 @@ Clojure subset that LLMs write small programs in to orchestrate tools.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libptc-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "ptc (= ${PROJECT_VERSION}), libmimalloc-dev, libfmt-dev, libsimdjson-dev, libgmp-dev, libre2-dev, libxxhash-dev, libutf8proc-dev, pkg-config")
+    "ptc (= ${PROJECT_VERSION}), libmimalloc-dev, libfmt-dev, libsimdjson-dev, libgmp-dev, libre2-dev, libxxhash-dev, libutf8proc-dev, libssl-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_DESCRIPTION
     "Headers and libraries to embed PTC-Lisp: the C++20 API (ptc/ptc.hpp), the C
 API (ptc/ptc.h), libptc.so and libptc.a, a CMake package (find_package(ptc))

@@ -98,8 +98,9 @@ struct Parser {
   std::map<std::string, std::string> credentials;  // name -> value
   std::string error;
   Redactor* redactor = nullptr;  // the config's: encoded forms of secrets join it
-  // Of the http upstream being read.
-  bool loopback = false;
+  // Of the http upstream being read: whether its credentials are encrypted
+  // (https) or stay on this machine (loopback).
+  bool credentials_stay_private = false;
   bool allow_insecure_auth = false;
 
   bool fail(std::string_view path, std::string_view what, std::string_view hint = {}) {
@@ -322,8 +323,8 @@ struct Parser {
     allow_insecure_auth = false;
     if (!only_keys(u, path,
                    {"transport", "url", "headers", "static_headers", "auth", "allow_insecure_http",
-                    "allow_insecure_auth", "description", "timeout_ms", "handshake_timeout_ms",
-                    "max_response_bytes", "read_only_tools"}))
+                    "allow_insecure_auth", "ca_file", "description", "timeout_ms",
+                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
       return false;
     const HostValue* url = u.get("url");
     if (!url || url->kind() != Kind::String || url->text().empty())
@@ -333,14 +334,26 @@ struct Parser {
       if (!expect(*a, Kind::Bool, path + ".allow_insecure_http", "a boolean")) return false;
       out.allow_insecure_http = a->as_bool();
     }
-    if (out.url.rfind("https://", 0) == 0)
-      return fail(path + ".url", "https is not supported by this build (no TLS)",
-                  "reach the server over http on loopback, e.g. through a local proxy");
-    if (out.url.rfind("http://", 0) != 0) return fail(path + ".url", "must start with http://");
-    std::string host = out.url.substr(7, out.url.find_first_of(":/", 7) - 7);
-    loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
-    if (!loopback && !out.allow_insecure_http)
-      return fail(path + ".url", "plain http beyond loopback", "set allow_insecure_http to true");
+    bool https = out.url.rfind("https://", 0) == 0;
+    if (!https && out.url.rfind("http://", 0) != 0)
+      return fail(path + ".url", "must start with https:// or http://");
+    size_t host_at = https ? 8 : 7;
+    std::string host = out.url.substr(host_at, out.url.find_first_of(":/", host_at) - host_at);
+    if (host.empty()) return fail(path + ".url", "no host");
+    bool loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
+    credentials_stay_private = https || loopback;
+    if (!https && !loopback && !out.allow_insecure_http)
+      return fail(path + ".url", "plain http beyond loopback",
+                  "use https, or set allow_insecure_http to true");
+    if (const HostValue* ca = u.get("ca_file")) {
+      if (!expect(*ca, Kind::String, path + ".ca_file", "a path")) return false;
+      if (!https) return fail(path + ".ca_file", "only for an https url");
+      if (!expand(ca->text(), path + ".ca_file", out.ca_file)) return false;
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(out.ca_file, ec))
+        return fail(path + ".ca_file", fmt::format("cannot read {}", out.ca_file),
+                    "a PEM file of CA certificates");
+    }
     if (const HostValue* a = u.get("allow_insecure_auth")) {
       if (!expect(*a, Kind::Bool, path + ".allow_insecure_auth", "a boolean")) return false;
       allow_insecure_auth = a->as_bool();
@@ -350,7 +363,7 @@ struct Parser {
     if (!headers(u, path, "headers", false, out)) return false;
     if (!headers(u, path, "static_headers", true, out)) return false;
     if (const HostValue* a = u.get("auth")) {
-      if (!loopback && !allow_insecure_auth)
+      if (!credentials_stay_private && !allow_insecure_auth)
         return fail(path + ".auth", "credentials over plain http beyond loopback",
                     "set allow_insecure_auth to true (they would cross the network unencrypted)");
       if (!expect(*a, Kind::Vector, path + ".auth",

@@ -40,11 +40,12 @@ class Redactor {
 struct UpstreamConfig {
   std::string name;
   std::string transport;  // "mcp_stdio" | "mcp_http"
-  // mcp_http: an http:// URL (no TLS in this build; beyond loopback only with
+  // mcp_http: an https:// URL, or http:// (beyond loopback only with
   // allow_insecure_http), and headers sent with every request (expanded).
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
   bool allow_insecure_http = false;
+  std::string ca_file;  // https: the CA certificates to trust instead of the system's
   // mcp_stdio:
   std::string command;
   std::vector<std::string> args;

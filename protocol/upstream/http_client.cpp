@@ -1,6 +1,10 @@
 #include "protocol/upstream/http_client.hpp"
 
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -21,12 +25,73 @@ namespace {
 constexpr const char* kProtocolVersion = "2025-06-18";
 constexpr size_t kMaxHeaderBytes = 64 << 10;
 
+// One request's socket, and its TLS session on https; both end with it.
+struct HttpConnection {
+  int fd = -1;
+  SSL* ssl = nullptr;
+  HttpConnection() = default;
+  HttpConnection(const HttpConnection&) = delete;
+  HttpConnection& operator=(const HttpConnection&) = delete;
+  ~HttpConnection() {
+    if (ssl) SSL_free(ssl);
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// The name the server's certificate must carry: a DNS name (also sent as SNI)
+// or an IP address.
+bool verify_host(SSL* ssl, const std::string& host) {
+  in6_addr addr6;
+  in_addr addr4;
+  bool is_ip = ::inet_pton(AF_INET, host.c_str(), &addr4) == 1 ||
+               ::inet_pton(AF_INET6, host.c_str(), &addr6) == 1;
+  if (is_ip) return X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host.c_str()) == 1;
+  return SSL_set_tlsext_host_name(ssl, host.c_str()) == 1 && SSL_set1_host(ssl, host.c_str()) == 1;
+}
+
+// Why a TLS call failed: an untrusted certificate says which check failed.
+std::string tls_failure(SSL* ssl, const std::string& host, const std::string& port) {
+  long verify = SSL_get_verify_result(ssl);
+  unsigned long e = ERR_get_error();
+  ERR_clear_error();
+  if (verify != X509_V_OK)
+    return fmt::format("TLS: the certificate of {} is not trusted ({})", host,
+                       X509_verify_cert_error_string(verify));
+  const char* reason = e ? ERR_reason_error_string(e) : nullptr;
+  return fmt::format("TLS with {}:{} failed ({})", host, port,
+                     reason ? reason : "the connection closed");
+}
+
 }  // namespace
+
+std::shared_ptr<SSL_CTX> HttpClient::make_tls_context(const std::string& ca_file,
+                                                      std::string* error) {
+  std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_client_method()), SSL_CTX_free);
+  if (!ctx) {
+    *error = "TLS is not available (SSL_CTX_new failed)";
+    return nullptr;
+  }
+  SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  // A server that closes without close_notify ends the stream; the reply's
+  // own framing (length, chunks, the SSE answer) tells a cut reply apart.
+  SSL_CTX_set_options(ctx.get(), SSL_OP_IGNORE_UNEXPECTED_EOF);
+  int ok = ca_file.empty() ? SSL_CTX_set_default_verify_paths(ctx.get())
+                           : SSL_CTX_load_verify_locations(ctx.get(), ca_file.c_str(), nullptr);
+  if (ok != 1) {
+    ERR_clear_error();
+    *error = ca_file.empty() ? "TLS: the system's trusted certificates could not be loaded"
+                             : fmt::format("TLS: cannot load the CA file {}", ca_file);
+    return nullptr;
+  }
+  return ctx;
+}
 
 HttpClient::HttpClient(UpstreamConfig config, const Redactor* redactor, LogFn log)
     : config_(std::move(config)), redactor_(redactor), log_(std::move(log)) {
-  // http://host[:port][/path]
-  std::string rest = config_.url.substr(7);
+  // http[s]://host[:port][/path]
+  bool tls = config_.url.rfind("https://", 0) == 0;
+  std::string rest = config_.url.substr(tls ? 8 : 7);
   size_t slash = rest.find('/');
   std::string authority = rest.substr(0, slash);
   path_ = slash == std::string::npos ? "/" : rest.substr(slash);
@@ -36,9 +101,10 @@ HttpClient::HttpClient(UpstreamConfig config, const Redactor* redactor, LogFn lo
     port_ = authority.substr(colon + 1);
   } else {
     host_ = authority;
-    port_ = "80";
+    port_ = tls ? "443" : "80";
   }
   if (host_.size() > 2 && host_.front() == '[') host_ = host_.substr(1, host_.size() - 2);
+  if (tls) tls_ = make_tls_context(config_.ca_file, &tls_error_);
 }
 
 HttpClient::~HttpClient() {
@@ -53,6 +119,10 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
                                  Clock::time_point deadline, const std::function<bool()>& cancelled,
                                  int64_t expect_id, bool is_delete) {
   Raw r;
+  if (!tls_error_.empty()) {
+    r.error = tls_error_;
+    return r;
+  }
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -61,21 +131,21 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
     r.error = fmt::format("cannot resolve {}: {}", host_, gai_strerror(rc));
     return r;
   }
-  int fd = -1;
-  for (addrinfo* a = res; a && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-    if (fd < 0) continue;
-    if (::connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
-      ::close(fd);
-      fd = -1;
+  HttpConnection conn;
+  for (addrinfo* a = res; a && conn.fd < 0; a = a->ai_next) {
+    conn.fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+    if (conn.fd < 0) continue;
+    if (::connect(conn.fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
+      ::close(conn.fd);
+      conn.fd = -1;
     }
   }
   freeaddrinfo(res);
-  if (fd < 0) {
+  if (conn.fd < 0) {
     r.error = fmt::format("cannot connect to {}:{}", host_, port_);
     return r;
   }
-  // Waits for `events` on fd until the deadline or cancellation.
+  // Waits for `events` on the socket until the deadline or cancellation.
   auto wait = [&](short events) -> bool {
     for (;;) {
       if (cancelled && cancelled()) {
@@ -87,7 +157,7 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
         r.timed_out = true;
         return false;
       }
-      pollfd p{fd, events, 0};
+      pollfd p{conn.fd, events, 0};
       int n = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
       if (n > 0) return true;
       if (n < 0 && errno != EINTR) {
@@ -96,6 +166,34 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
       }
     }
   };
+  // The TCP connection first (connect is non-blocking), then TLS.
+  if (!wait(POLLOUT)) return r;
+  int so_error = 0;
+  socklen_t so_len = sizeof so_error;
+  if (::getsockopt(conn.fd, SOL_SOCKET, SO_ERROR, &so_error, &so_len) != 0 || so_error != 0) {
+    r.error = fmt::format("cannot connect to {}:{} ({})", host_, port_, std::strerror(so_error));
+    return r;
+  }
+  // An SSL call that wants the socket readable or writable waits for it.
+  auto wait_for_tls = [&](int rc) -> bool {
+    int e = SSL_get_error(conn.ssl, rc);
+    if (e == SSL_ERROR_WANT_READ) return wait(POLLIN);
+    if (e == SSL_ERROR_WANT_WRITE) return wait(POLLOUT);
+    if (r.error.empty()) r.error = tls_failure(conn.ssl, host_, port_);
+    return false;
+  };
+  if (tls_) {
+    conn.ssl = SSL_new(tls_.get());
+    if (!conn.ssl || SSL_set_fd(conn.ssl, conn.fd) != 1 || !verify_host(conn.ssl, host_)) {
+      r.error = fmt::format("TLS setup for {} failed", host_);
+      return r;
+    }
+    for (;;) {
+      int rc = SSL_connect(conn.ssl);
+      if (rc == 1) break;
+      if (!wait_for_tls(rc)) return r;
+    }
+  }
   std::string req = fmt::format(
       "{} {} HTTP/1.1\r\nHost: {}:{}\r\nContent-Type: application/json\r\n"
       "Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n"
@@ -108,20 +206,48 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
   req += body;
   size_t off = 0;
   while (off < req.size()) {
+    if (conn.ssl) {
+      int n = SSL_write(conn.ssl, req.data() + off,
+                        static_cast<int>(std::min<size_t>(req.size() - off, 1 << 30)));
+      if (n > 0) {
+        off += static_cast<size_t>(n);
+      } else if (!wait_for_tls(n)) {
+        return r;
+      }
+      continue;
+    }
     if (!wait(POLLOUT)) {
-      ::close(fd);
       if (r.error.empty() && !r.timed_out && !r.cancelled) r.error = "cannot send";
       return r;
     }
-    ssize_t n = ::send(fd, req.data() + off, req.size() - off, MSG_NOSIGNAL);
+    ssize_t n = ::send(conn.fd, req.data() + off, req.size() - off, MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
     if (n <= 0) {
-      ::close(fd);
       r.error = fmt::format("cannot connect to {}:{} ({})", host_, port_, std::strerror(errno));
       return r;
     }
     off += static_cast<size_t>(n);
   }
+  // Reads what has arrived: > 0 bytes, 0 at the end of the stream, -1 when
+  // it failed, timed out or was cancelled (r says which).
+  auto read_some = [&](char* buf, size_t size) -> ssize_t {
+    for (;;) {
+      if (conn.ssl) {
+        int n = SSL_read(conn.ssl, buf, static_cast<int>(size));
+        if (n > 0) return n;
+        if (SSL_get_error(conn.ssl, n) == SSL_ERROR_ZERO_RETURN) return 0;
+        if (!wait_for_tls(n)) return -1;
+        continue;
+      }
+      if (!wait(POLLIN)) return -1;
+      ssize_t n = ::recv(conn.fd, buf, size, 0);
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      if (n < 0)
+        r.error =
+            fmt::format("the connection to {}:{} failed ({})", host_, port_, std::strerror(errno));
+      return n;
+    }
+  };
   std::string in;
   size_t cap = config_.max_response_bytes + kMaxHeaderBytes;
   char buf[65536];
@@ -132,24 +258,13 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
   for (;;) {
     reply = parse_http_reply(in, expect_id);
     if (reply.complete) break;
-    if (!wait(POLLIN)) {
-      ::close(fd);
-      return r;
-    }
-    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-    if (n < 0) {
-      ::close(fd);
-      r.error =
-          fmt::format("the connection to {}:{} failed ({})", host_, port_, std::strerror(errno));
-      return r;
-    }
+    ssize_t n = read_some(buf, sizeof buf);
+    if (n < 0) return r;
     if (n == 0) {
       // Closed before the reply was whole (a length, chunks or an SSE answer
       // still missing): the server went away mid-call. Otherwise the body
       // ends with the connection.
       if (!reply.head_complete || reply.content_length || reply.chunked || reply.event_stream) {
-        ::close(fd);
         r.error = "the connection closed before the reply was complete";
         return r;
       }
@@ -157,12 +272,10 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
     }
     in.append(buf, static_cast<size_t>(n));
     if (in.size() > cap) {
-      ::close(fd);
       r.too_large = true;
       return r;
     }
   }
-  ::close(fd);
   if (!reply.is_http) {
     r.error = "not an HTTP response";
     return r;

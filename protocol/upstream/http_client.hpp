@@ -1,4 +1,6 @@
-// An MCP client over Streamable HTTP (http:// only: this build has no TLS).
+// An MCP client over Streamable HTTP, http:// or https:// (OpenSSL: the
+// server's certificate is verified against the system's trusted CAs or the
+// upstream's ca_file, and must name the host).
 // Each request is one POST on its own connection (so calls run concurrently
 // without head-of-line blocking); the reply is JSON or an SSE stream whose
 // event with our id is the answer. The session id from initialize goes with
@@ -6,6 +8,9 @@
 // on the next call. The body is capped before it is decoded.
 #pragma once
 
+#include <openssl/ssl.h>
+
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -41,11 +46,14 @@ class HttpClient final : public UpstreamClient {
                  std::string* new_session);
   std::string initialize(Clock::time_point deadline);
   std::string redact(std::string_view s) const;
+  static std::shared_ptr<SSL_CTX> make_tls_context(const std::string& ca_file, std::string* error);
 
   UpstreamConfig config_;
   const Redactor* redactor_;
   LogFn log_;
   std::string host_, port_, path_;
+  std::shared_ptr<SSL_CTX> tls_;  // https only
+  std::string tls_error_;         // why TLS could not be set up (every call reports it)
   std::vector<HostValue> tools_;
   std::mutex mutex_;
   std::string session_;

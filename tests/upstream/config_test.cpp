@@ -176,6 +176,19 @@ TEST(UpstreamConfig, AuthMistakesSayWhereAndWhat) {
   EXPECT_EQ(err.find("ghp_secret"), std::string::npos);
 }
 
+// https anywhere, credentials with it; the system's CAs unless ca_file.
+TEST(UpstreamConfig, HttpsUpstreamsTakeCredentialsAnywhere) {
+  UpstreamsConfig c;
+  ASSERT_EQ(parse(R"({"credentials": {"gh": {"source": "env", "var": "GH_PAT"}},
+    "upstreams": {"a": {"transport": "mcp_http", "url": "https://mcp.example.com/mcp",
+                        "auth": [{"scheme": "bearer", "binding": "gh"}]},
+                  "b": {"transport": "mcp_http", "url": "https://10.0.0.9:8443/", "ca_file": "/etc/hostname"}}})",
+                  &c),
+            "");
+  EXPECT_EQ(c.upstreams.at("a").ca_file, "");
+  EXPECT_EQ(c.upstreams.at("b").ca_file, "/etc/hostname");
+}
+
 TEST(UpstreamConfig, CdIsTheReferencesNameForCwd) {
   UpstreamsConfig c;
   ASSERT_EQ(
@@ -206,10 +219,19 @@ TEST(UpstreamConfig, RefusesMistakesSayingWhereAndWhat) {
       {R"({"upstreams": {"a": {"command": "x"}}})", "upstreams.a.transport: missing"},
       {R"({"upstreams": {"a": {"transport": "stdio", "command": "x"}}})",
        "upstreams.a.transport: unknown transport \"stdio\""},
-      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "https://x"}}})",
-       "upstreams.a.url: https is not supported by this build (no TLS)"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "ftp://x"}}})",
+       "upstreams.a.url: must start with https:// or http://"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "https:///mcp"}}})",
+       "upstreams.a.url: no host"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://127.0.0.1:1/", "ca_file": "/etc/hostname"}}})",
+       "upstreams.a.ca_file: only for an https url"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "https://x.example", "ca_file": "/nonexistent.pem"}}})",
+       "upstreams.a.ca_file: cannot read /nonexistent.pem"},
+      {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://10.1.2.3/mcp"}}})",
+       "upstreams.a.url: plain http beyond loopback (use https"},
       {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://example.com/mcp"}}})",
-       "upstreams.a.url: plain http beyond loopback (set allow_insecure_http to true)"},
+       "upstreams.a.url: plain http beyond loopback (use https, or set allow_insecure_http to "
+       "true)"},
       {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://127.0.0.1:1/mcp",
                                "headers": {"X": 1}}}})",
        "upstreams.a.headers.X: must be a string, not a number"},

@@ -3,7 +3,7 @@
 // (server-filesystem on a temporary folder, server-everything) and of
 // lib/fault-upstream.mjs, whose tools hang, crash, fail and answer too much.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -528,6 +528,77 @@ describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', (
     assert.match(denied.message, /refused the credentials \(HTTP 401\)/);
     assert.equal(wrongAvailable, false, 'a wrong token: the upstream does not start');
     assert.match(err, /upstream wrong: initialize failed: .*HTTP 401/);
+    assert.ok(!out.includes(SECRET) && !err.includes(SECRET));
+  });
+});
+
+describe('upstreams: an https upstream (lib/fault-http-upstream.mjs over TLS)', () => {
+  let server, port, tlsDir;
+  // A self-signed certificate for 127.0.0.1, and one for another name.
+  const makeCert = (name, san) => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1',
+      '-subj', `/CN=${name}`, '-addext', `subjectAltName=${san}`,
+      '-keyout', join(tlsDir, `${name}.key`), '-out', join(tlsDir, `${name}.pem`)], { stdio: 'ignore' });
+    return { key: join(tlsDir, `${name}.key`), cert: join(tlsDir, `${name}.pem`) };
+  };
+  let good, other;
+  before(async () => {
+    tlsDir = mkdtempSync(join(tmpdir(), 'ptc-tls-'));
+    good = makeCert('localhost', 'IP:127.0.0.1,DNS:localhost');
+    other = makeCert('elsewhere', 'DNS:elsewhere.example');
+    server = spawn(process.execPath, [join(NODE_DIR, 'lib', 'fault-http-upstream.mjs')], {
+      env: { ...passEnv(), TOKEN: SECRET, TLS_KEY: good.key, TLS_CERT: good.cert },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    port = await new Promise((res) => {
+      let err = '';
+      server.stderr.on('data', (d) => {
+        err += d;
+        const m = err.match(/listening on port (\d+)/);
+        if (m) res(Number(m[1]));
+      });
+    });
+  });
+  after(() => {
+    server?.kill('SIGKILL');
+    if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
+  });
+
+  test('verified against ca_file: calls work, the bearer token crosses encrypted; an untrusted or misnamed certificate is refused', async () => {
+    const upstream = (host, caFile) => ({
+      transport: 'mcp_http',
+      url: `https://${host}:${port}/mcp`,
+      ...(caFile ? { ca_file: caFile } : {}),
+      auth: [{ scheme: 'bearer', binding: 'tok' }],
+      timeout_ms: 2000,
+    });
+    const config = join(tlsDir, 'https.json');
+    writeFileSync(config, JSON.stringify({
+      credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+      upstreams: {
+        ok: upstream('127.0.0.1', good.cert),
+        byname: upstream('localhost', good.cert),
+        untrusted: upstream('127.0.0.1', null),
+        misnamed: upstream('127.0.0.1', other.cert),
+      },
+    }));
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', config], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET, SSL_CERT_FILE: '/nonexistent', SSL_CERT_DIR: '/nonexistent' }),
+    });
+    let out = '', err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.stdin.end(`[(tool/call {:server "ok" :tool "echo" :args {:message "over tls"}})
+                  (tool/call {:server "byname" :tool "echo" :args {:message "by name"}})
+                  (mapv (juxt :name :available) (tool/servers))]`);
+    const code = await new Promise((res) => p.on('close', res));
+    assert.equal(code, 0, err);
+    const [ok, byname, servers] = JSON.parse(out);
+    assert.deepEqual(ok, { ok: true, value: 'over tls' });
+    assert.deepEqual(byname, { ok: true, value: 'by name' });
+    assert.deepEqual(servers, [['byname', true], ['misnamed', false], ['ok', true], ['untrusted', false]]);
+    assert.match(err, /upstream untrusted: .*TLS: the certificate of 127\.0\.0\.1 is not trusted/);
+    assert.match(err, /upstream misnamed: .*TLS: the certificate of 127\.0\.0\.1 is not trusted/);
     assert.ok(!out.includes(SECRET) && !err.includes(SECRET));
   });
 });

@@ -2,8 +2,16 @@
 // tools misbehave on purpose, for the upstream tests: echo, hang (never
 // answers), huge {bytes} (that much text), denied (answers 401). Every request
 // must carry "Authorization: Bearer $TOKEN" (else 401). Prints
-// "listening on port N" on stderr.
-import { createServer } from 'node:http';
+// "listening on port N" on stderr. With TLS_KEY and TLS_CERT (PEM files) it
+// serves https instead.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+
+const createServer = (handler) =>
+  process.env.TLS_KEY
+    ? createHttpsServer({ key: readFileSync(process.env.TLS_KEY), cert: readFileSync(process.env.TLS_CERT) }, handler)
+    : createHttpServer(handler);
 
 const tools = ['echo', 'hang', 'huge', 'denied'].map((name) => ({
   name,
