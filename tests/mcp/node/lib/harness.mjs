@@ -131,7 +131,7 @@ export async function stdioClient(flags = [], { name = 'ptc-node-tests', capabil
 // Environment for a spawned server: what the SDK would pass, plus sanitizer options.
 export function passEnv(extra = {}) {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
-  for (const k of ['ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS'])
+  for (const k of ['ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'TSAN_OPTIONS'])
     if (process.env[k]) env[k] = process.env[k];
   return { ...env, ...extra };
 }
