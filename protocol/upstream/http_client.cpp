@@ -16,13 +16,13 @@
 #include <cstring>
 
 #include "include/ptc/error.hpp"
+#include "protocol/upstream/handshake.hpp"
 #include "protocol/upstream/reply_decoding.hpp"
 
 namespace ptc::upstream {
 
 namespace {
 
-constexpr const char* kProtocolVersion = "2025-06-18";
 constexpr size_t kMaxHeaderBytes = 64 << 10;
 
 // One request's socket, and its TLS session on https; both end with it.
@@ -198,7 +198,7 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
       "{} {} HTTP/1.1\r\nHost: {}:{}\r\nContent-Type: application/json\r\n"
       "Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n"
       "Connection: close\r\nMCP-Protocol-Version: {}\r\nUser-Agent: ptc-lisp\r\n",
-      is_delete ? "DELETE" : "POST", path_, host_, port_, body.size(), kProtocolVersion);
+      is_delete ? "DELETE" : "POST", path_, host_, port_, body.size(), kClientProtocolVersion);
   if (!session.empty()) req += fmt::format("Mcp-Session-Id: {}\r\n", session);
   for (auto& [k, v] : config_.headers)
     req += fmt::format("{}: {}\r\n", k, v);
@@ -369,15 +369,8 @@ Reply HttpClient::exchange(std::string_view method, const HostValue& params,
 }
 
 std::string HttpClient::initialize(Clock::time_point deadline) {
-  HostValue init = HostValue::map({
-      {HostValue::string("protocolVersion"), HostValue::string(kProtocolVersion)},
-      {HostValue::string("capabilities"), HostValue::map({})},
-      {HostValue::string("clientInfo"),
-       HostValue::map({{HostValue::string("name"), HostValue::string("ptc-lisp")},
-                       {HostValue::string("version"), HostValue::string("0.1")}})},
-  });
   std::string session;
-  Reply r = exchange("initialize", init, deadline, {}, "", &session);
+  Reply r = exchange("initialize", initialize_params(), deadline, {}, "", &session);
   if (r.status != Reply::Status::Ok) return "initialize failed: " + r.message;
   Raw n = post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", session, deadline,
                {}, -1);
@@ -392,25 +385,8 @@ std::string HttpClient::initialize(Clock::time_point deadline) {
 std::string HttpClient::start() {
   auto deadline = Clock::now() + std::chrono::milliseconds(config_.handshake_timeout_ms);
   if (std::string err = initialize(deadline); !err.empty()) return err;
-  std::string cursor;
-  for (int page = 0; page < 100; ++page) {
-    HostValue params =
-        cursor.empty() ? HostValue::map({})
-                       : HostValue::map({{HostValue::string("cursor"), HostValue::string(cursor)}});
-    Reply t = request("tools/list", params, deadline, {});
-    if (t.status != Reply::Status::Ok) return "tools/list failed: " + t.message;
-    const HostValue* list = t.result.get("tools");
-    if (!list || list->kind() != HostValue::Kind::Vector)
-      return "tools/list replied without a tools array";
-    for (const HostValue& tool : list->items()) {
-      const HostValue* n = tool.kind() == HostValue::Kind::Map ? tool.get("name") : nullptr;
-      if (n && n->kind() == HostValue::Kind::String) tools_.push_back(tool);
-    }
-    const HostValue* next = t.result.get("nextCursor");
-    if (!next || next->kind() != HostValue::Kind::String || next->text().empty()) break;
-    cursor = next->text();
-  }
-  return {};
+  return list_all_tools(
+      [&](const HostValue& params) { return request("tools/list", params, deadline, {}); }, tools_);
 }
 
 Reply HttpClient::request(std::string_view method, const HostValue& params,

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "include/ptc/error.hpp"
+#include "protocol/upstream/handshake.hpp"
 
 extern char** environ;
 
@@ -22,7 +23,6 @@ namespace ptc::upstream {
 
 namespace {
 
-constexpr const char* kProtocolVersion = "2025-06-18";
 constexpr size_t kMaxStderrLine = 4096;
 constexpr auto kMaxBackoff = std::chrono::milliseconds(8000);
 constexpr auto kFirstBackoff = std::chrono::milliseconds(250);
@@ -437,14 +437,7 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
   c->err_reader = std::thread([raw] { raw->read_stderr(); });
 
   auto deadline = Clock::now() + std::chrono::milliseconds(config_.handshake_timeout_ms);
-  HostValue init = HostValue::map({
-      {HostValue::string("protocolVersion"), HostValue::string(kProtocolVersion)},
-      {HostValue::string("capabilities"), HostValue::map({})},
-      {HostValue::string("clientInfo"),
-       HostValue::map({{HostValue::string("name"), HostValue::string("ptc-lisp")},
-                       {HostValue::string("version"), HostValue::string("0.1")}})},
-  });
-  Reply r = c->request("initialize", init, deadline, {});
+  Reply r = c->request("initialize", initialize_params(), deadline, {});
   if (r.status != Reply::Status::Ok) {
     c->shutdown();
     return "initialize failed: " + r.message;
@@ -452,29 +445,12 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
   c->notify("notifications/initialized");
   if (list_tools) {
     std::vector<HostValue> tools;
-    std::string cursor;
-    for (int page = 0; page < 100; ++page) {
-      HostValue params =
-          cursor.empty()
-              ? HostValue::map({})
-              : HostValue::map({{HostValue::string("cursor"), HostValue::string(cursor)}});
-      Reply t = c->request("tools/list", params, deadline, {});
-      if (t.status != Reply::Status::Ok) {
-        c->shutdown();
-        return "tools/list failed: " + t.message;
-      }
-      const HostValue* list = t.result.get("tools");
-      if (!list || list->kind() != HostValue::Kind::Vector) {
-        c->shutdown();
-        return "tools/list replied without a tools array";
-      }
-      for (const HostValue& tool : list->items()) {
-        const HostValue* n = tool.kind() == HostValue::Kind::Map ? tool.get("name") : nullptr;
-        if (n && n->kind() == HostValue::Kind::String) tools.push_back(tool);
-      }
-      const HostValue* next = t.result.get("nextCursor");
-      if (!next || next->kind() != HostValue::Kind::String || next->text().empty()) break;
-      cursor = next->text();
+    std::string err = list_all_tools(
+        [&](const HostValue& params) { return c->request("tools/list", params, deadline, {}); },
+        tools);
+    if (!err.empty()) {
+      c->shutdown();
+      return err;
     }
     tools_ = std::move(tools);
   }
