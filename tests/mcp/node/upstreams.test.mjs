@@ -467,21 +467,28 @@ describe('upstreams: an HTTP upstream (server-everything in Streamable HTTP mode
   });
 });
 
+// lib/fault-http-upstream.mjs (requiring the bearer SECRET), with `env` added:
+// resolves with the process and the port it listens on.
+async function startFaultHttpUpstream(env) {
+  const server = spawn(process.execPath, [join(NODE_DIR, 'lib', 'fault-http-upstream.mjs')], {
+    env: { ...passEnv(), TOKEN: SECRET, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const port = await new Promise((res) => {
+    let err = '';
+    server.stderr.on('data', (d) => {
+      err += d;
+      const m = err.match(/listening on port (\d+)/);
+      if (m) res(Number(m[1]));
+    });
+  });
+  return { server, port };
+}
+
 describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', () => {
   let server, port;
   before(async () => {
-    server = spawn(process.execPath, [join(NODE_DIR, 'lib', 'fault-http-upstream.mjs')], {
-      env: { ...passEnv(), TOKEN: SECRET },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    port = await new Promise((res) => {
-      let err = '';
-      server.stderr.on('data', (d) => {
-        err += d;
-        const m = err.match(/listening on port (\d+)/);
-        if (m) res(Number(m[1]));
-      });
-    });
+    ({ server, port } = await startFaultHttpUpstream({}));
   });
   after(() => server?.kill('SIGKILL'));
 
@@ -546,18 +553,7 @@ describe('upstreams: an https upstream (lib/fault-http-upstream.mjs over TLS)', 
     tlsDir = mkdtempSync(join(tmpdir(), 'ptc-tls-'));
     good = makeCert('localhost', 'IP:127.0.0.1,DNS:localhost');
     other = makeCert('elsewhere', 'DNS:elsewhere.example');
-    server = spawn(process.execPath, [join(NODE_DIR, 'lib', 'fault-http-upstream.mjs')], {
-      env: { ...passEnv(), TOKEN: SECRET, TLS_KEY: good.key, TLS_CERT: good.cert },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    port = await new Promise((res) => {
-      let err = '';
-      server.stderr.on('data', (d) => {
-        err += d;
-        const m = err.match(/listening on port (\d+)/);
-        if (m) res(Number(m[1]));
-      });
-    });
+    ({ server, port } = await startFaultHttpUpstream({ TLS_KEY: good.key, TLS_CERT: good.cert }));
   });
   after(() => {
     server?.kill('SIGKILL');
