@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,9 +61,13 @@ int64_t find_id(std::string_view head, std::string_view tail) {
 // One child process and its pipes.
 class Connection {
  public:
+  // One call in flight. Each has its own condition variable so that a reply
+  // wakes only its caller (one shared one woke every caller per reply, and
+  // they fought over the mutex: ten futex calls a reply under pmap).
   struct Pending {
     bool done = false;
     Reply reply;
+    std::condition_variable cv;
   };
 
   pid_t pid = -1;
@@ -73,13 +78,27 @@ class Connection {
   LogFn log;
 
   std::mutex mutex;
-  std::condition_variable cv;
   std::map<int64_t, std::shared_ptr<Pending>> pending;
   bool dead = false;
   std::string death;
+  // Who reads stdout (leader/follower): a caller waiting for its reply reads
+  // the pipe itself and hands other callers their replies, so a reply wakes
+  // one thread, not a reader thread and then its caller. When no call is in
+  // flight the idle reader holds the role (server notifications, an exit);
+  // a caller kicks it off through wake_fd.
+  bool reading = false;
+  bool idle_reading = false, idle_kicked = false, stopping = false;
+  std::condition_variable idle_cv;
+  int wake_fd = -1;
   std::mutex write_mutex;
   std::atomic<int64_t> next_id{1};
-  std::thread reader, err_reader;
+  std::thread idle_reader, err_reader;
+
+  // The line being assembled; touched only by the thread that is reading.
+  std::string line;
+  bool oversize = false;
+  std::string head, tail;
+  size_t over_bytes = 0;
 
   ~Connection() { shutdown(); }
 
@@ -92,17 +111,21 @@ class Connection {
   }
 
   void mark_dead(std::string why) {
-    std::lock_guard lock(mutex);
-    if (dead) return;
-    dead = true;
-    death = std::move(why);
-    for (auto& [id, p] : pending) {
-      p->done = true;
-      p->reply.status = Reply::Status::Unavailable;
-      p->reply.message = redact(fmt::format("upstream {} {}", name, death));
+    std::map<int64_t, std::shared_ptr<Pending>> failed;
+    {
+      std::lock_guard lock(mutex);
+      if (dead) return;
+      dead = true;
+      death = std::move(why);
+      for (auto& [id, p] : pending) {
+        p->done = true;
+        p->reply.status = Reply::Status::Unavailable;
+        p->reply.message = redact(fmt::format("upstream {} {}", name, death));
+      }
+      failed.swap(pending);
     }
-    pending.clear();
-    cv.notify_all();
+    for (auto& [id, p] : failed)
+      p->cv.notify_one();
   }
 
   bool is_dead() {
@@ -124,13 +147,17 @@ class Connection {
   }
 
   void deliver(int64_t id, Reply reply) {
-    std::lock_guard lock(mutex);
-    auto it = pending.find(id);
-    if (it == pending.end()) return;  // timed out already
-    it->second->done = true;
-    it->second->reply = std::move(reply);
-    pending.erase(it);
-    cv.notify_all();
+    std::shared_ptr<Pending> p;
+    {
+      std::lock_guard lock(mutex);
+      auto it = pending.find(id);
+      if (it == pending.end()) return;  // timed out already
+      p = std::move(it->second);
+      pending.erase(it);
+      p->done = true;
+      p->reply = std::move(reply);
+    }
+    p->cv.notify_one();  // after unlocking: the caller need not wait for the mutex
   }
 
   void handle_line(std::string_view line) {
@@ -172,58 +199,98 @@ class Connection {
     deliver(id->as_int(), std::move(r));
   }
 
-  void read_stdout() {
-    std::string line;
-    bool oversize = false;
-    std::string head, tail;
-    size_t over_bytes = 0;
-    char buf[65536];
-    for (;;) {
-      ssize_t n = ::read(out_fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      std::string_view chunk(buf, static_cast<size_t>(n));
-      while (!chunk.empty()) {
-        size_t nl = chunk.find('\n');
-        std::string_view part = chunk.substr(0, nl);
-        if (!oversize) {
-          line.append(part);
-          if (line.size() > max_bytes) {
-            oversize = true;
-            head = line.substr(0, 256);
-            over_bytes = line.size();
-            tail = line.substr(line.size() - std::min<size_t>(line.size(), 256));
-            std::string().swap(line);
-          }
-        } else {
-          over_bytes += part.size();
-          tail.append(part);
-          if (tail.size() > 512) tail.erase(0, tail.size() - 256);
+  // Splits what was read into lines and handles each; a line over the cap
+  // is dropped as it streams (only its ends are kept, to find its id).
+  void consume(std::string_view chunk) {
+    while (!chunk.empty()) {
+      size_t nl = chunk.find('\n');
+      std::string_view part = chunk.substr(0, nl);
+      if (!oversize) {
+        line.append(part);
+        if (line.size() > max_bytes) {
+          oversize = true;
+          head = line.substr(0, 256);
+          over_bytes = line.size();
+          tail = line.substr(line.size() - std::min<size_t>(line.size(), 256));
+          std::string().swap(line);
         }
-        if (nl == std::string_view::npos) break;
-        chunk.remove_prefix(nl + 1);
-        if (oversize) {
-          int64_t id = find_id(head, tail);
-          if (id < 0) {
-            std::lock_guard lock(mutex);
-            if (pending.size() == 1) id = pending.begin()->first;
-          }
-          Reply r;
-          r.status = Reply::Status::TooLarge;
-          r.bytes = over_bytes;
-          r.message =
-              fmt::format("upstream {} replied with more than {} bytes (the cap)", name, max_bytes);
-          if (id >= 0) deliver(id, std::move(r));
-          oversize = false;
-          head.clear();
-          tail.clear();
-        } else {
-          handle_line(line);
-          line.clear();
+      } else {
+        over_bytes += part.size();
+        tail.append(part);
+        if (tail.size() > 512) tail.erase(0, tail.size() - 256);
+      }
+      if (nl == std::string_view::npos) break;
+      chunk.remove_prefix(nl + 1);
+      if (oversize) {
+        int64_t id = find_id(head, tail);
+        if (id < 0) {
+          std::lock_guard lock(mutex);
+          if (pending.size() == 1) id = pending.begin()->first;
         }
+        Reply r;
+        r.status = Reply::Status::TooLarge;
+        r.bytes = over_bytes;
+        r.message =
+            fmt::format("upstream {} replied with more than {} bytes (the cap)", name, max_bytes);
+        if (id >= 0) deliver(id, std::move(r));
+        oversize = false;
+        head.clear();
+        tail.clear();
+      } else {
+        handle_line(line);
+        line.clear();
       }
     }
-    mark_dead("exited (its stdout closed)");
+  }
+
+  // One wait for stdout, by the thread holding the reading role: up to
+  // timeout_ms (-1: until something happens), then whatever is there. The
+  // idle reader also wakes on wake_fd. False when stdout is closed.
+  bool read_once(int timeout_ms, bool idle) {
+    pollfd fds[2] = {{out_fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
+    int n = ::poll(fds, idle ? 2 : 1, timeout_ms);
+    if (n < 0) return errno == EINTR;
+    if (n == 0 || fds[0].revents == 0) return true;
+    char buf[65536];
+    ssize_t got = ::read(out_fd, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) return true;
+    if (got <= 0) {
+      mark_dead("exited (its stdout closed)");
+      return false;
+    }
+    consume(std::string_view(buf, static_cast<size_t>(got)));
+    return true;
+  }
+
+  // Gives the reading role up (mutex held) and, unless the process is gone,
+  // wakes one waiting caller to take it.
+  void release_reading() {
+    reading = false;
+    if (!pending.empty()) pending.begin()->second->cv.notify_one();
+  }
+
+  // Reads while no call is in flight (and leaves the role to callers, who
+  // kick it off); ends when stdout closes or the connection stops.
+  void idle_loop() {
+    std::unique_lock lock(mutex);
+    while (!dead && !stopping) {
+      if (reading || !pending.empty()) {
+        idle_cv.wait_for(lock, std::chrono::milliseconds(100));
+        continue;
+      }
+      reading = idle_reading = true;
+      idle_kicked = false;
+      lock.unlock();
+      bool open = read_once(-1, true);
+      uint64_t kicks = 0;
+      (void)!::read(wake_fd, &kicks, sizeof kicks);  // nonblocking: drains a kick if any
+      lock.lock();
+      idle_reading = false;
+      release_reading();
+      if (!open) break;
+      // Busy: let callers keep the role for a while.
+      if (idle_kicked) idle_cv.wait_for(lock, std::chrono::milliseconds(100));
+    }
   }
 
   void read_stderr() {
@@ -274,6 +341,7 @@ class Connection {
       bool stop = cancelled && cancelled();
       if (now >= deadline || stop) {
         pending.erase(id);
+        if (!reading && !pending.empty()) pending.begin()->second->cv.notify_one();
         lock.unlock();
         write_line(
             fmt::format("{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{"
@@ -286,7 +354,22 @@ class Connection {
         return r;
       }
       auto wake = std::min(deadline, now + std::chrono::milliseconds(cancelled ? 20 : 1000));
-      cv.wait_until(lock, wake);
+      if (!reading && !dead) {
+        reading = true;
+        lock.unlock();
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
+        read_once(static_cast<int>(std::max<int64_t>(ms, 1)), false);
+        lock.lock();
+        reading = false;
+        if (p->done) release_reading();  // another caller takes over
+        continue;
+      }
+      if (idle_reading && !idle_kicked) {
+        idle_kicked = true;
+        uint64_t one = 1;
+        (void)!::write(wake_fd, &one, sizeof one);
+      }
+      p->cv.wait_until(lock, wake);
     }
   }
 
@@ -299,6 +382,15 @@ class Connection {
       std::lock_guard lock(write_mutex);
       if (in_fd >= 0) ::close(in_fd);
       in_fd = -1;
+    }
+    {
+      std::lock_guard lock(mutex);
+      stopping = true;
+    }
+    idle_cv.notify_all();
+    if (wake_fd >= 0) {
+      uint64_t one = 1;
+      (void)!::write(wake_fd, &one, sizeof one);
     }
     if (pid > 0) {
       // Closing stdin asks it to leave; then TERM, then KILL, the whole group.
@@ -327,12 +419,20 @@ class Connection {
       if (!reaped) ::waitpid(pid, &status, 0);
       pid = -1;
     }
-    if (reader.joinable()) reader.join();
+    if (idle_reader.joinable()) idle_reader.join();
     if (err_reader.joinable()) err_reader.join();
-    if (out_fd >= 0) ::close(out_fd);
-    if (err_fd >= 0) ::close(err_fd);
-    out_fd = err_fd = -1;
-    mark_dead("was stopped");
+    mark_dead("was stopped");  // nobody takes the reading role any more
+    std::unique_lock lock(mutex);
+    while (reading) {  // a caller's poll ends at its next check (<= 1 s; EOF sooner)
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      lock.lock();
+    }
+    lock.unlock();
+    for (int* fd : {&out_fd, &err_fd, &wake_fd}) {
+      if (*fd >= 0) ::close(*fd);
+      *fd = -1;
+    }
   }
 };
 
@@ -433,7 +533,12 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
   c->redactor = redactor_;
   c->log = log_;
   Connection* raw = c.get();
-  c->reader = std::thread([raw] { raw->read_stdout(); });
+  c->wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (c->wake_fd < 0) {
+    c->shutdown();
+    return "cannot create an eventfd";
+  }
+  c->idle_reader = std::thread([raw] { raw->idle_loop(); });
   c->err_reader = std::thread([raw] { raw->read_stderr(); });
 
   auto deadline = Clock::now() + std::chrono::milliseconds(config_.handshake_timeout_ms);

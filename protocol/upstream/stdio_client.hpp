@@ -2,7 +2,8 @@
 // shell, its own process group, a minimal environment plus the configured
 // one), speaks newline-delimited JSON-RPC on its stdin/stdout, and copies its
 // stderr, redacted, to our log. Thread-safe: many calls may be in flight at
-// once; one reader thread hands each reply to its caller by request id.
+// once; a waiting caller reads the replies and hands each to its caller by
+// request id (an idle thread reads while no call is in flight).
 // Replies longer than the byte cap are refused before they are decoded. A
 // process that dies fails the calls in flight; the next call starts it
 // again, no sooner than a backoff that doubles with each restart.

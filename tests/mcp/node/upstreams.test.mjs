@@ -253,6 +253,44 @@ describe('upstreams: ptc run --upstreams', () => {
     for (const pid of all) assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is left`);
   });
 
+  test('an upstream that dies while no call is in flight is restarted by the next call', async () => {
+    // Nobody waits for a reply when it dies: the idle reader must notice, or
+    // the next call would be refused as unavailable instead of restarting it.
+    const pidfile = join(dir, 'idle-victim.pids');
+    const victim = join(dir, 'idle-victim.json');
+    const server = (env) => ({
+      transport: 'mcp_stdio',
+      command: process.execPath,
+      args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
+      env,
+      timeout_ms: 10000,
+    });
+    writeFileSync(victim, JSON.stringify({ upstreams: { v: server({ PIDFILE: pidfile }), sleeper: server({}) } }));
+    const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
+    const killer = (async () => {
+      while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 600)); // v answered; the sleeper's call is in flight
+      process.kill(pids()[0], 'SIGKILL');
+    })();
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', victim]);
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.stdin.end(`[(tool/call {:server "v" :tool "echo" :args {:message "first"}})
+                 (:ok (tool/call {:server "sleeper" :tool "slow" :args {:ms 2000}}))
+                 (tool/call {:server "v" :tool "echo" :args {:message "again"}})]`);
+    const code = await new Promise((res) => p.on('close', res));
+    await killer;
+    assert.equal(code, 0, err);
+    const [first, slept, again] = JSON.parse(out);
+    assert.deepEqual(first, { ok: true, value: 'first' });
+    assert.equal(slept, true);
+    assert.deepEqual(again, { ok: true, value: 'again' });
+    assert.equal(pids().length, 2, 'started once, restarted once');
+    assert.match(err, /upstream v: restarting/);
+  });
+
   test("the program's own timeout bounds an upstream call", async () => {
     const slowConfig = join(dir, 'slow.json');
     writeFileSync(
