@@ -95,7 +95,7 @@ class Connection {
   std::thread idle_reader, err_reader;
 
   // The line being assembled; touched only by the thread that is reading.
-  std::string line;
+  std::string partial;
   bool oversize = false;
   std::string head, tail;
   size_t over_bytes = 0;
@@ -206,13 +206,13 @@ class Connection {
       size_t nl = chunk.find('\n');
       std::string_view part = chunk.substr(0, nl);
       if (!oversize) {
-        line.append(part);
-        if (line.size() > max_bytes) {
+        partial.append(part);
+        if (partial.size() > max_bytes) {
           oversize = true;
-          head = line.substr(0, 256);
-          over_bytes = line.size();
-          tail = line.substr(line.size() - std::min<size_t>(line.size(), 256));
-          std::string().swap(line);
+          head = partial.substr(0, 256);
+          over_bytes = partial.size();
+          tail = partial.substr(partial.size() - std::min<size_t>(partial.size(), 256));
+          std::string().swap(partial);
         }
       } else {
         over_bytes += part.size();
@@ -237,8 +237,8 @@ class Connection {
         head.clear();
         tail.clear();
       } else {
-        handle_line(line);
-        line.clear();
+        handle_line(partial);
+        partial.clear();
       }
     }
   }
