@@ -21,11 +21,8 @@
 
 namespace ptc::upstream {
 
-namespace {
-
-constexpr size_t kMaxHeaderBytes = 64 << 10;
-
-// One request's socket, and its TLS session on https; both end with it.
+// A socket, and its TLS session on https; both end with it. Kept alive
+// between requests when the server allows.
 struct HttpConnection {
   int fd = -1;
   SSL* ssl = nullptr;
@@ -37,6 +34,10 @@ struct HttpConnection {
     if (fd >= 0) ::close(fd);
   }
 };
+
+namespace {
+
+constexpr size_t kMaxHeaderBytes = 64 << 10;
 
 // The name the server's certificate must carry: a DNS name (also sent as SNI)
 // or an IP address.
@@ -115,6 +116,108 @@ std::string HttpClient::redact(std::string_view s) const {
   return redactor_ ? redactor_->redact(s) : std::string(s);
 }
 
+bool HttpClient::wait_socket(int fd, short events, Clock::time_point deadline,
+                             const std::function<bool()>& cancelled, Raw& r) {
+  for (;;) {
+    if (cancelled && cancelled()) {
+      r.cancelled = true;
+      return false;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      return false;
+    }
+    pollfd p{fd, events, 0};
+    int n = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
+    if (n > 0) return true;
+    if (n < 0 && errno != EINTR) {
+      r.error = "poll failed";
+      return false;
+    }
+  }
+}
+
+// An SSL call that wants the socket readable or writable waits for it.
+bool HttpClient::wait_tls(HttpConnection& conn, int rc, Clock::time_point deadline,
+                          const std::function<bool()>& cancelled, Raw& r) {
+  int e = SSL_get_error(conn.ssl, rc);
+  if (e == SSL_ERROR_WANT_READ) return wait_socket(conn.fd, POLLIN, deadline, cancelled, r);
+  if (e == SSL_ERROR_WANT_WRITE) return wait_socket(conn.fd, POLLOUT, deadline, cancelled, r);
+  if (r.error.empty()) r.error = tls_failure(conn.ssl, host_, port_);
+  return false;
+}
+
+std::unique_ptr<HttpConnection> HttpClient::connect(Clock::time_point deadline,
+                                                    const std::function<bool()>& cancelled,
+                                                    Raw& r) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  if (int rc = getaddrinfo(host_.c_str(), port_.c_str(), &hints, &res); rc != 0) {
+    r.error = fmt::format("cannot resolve {}: {}", host_, gai_strerror(rc));
+    return nullptr;
+  }
+  auto conn = std::make_unique<HttpConnection>();
+  for (addrinfo* a = res; a && conn->fd < 0; a = a->ai_next) {
+    conn->fd =
+        ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+    if (conn->fd < 0) continue;
+    if (::connect(conn->fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
+      ::close(conn->fd);
+      conn->fd = -1;
+    }
+  }
+  freeaddrinfo(res);
+  if (conn->fd < 0) {
+    r.error = fmt::format("cannot connect to {}:{}", host_, port_);
+    return nullptr;
+  }
+  // The TCP connection first (connect is non-blocking), then TLS.
+  if (!wait_socket(conn->fd, POLLOUT, deadline, cancelled, r)) return nullptr;
+  int so_error = 0;
+  socklen_t so_len = sizeof so_error;
+  if (::getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &so_error, &so_len) != 0 || so_error != 0) {
+    r.error = fmt::format("cannot connect to {}:{} ({})", host_, port_, std::strerror(so_error));
+    return nullptr;
+  }
+  if (tls_) {
+    conn->ssl = SSL_new(tls_.get());
+    if (!conn->ssl || SSL_set_fd(conn->ssl, conn->fd) != 1 || !verify_host(conn->ssl, host_)) {
+      r.error = fmt::format("TLS setup for {} failed", host_);
+      return nullptr;
+    }
+    for (;;) {
+      int rc = SSL_connect(conn->ssl);
+      if (rc == 1) break;
+      if (!wait_tls(*conn, rc, deadline, cancelled, r)) return nullptr;
+    }
+  }
+  return conn;
+}
+
+// An idle connection still open, or null. One the server closed (or that has
+// stray bytes waiting) is dropped: poll says it is readable.
+std::unique_ptr<HttpConnection> HttpClient::take_idle() {
+  std::lock_guard lock(idle_mutex_);
+  auto now = Clock::now();
+  while (!idle_.empty()) {
+    auto [conn, since] = std::move(idle_.back());
+    idle_.pop_back();
+    if (now - since > kIdleFor) continue;
+    pollfd p{conn->fd, POLLIN, 0};
+    if (::poll(&p, 1, 0) == 0) return std::move(conn);
+  }
+  return nullptr;
+}
+
+void HttpClient::give_back(std::unique_ptr<HttpConnection> conn) {
+  std::lock_guard lock(idle_mutex_);
+  if (idle_.size() >= kMaxIdle) idle_.erase(idle_.begin());  // the oldest goes
+  idle_.emplace_back(std::move(conn), Clock::now());
+}
+
 HttpClient::Raw HttpClient::post(const std::string& body, const std::string& session,
                                  Clock::time_point deadline, const std::function<bool()>& cancelled,
                                  int64_t expect_id, bool is_delete) {
@@ -123,87 +226,37 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
     r.error = tls_error_;
     return r;
   }
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  if (int rc = getaddrinfo(host_.c_str(), port_.c_str(), &hints, &res); rc != 0) {
-    r.error = fmt::format("cannot resolve {}: {}", host_, gai_strerror(rc));
-    return r;
-  }
-  HttpConnection conn;
-  for (addrinfo* a = res; a && conn.fd < 0; a = a->ai_next) {
-    conn.fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-    if (conn.fd < 0) continue;
-    if (::connect(conn.fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
-      ::close(conn.fd);
-      conn.fd = -1;
-    }
-  }
-  freeaddrinfo(res);
-  if (conn.fd < 0) {
-    r.error = fmt::format("cannot connect to {}:{}", host_, port_);
-    return r;
-  }
-  // Waits for `events` on the socket until the deadline or cancellation.
-  auto wait = [&](short events) -> bool {
-    for (;;) {
-      if (cancelled && cancelled()) {
-        r.cancelled = true;
-        return false;
-      }
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0) {
-        r.timed_out = true;
-        return false;
-      }
-      pollfd p{conn.fd, events, 0};
-      int n = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
-      if (n > 0) return true;
-      if (n < 0 && errno != EINTR) {
-        r.error = "poll failed";
-        return false;
-      }
-    }
-  };
-  // The TCP connection first (connect is non-blocking), then TLS.
-  if (!wait(POLLOUT)) return r;
-  int so_error = 0;
-  socklen_t so_len = sizeof so_error;
-  if (::getsockopt(conn.fd, SOL_SOCKET, SO_ERROR, &so_error, &so_len) != 0 || so_error != 0) {
-    r.error = fmt::format("cannot connect to {}:{} ({})", host_, port_, std::strerror(so_error));
-    return r;
-  }
-  // An SSL call that wants the socket readable or writable waits for it.
-  auto wait_for_tls = [&](int rc) -> bool {
-    int e = SSL_get_error(conn.ssl, rc);
-    if (e == SSL_ERROR_WANT_READ) return wait(POLLIN);
-    if (e == SSL_ERROR_WANT_WRITE) return wait(POLLOUT);
-    if (r.error.empty()) r.error = tls_failure(conn.ssl, host_, port_);
-    return false;
-  };
-  if (tls_) {
-    conn.ssl = SSL_new(tls_.get());
-    if (!conn.ssl || SSL_set_fd(conn.ssl, conn.fd) != 1 || !verify_host(conn.ssl, host_)) {
-      r.error = fmt::format("TLS setup for {} failed", host_);
-      return r;
-    }
-    for (;;) {
-      int rc = SSL_connect(conn.ssl);
-      if (rc == 1) break;
-      if (!wait_for_tls(rc)) return r;
-    }
-  }
   std::string req = fmt::format(
       "{} {} HTTP/1.1\r\nHost: {}:{}\r\nContent-Type: application/json\r\n"
       "Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n"
-      "Connection: close\r\nMCP-Protocol-Version: {}\r\nUser-Agent: ptc-lisp\r\n",
+      "MCP-Protocol-Version: {}\r\nUser-Agent: ptc-lisp\r\n",
       is_delete ? "DELETE" : "POST", path_, host_, port_, body.size(), kClientProtocolVersion);
   if (!session.empty()) req += fmt::format("Mcp-Session-Id: {}\r\n", session);
   for (auto& [k, v] : config_.headers)
     req += fmt::format("{}: {}\r\n", k, v);
   req += "\r\n";
   req += body;
+  // A kept-alive connection first. If it turns out closed before any byte of
+  // the reply came (the server dropped it while idle: the request was not
+  // read), the request goes once more on a new connection.
+  for (;;) {
+    std::unique_ptr<HttpConnection> conn = take_idle();
+    bool reused = conn != nullptr;
+    if (!conn && !(conn = connect(deadline, cancelled, r))) return r;
+    bool stale = false;
+    bool keep = send_and_read(*conn, req, deadline, cancelled, expect_id, r, &stale);
+    if (stale && reused) {
+      r = Raw{};
+      continue;
+    }
+    if (keep) give_back(std::move(conn));
+    return r;
+  }
+}
+
+bool HttpClient::send_and_read(HttpConnection& conn, const std::string& req,
+                               Clock::time_point deadline, const std::function<bool()>& cancelled,
+                               int64_t expect_id, Raw& r, bool* stale) {
   size_t off = 0;
   while (off < req.size()) {
     if (conn.ssl) {
@@ -211,20 +264,22 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
                         static_cast<int>(std::min<size_t>(req.size() - off, 1 << 30)));
       if (n > 0) {
         off += static_cast<size_t>(n);
-      } else if (!wait_for_tls(n)) {
-        return r;
+      } else if (!wait_tls(conn, n, deadline, cancelled, r)) {
+        *stale = !r.timed_out && !r.cancelled;
+        return false;
       }
       continue;
     }
-    if (!wait(POLLOUT)) {
+    if (!wait_socket(conn.fd, POLLOUT, deadline, cancelled, r)) {
       if (r.error.empty() && !r.timed_out && !r.cancelled) r.error = "cannot send";
-      return r;
+      return false;
     }
     ssize_t n = ::send(conn.fd, req.data() + off, req.size() - off, MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
     if (n <= 0) {
       r.error = fmt::format("cannot connect to {}:{} ({})", host_, port_, std::strerror(errno));
-      return r;
+      *stale = true;
+      return false;
     }
     off += static_cast<size_t>(n);
   }
@@ -236,10 +291,10 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
         int n = SSL_read(conn.ssl, buf, static_cast<int>(size));
         if (n > 0) return n;
         if (SSL_get_error(conn.ssl, n) == SSL_ERROR_ZERO_RETURN) return 0;
-        if (!wait_for_tls(n)) return -1;
+        if (!wait_tls(conn, n, deadline, cancelled, r)) return -1;
         continue;
       }
-      if (!wait(POLLIN)) return -1;
+      if (!wait_socket(conn.fd, POLLIN, deadline, cancelled, r)) return -1;
       ssize_t n = ::recv(conn.fd, buf, size, 0);
       if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
       if (n < 0)
@@ -259,33 +314,39 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
     reply = parse_http_reply(in, expect_id);
     if (reply.complete) break;
     ssize_t n = read_some(buf, sizeof buf);
-    if (n < 0) return r;
+    if (n < 0) {
+      *stale = in.empty() && !r.timed_out && !r.cancelled;
+      return false;
+    }
     if (n == 0) {
       // Closed before the reply was whole (a length, chunks or an SSE answer
       // still missing): the server went away mid-call. Otherwise the body
       // ends with the connection.
       if (!reply.head_complete || reply.content_length || reply.chunked || reply.event_stream) {
         r.error = "the connection closed before the reply was complete";
-        return r;
+        *stale = in.empty();
+        return false;
       }
       break;
     }
     in.append(buf, static_cast<size_t>(n));
     if (in.size() > cap) {
       r.too_large = true;
-      return r;
+      return false;
     }
   }
   if (!reply.is_http) {
     r.error = "not an HTTP response";
-    return r;
+    return false;
   }
   r.status = reply.status;
   r.content_type = std::move(reply.content_type);
   r.session = std::move(reply.session);
   r.body = std::move(reply.body);
   if (r.body.size() > config_.max_response_bytes) r.too_large = true;
-  return r;
+  // Another request may follow on this connection only when this reply
+  // ended exactly where its framing says (nothing of an SSE stream left).
+  return reply.complete && reply.keep_alive && reply.length == in.size();
 }
 
 Reply HttpClient::exchange(std::string_view method, const HostValue& params,
@@ -421,6 +482,8 @@ void HttpClient::stop() {
   // End the session politely (best effort, short).
   if (!session.empty())
     post("", session, Clock::now() + std::chrono::milliseconds(300), {}, -1, /*is_delete=*/true);
+  std::lock_guard lock(idle_mutex_);
+  idle_.clear();
 }
 
 }  // namespace ptc::upstream

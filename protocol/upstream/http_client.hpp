@@ -1,8 +1,10 @@
 // An MCP client over Streamable HTTP, http:// or https:// (OpenSSL: the
 // server's certificate is verified against the system's trusted CAs or the
 // upstream's ca_file, and must name the host).
-// Each request is one POST on its own connection (so calls run concurrently
-// without head-of-line blocking); the reply is JSON or an SSE stream whose
+// Each request is one POST on a connection of its own while it runs (so
+// calls run concurrently without head-of-line blocking); connections are
+// kept alive between requests (a few, for a few seconds) so that a call does
+// not pay a TCP and TLS handshake. The reply is JSON or an SSE stream whose
 // event with our id is the answer. The session id from initialize goes with
 // every later request; a session the server forgot (404) is initialized again
 // on the next call. The body is capped before it is decoded.
@@ -13,11 +15,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "protocol/upstream/stdio_client.hpp"
 
 namespace ptc::upstream {
+
+struct HttpConnection;
 
 class HttpClient final : public UpstreamClient {
  public:
@@ -41,6 +46,19 @@ class HttpClient final : public UpstreamClient {
   };
   Raw post(const std::string& body, const std::string& session, Clock::time_point deadline,
            const std::function<bool()>& cancelled, int64_t expect_id, bool is_delete = false);
+  // Sends a request and reads its reply on `conn`; true when the connection
+  // may carry another. `stale`: it failed before any byte of the reply.
+  bool send_and_read(HttpConnection& conn, const std::string& request, Clock::time_point deadline,
+                     const std::function<bool()>& cancelled, int64_t expect_id, Raw& r,
+                     bool* stale);
+  std::unique_ptr<HttpConnection> connect(Clock::time_point deadline,
+                                          const std::function<bool()>& cancelled, Raw& r);
+  std::unique_ptr<HttpConnection> take_idle();
+  void give_back(std::unique_ptr<HttpConnection> conn);
+  static bool wait_socket(int fd, short events, Clock::time_point deadline,
+                          const std::function<bool()>& cancelled, Raw& r);
+  bool wait_tls(HttpConnection& conn, int rc, Clock::time_point deadline,
+                const std::function<bool()>& cancelled, Raw& r);
   Reply exchange(std::string_view method, const HostValue& params, Clock::time_point deadline,
                  const std::function<bool()>& cancelled, const std::string& session,
                  std::string* new_session);
@@ -59,6 +77,12 @@ class HttpClient final : public UpstreamClient {
   std::string session_;
   bool initialized_ = false;
   std::atomic<int64_t> next_id_{1};
+  // Idle kept-alive connections, newest last, with when they went idle;
+  // kIdleFor stays under Node's default keepAliveTimeout (5 s).
+  static constexpr size_t kMaxIdle = 8;
+  static constexpr auto kIdleFor = std::chrono::milliseconds(4000);
+  std::mutex idle_mutex_;
+  std::vector<std::pair<std::unique_ptr<HttpConnection>, Clock::time_point>> idle_;
 };
 
 }  // namespace ptc::upstream

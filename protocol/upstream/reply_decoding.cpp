@@ -18,7 +18,11 @@ std::string lower(std::string_view s) {
 
 // Decodes the complete chunks of a chunked body into `out`; true when the
 // last (empty) chunk has come. Stops at the first malformed or partial chunk.
-bool dechunk(std::string_view in, std::string& out) {
+// `used` gets the bytes of the whole body once its trailer's blank line is
+// here too, else 0.
+bool dechunk(std::string_view in, std::string& out, size_t& used) {
+  const size_t total = in.size();
+  used = 0;
   for (;;) {
     size_t eol = in.find("\r\n");
     if (eol == std::string_view::npos) return false;
@@ -37,7 +41,11 @@ bool dechunk(std::string_view in, std::string& out) {
       if (size > (size_t{1} << 31)) return false;
     }
     in.remove_prefix(eol + 2);
-    if (size == 0) return true;
+    if (size == 0) {
+      size_t end = in.starts_with("\r\n") ? 2 : in.find("\r\n\r\n");
+      if (end != std::string_view::npos) used = total - in.size() + (end == 2 ? 2 : end + 4);
+      return true;
+    }
     if (in.size() < size + 2) return false;
     out.append(in.substr(0, size));
     in.remove_prefix(size + 2);
@@ -72,6 +80,8 @@ HttpReply parse_http_reply(std::string_view bytes, int64_t expect_id) {
   r.head_complete = true;
   std::string_view head = bytes.substr(0, head_end);
   r.is_http = head.starts_with("HTTP/");
+  r.keep_alive = head.starts_with("HTTP/1.1");
+  bool connection_header = false;
   size_t eol = head.find("\r\n");
   std::string_view status_line = head.substr(0, eol);
   if (size_t sp = status_line.find(' '); sp != std::string_view::npos) {
@@ -100,6 +110,12 @@ HttpReply parse_http_reply(std::string_view bytes, int64_t expect_id) {
       r.event_stream = r.content_type.find("text/event-stream") != std::string::npos;
     } else if (name == "mcp-session-id") {
       r.session = std::string(value);
+    } else if (name == "connection") {
+      std::string v = lower(value);
+      if (v.find("close") != std::string::npos)
+        r.keep_alive = false;
+      else if (v.find("keep-alive") != std::string::npos)
+        connection_header = true;
     } else if (name == "transfer-encoding") {
       r.chunked = lower(value).find("chunked") != std::string::npos;
     } else if (name == "content-length") {
@@ -112,12 +128,16 @@ HttpReply parse_http_reply(std::string_view bytes, int64_t expect_id) {
       if (ok) r.content_length = n;
     }
   }
+  if (connection_header && head.starts_with("HTTP/1.0")) r.keep_alive = true;
   std::string_view raw = bytes.substr(head_end + 4);
   if (r.chunked) {
-    r.complete = dechunk(raw, r.body);
+    size_t used = 0;
+    r.complete = dechunk(raw, r.body, used);
+    if (used) r.length = head_end + 4 + used;
   } else if (r.content_length) {
     r.body = std::string(raw.substr(0, *r.content_length));
     r.complete = raw.size() >= *r.content_length;
+    if (r.complete) r.length = head_end + 4 + *r.content_length;
   } else {
     r.body = std::string(raw);
   }

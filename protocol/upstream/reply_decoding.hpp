@@ -27,6 +27,12 @@ struct HttpReply {
   // stream, which may stay open) an event answering the request's id.
   bool complete = false;
   std::string body;  // decoded: the complete chunks so far; at most Content-Length bytes
+  // The connection may carry another request: HTTP/1.1 without
+  // "Connection: close" (or HTTP/1.0 with keep-alive).
+  bool keep_alive = false;
+  // Bytes of the whole response when it is complete and framed (by its
+  // Content-Length, or chunks up to the final blank line); 0 otherwise.
+  size_t length = 0;
 };
 
 // Reads the bytes of a response received so far. `expect_id` is the JSON-RPC

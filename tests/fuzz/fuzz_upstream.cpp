@@ -63,6 +63,13 @@ void check_http(std::string_view bytes) {
   if (reply.content_length && !reply.chunked)
     PTC_FUZZ_CHECK(reply.body.size() <= *reply.content_length, "a body past its Content-Length");
   PTC_FUZZ_CHECK(reply.status >= 0 && reply.status <= 999, "a status outside 0..999");
+  // A kept-alive connection reads the next reply from where this one ends.
+  PTC_FUZZ_CHECK(reply.length <= bytes.size(), "a response longer than the bytes");
+  if (reply.length)
+    PTC_FUZZ_CHECK(reply.complete &&
+                       ptc::upstream::parse_http_reply(bytes.substr(0, reply.length), 7).length ==
+                           reply.length,
+                   "a response length that its own bytes do not give");
   // Every prefix is a response still arriving: never complete before the
   // bytes that complete it, and parsing it must not fail either.
   ptc::upstream::HttpReply shorter =

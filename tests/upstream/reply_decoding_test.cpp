@@ -38,6 +38,38 @@ TEST(HttpReply, DecodesChunksAndWaitsForTheLastOne) {
   EXPECT_FALSE(parse_http_reply(head + "zz\r\nabc\r\n0\r\n\r\n", 1).complete);
 }
 
+TEST(HttpReply, SaysWhetherTheConnectionCanCarryAnotherRequest) {
+  // Framed by Content-Length: the whole response is head + 5 bytes.
+  std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n";
+  HttpReply framed = parse_http_reply(head + "abcde", 1);
+  EXPECT_TRUE(framed.keep_alive);
+  EXPECT_EQ(framed.length, head.size() + 5);
+  EXPECT_EQ(parse_http_reply(head + "ab", 1).length, 0u);
+  EXPECT_FALSE(
+      parse_http_reply("HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 0\r\n\r\n", 1)
+          .keep_alive);
+  EXPECT_FALSE(parse_http_reply("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", 1).keep_alive);
+  EXPECT_TRUE(
+      parse_http_reply("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", 1)
+          .keep_alive);
+  // Chunks: the length is known once the blank line after the last chunk
+  // (and any trailer) is here.
+  std::string chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n";
+  HttpReply no_end = parse_http_reply(chunked, 1);
+  EXPECT_TRUE(no_end.complete);
+  EXPECT_EQ(no_end.length, 0u);
+  EXPECT_EQ(parse_http_reply(chunked + "\r\n", 1).length, chunked.size() + 2);
+  std::string trailer = chunked + "X-Sum: 1\r\n\r\n";
+  EXPECT_EQ(parse_http_reply(trailer + "NEXT", 1).length, trailer.size());
+  // An SSE stream answered but still open has no known end.
+  HttpReply open = parse_http_reply(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+      "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n",
+      1);
+  EXPECT_TRUE(open.complete);
+  EXPECT_EQ(open.length, 0u);
+}
+
 TEST(HttpReply, AnOpenEventStreamIsCompleteOnceOurIdIsAnswered) {
   std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n";
   std::string notice = "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\n";

@@ -577,6 +577,49 @@ describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', (
   });
 });
 
+describe('upstreams: HTTP connections are kept alive (lib/fault-http-upstream.mjs)', () => {
+  let server, port;
+  before(async () => {
+    ({ server, port } = await startFaultHttpUpstream({ KEEPALIVE_MS: '200' }));
+  });
+  after(() => server?.kill('SIGKILL'));
+
+  test('calls share one connection; one the server closed while idle is not a failed call', async () => {
+    const config = join(dir, 'http-keepalive.json');
+    const upstream = { transport: 'mcp_http', url: `http://127.0.0.1:${port}/mcp`,
+      auth: [{ scheme: 'bearer', binding: 'tok' }], timeout_ms: 600 };
+    // s is a second client of the same server: its hanging call lets h's
+    // connection sit idle past the server's keep-alive (200 ms, which Node
+    // turns into a close after about 1.2 s).
+    writeFileSync(config, JSON.stringify({
+      credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+      upstreams: { h: upstream, s: { ...upstream, timeout_ms: 2000 } },
+    }));
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', config], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+    });
+    let out = '',
+      err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.stdin.end(`
+      (let [call (fn [server tool args] (tool/call {:server server :tool tool :args args}))
+            before (parse-long (:value (call "h" "connections" {})))
+            echoes (mapv #(:value (call "h" "echo" {:message (str %)})) (range 10))
+            after (parse-long (:value (call "h" "connections" {})))
+            hung (:reason (call "s" "hang" {}))
+            again (call "h" "echo" {:message "after idle"})]
+        [echoes (- after before) hung again])`);
+    const code = await new Promise((res) => p.on('close', res));
+    assert.equal(code, 0, err);
+    const [echoes, opened, hung, again] = JSON.parse(out);
+    assert.deepEqual(echoes, [...Array(10).keys()].map(String));
+    assert.equal(opened, 0, 'eleven calls, no new connection');
+    assert.equal(hung, 'timeout');
+    assert.deepEqual(again, { ok: true, value: 'after idle' });
+  });
+});
+
 describe('upstreams: an https upstream (lib/fault-http-upstream.mjs over TLS)', () => {
   let server, port, tlsDir;
   // A self-signed certificate for 127.0.0.1, and one for another name.
