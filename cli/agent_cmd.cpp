@@ -303,6 +303,13 @@ int cmd_agent(std::vector<std::string> args) {
   // --upstreams: every program of the agent may call them (tool/call ...).
   std::shared_ptr<upstream::Upstreams> upstreams;
   if (!upstreams_path.empty()) {
+    Tools named;
+    for (const protocol::AgentTool& t : options.tools)
+      named[t.name] = t.tool;
+    if (std::string conflict = upstream::host_tool_conflict(named); !conflict.empty()) {
+      fmt::print(stderr, "ptc agent: {}\n", conflict);
+      return kExitUsage;
+    }
     upstreams = start_upstreams(upstreams_path, upstream_required, &error);
     if (!upstreams) {
       fmt::print(stderr, "ptc agent: {}\n", error);

@@ -62,8 +62,14 @@ int cmd_batch(std::vector<std::string> args) {
     if (!item.memory.is_nil()) ro.memory = item.memory;
     if (item.tools) ro.tools = *item.tools;
     // Each line is a program: its own upstream call cap and read-only cache.
-    if (opts.upstreams) upstream::attach(ro, opts.upstreams, opts.upstream_limits);
-    Step r = programs.run(item.program, ro);
+    Step r;
+    try {
+      if (opts.upstreams) upstream::attach(ro, opts.upstreams, opts.upstream_limits);
+      r = programs.run(item.program, ro);
+    } catch (const LispError& e) {  // the line's tools clash with the upstreams
+      r.ok = false;
+      r.error = e.error();
+    }
     if (r.ok)
       fmt::print("{{\"id\":{},\"ok\":true,\"result\":{}}}\n", item.id_json, json_string(r.printed));
     else

@@ -75,11 +75,11 @@ int cmd_bench(std::vector<std::string> args) {
     RunOptions ro = opts.run;
     if (!item.memory.is_nil()) ro.memory = item.memory;
     if (item.tools) ro.tools = *item.tools;
-    // Each line is a program: its own upstream call cap and read-only cache.
-    if (opts.upstreams) upstream::attach(ro, opts.upstreams, opts.upstream_limits);
     Error failure = item.error;
     std::shared_ptr<const Program> program;
     try {
+      // Each line is a program: its own upstream call cap and read-only cache.
+      if (opts.upstreams) upstream::attach(ro, opts.upstreams, opts.upstream_limits);
       if (!item.context_json.empty()) {
         if (context_as == "json")
           ro.context_json = item.context_json;

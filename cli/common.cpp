@@ -154,6 +154,8 @@ std::string load_context(CommonOptions& out) {
     err = load_json_object(*out.memory_file, "memory", out.run.memory);
   if (err.empty() && out.tools_file) err = load_tools_file(*out.tools_file, out.run.tools);
   if (err.empty() && out.upstreams_file) {
+    if (std::string conflict = upstream::host_tool_conflict(out.run.tools); !conflict.empty())
+      return fmt::format("{}: {}", out.tools_file.value_or("--tools"), conflict);
     out.upstreams = start_upstreams(*out.upstreams_file, out.upstream_required, &err);
     if (out.upstreams) upstream::attach(out.run, out.upstreams, out.upstream_limits);
   }

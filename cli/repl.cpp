@@ -35,8 +35,14 @@ std::function<void(RunOptions&)> fresh_upstreams;
 
 void evaluate(Session& session, const std::string& source, bool json, std::atomic<bool>& cancel) {
   SigintCancels ctrl_c_cancels(cancel);
-  if (fresh_upstreams) fresh_upstreams(session.options());
-  Step step = session.eval(source);
+  Step step;
+  try {
+    if (fresh_upstreams) fresh_upstreams(session.options());
+    step = session.eval(source);
+  } catch (const LispError& e) {  // :tools loaded a tool named call or servers
+    step.ok = false;
+    step.error = e.error();
+  }
   for (const std::string& line : step.prints)
     fmt::print("{}\n", line);
   if (step.ok) {

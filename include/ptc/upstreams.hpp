@@ -48,7 +48,9 @@ UpstreamStart start_upstreams_from_json(std::string_view json, bool required = f
 // Gives one run the upstreams: tool/call and tool/servers in options.tools
 // (usable as functions, in pmap too), the catalog for discovery, and a fresh
 // per-run cap of `max_calls_per_program` calls and read-only cache. Call it
-// for each run's options (a Session's options once per eval).
+// for each run's options (a Session's options once per eval). A host tool
+// already named call or servers is refused: throws ptc::LispError
+// (args_error) naming it.
 void attach_upstreams(RunOptions& options, const std::shared_ptr<const UpstreamServers>& servers,
                       uint32_t max_calls_per_program = 50);
 

@@ -264,11 +264,16 @@ std::string text_arg(const HostValue& args, std::string_view key) {
 
 }  // namespace
 
-void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
-            UpstreamLimits limits) {
-  auto state = std::make_shared<RunState>();
-  Tool call;
-  call.fn = [upstreams, state, limits](const HostValue& args) -> ToolResult {
+namespace {
+
+// tool/call and tool/servers as attach() makes them. Named types, so that a
+// new attach (each eval of a Session) tells them from a host's own tools.
+struct CallTool {
+  std::shared_ptr<const Upstreams> upstreams;
+  std::shared_ptr<RunState> state;
+  UpstreamLimits limits;
+
+  ToolResult operator()(const HostValue& args) const {
     if (args.kind() != HostValue::Kind::Map)
       return ToolResult::failure(
           "tool/call takes a map: {:server \"fs\" :tool \"read_text_file\" :args {...}}");
@@ -316,12 +321,41 @@ void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
       }
     }
     return ToolResult::success(std::move(out));
-  };
+  }
+};
+
+struct ServersTool {
+  std::shared_ptr<const Upstreams> upstreams;
+  ToolResult operator()(const HostValue&) const {
+    return ToolResult::success(upstreams->describe_servers());
+  }
+};
+
+}  // namespace
+
+std::string host_tool_conflict(const Tools& tools) {
+  for (const char* name : {"call", "servers"}) {
+    auto it = tools.find(name);
+    if (it == tools.end() || it->second.fn.target<CallTool>() ||
+        it->second.fn.target<ServersTool>())
+      continue;
+    return fmt::format(
+        "a host tool is named \"{}\", but with upstreams tool/call and tool/servers are the "
+        "upstreams' own; rename the host tool",
+        name);
+  }
+  return {};
+}
+
+void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
+            UpstreamLimits limits) {
+  if (std::string conflict = host_tool_conflict(options.tools); !conflict.empty())
+    throw LispError(ErrorKind::ArgsError, conflict);
+  Tool call;
+  call.fn = CallTool{upstreams, std::make_shared<RunState>(), limits};
   options.tools["call"] = std::move(call);
   Tool servers;
-  servers.fn = [upstreams](const HostValue&) -> ToolResult {
-    return ToolResult::success(upstreams->describe_servers());
-  };
+  servers.fn = ServersTool{upstreams};
   options.tools["servers"] = std::move(servers);
   options.tool_catalog = upstreams->catalog();
 }

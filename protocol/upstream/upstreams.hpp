@@ -73,9 +73,14 @@ class Upstreams {
 
 // Adds tool/call and tool/servers to `options.tools`, with a fresh per-run
 // call counter and read-only cache, and the catalog to options.tool_catalog:
-// call once per run.
+// call once per run. Throws LispError (args_error) when a host tool of
+// `options.tools` is named call or servers (host_tool_conflict says so).
 void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
             UpstreamLimits limits = {});
+
+// "" or why `tools` cannot take the upstreams: a host tool named call or
+// servers (ones attach made are fine: it replaces them).
+std::string host_tool_conflict(const Tools& tools);
 
 // What a model is told about the upstreams (appended to a tool description):
 // mode "inline" lists every server and its tools, "lazy" only the servers and

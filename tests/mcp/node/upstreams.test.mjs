@@ -3,7 +3,7 @@
 // (server-filesystem on a temporary folder, server-everything) and of
 // lib/fault-upstream.mjs, whose tools hang, crash, fail and answer too much.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -340,6 +340,32 @@ describe('upstreams: ptc run --upstreams', () => {
     assert.deepEqual(batch.trim().split('\n').map((l) => JSON.parse(l).result), ['true', 'true']);
     const repl = await lines('repl', `${call('a')}\n${call('b')}\n`);
     assert.deepEqual(repl.trim().split('\n'), ['true', 'true']);
+  });
+
+  test('a host tool named call or servers is refused, never silently replaced', async () => {
+    const table = join(dir, 'clash-tools.json');
+    writeFileSync(table, JSON.stringify({ call: [{ args: {}, result: 'host' }] }));
+    const run = spawnSync(ptcBin(), ['eval', '(tool/call {})', '--upstreams', config, '--tools', table], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /clash-tools\.json: a host tool is named "call".*rename the host tool/);
+    // ptc batch: the line whose tools clash fails with args_error; the others run.
+    const lines = [
+      { id: 1, program: '(tool/servers)', tools: { servers: [{ args: {}, result: [] }] } },
+      { id: 2, program: '(count (tool/servers))' },
+    ];
+    const batch = spawnSync(ptcBin(), ['batch', '-', '--upstreams', config], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+      encoding: 'utf8',
+    });
+    const [clash, fine] = batch.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(clash.ok, false);
+    assert.equal(clash.error.reason, 'args_error');
+    assert.match(clash.error.message, /a host tool is named "servers"/);
+    assert.deepEqual(fine, { id: 2, ok: true, result: '3' });
   });
 
   test('read-only tools are answered once per run for equal arguments', async () => {
