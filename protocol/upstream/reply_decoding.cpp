@@ -42,8 +42,12 @@ bool dechunk(std::string_view in, std::string& out, size_t& used) {
     }
     in.remove_prefix(eol + 2);
     if (size == 0) {
-      size_t end = in.starts_with("\r\n") ? 2 : in.find("\r\n\r\n");
-      if (end != std::string_view::npos) used = total - in.size() + (end == 2 ? 2 : end + 4);
+      // No trailer: a blank line right away; else trailer lines up to one.
+      size_t trailer_end = in.find("\r\n\r\n");
+      size_t end = in.starts_with("\r\n")                  ? 2
+                   : trailer_end != std::string_view::npos ? trailer_end + 4
+                                                           : 0;
+      if (end) used = total - in.size() + end;
       return true;
     }
     if (in.size() < size + 2) return false;

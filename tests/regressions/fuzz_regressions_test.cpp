@@ -13,6 +13,7 @@
 #include "protocol/mcp/http_rpc.hpp"
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/server.hpp"
+#include "protocol/upstream/reply_decoding.hpp"
 #include "runtime/host_value.hpp"
 
 namespace {
@@ -227,6 +228,18 @@ TEST(FuzzRegressions, JsonRpcRepeatedParamsKeepNoContextOfTheReplacedOne) {
       R"({"params":{"arguments":{"context":{"a":1}}},"params":{"arguments":{"context":[2]}}})";
   h = ptc::parse_json_extracting(twice, kPath, &raw);
   EXPECT_EQ(raw, "[2]");
+}
+
+// fuzz_upstream: a chunked reply whose trailer line is two bytes ("ch") was
+// measured as ending right after them, so a kept-alive connection would have
+// read the next reply from the middle of this one.
+TEST(FuzzRegressions, ChunkedReplyLengthCountsATwoByteTrailerLine) {
+  std::string reply =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nch\r\n\r\n";
+  ptc::upstream::HttpReply r = ptc::upstream::parse_http_reply(reply + "0\r\n\r\n", 7);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.body, "abc");
+  EXPECT_EQ(r.length, reply.size());
 }
 
 }  // namespace
