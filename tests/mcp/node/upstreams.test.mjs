@@ -55,8 +55,13 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 // ptc run - --json --upstreams config [flags] with `program` on stdin.
 function ptc(program, flags = [], env = {}) {
+  return ptcWith(config, program, flags, env);
+}
+
+// The same with another upstreams file.
+function ptcWith(upstreams, program, flags = [], env = {}) {
   return new Promise((resolve, reject) => {
-    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', config, ...flags], {
+    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', upstreams, ...flags], {
       env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET, ...env }),
     });
     let stdout = '',
@@ -272,23 +277,17 @@ describe('upstreams: ptc run --upstreams', () => {
       await new Promise((r) => setTimeout(r, 600)); // v answered; the sleeper's call is in flight
       process.kill(pids()[0], 'SIGKILL');
     })();
-    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', victim]);
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.stdin.end(`[(tool/call {:server "v" :tool "echo" :args {:message "first"}})
+    const r = await ptcWith(victim, `[(tool/call {:server "v" :tool "echo" :args {:message "first"}})
                  (:ok (tool/call {:server "sleeper" :tool "slow" :args {:ms 2000}}))
                  (tool/call {:server "v" :tool "echo" :args {:message "again"}})]`);
-    const code = await new Promise((res) => p.on('close', res));
     await killer;
-    assert.equal(code, 0, err);
-    const [first, slept, again] = JSON.parse(out);
+    assert.equal(r.code, 0, r.stderr);
+    const [first, slept, again] = r.value;
     assert.deepEqual(first, { ok: true, value: 'first' });
     assert.equal(slept, true);
     assert.deepEqual(again, { ok: true, value: 'again' });
     assert.equal(pids().length, 2, 'started once, restarted once');
-    assert.match(err, /upstream v: restarting/);
+    assert.match(r.stderr, /upstream v: restarting/);
   });
 
   test("the program's own timeout bounds an upstream call", async () => {
@@ -484,18 +483,10 @@ describe('upstreams: an HTTP upstream (server-everything in Streamable HTTP mode
         },
       }),
     );
-    const run = (program) =>
-      new Promise((resolve) => {
-        const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
-          env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
-        });
-        let out = '',
-          err = '';
-        p.stdout.on('data', (d) => (out += d));
-        p.stderr.on('data', (d) => (err += d));
-        p.on('close', (code) => resolve({ code, out, err, value: out ? JSON.parse(out) : undefined }));
-        p.stdin.end(program);
-      });
+    const run = async (program) => {
+      const r = await ptcWith(httpConfig, program);
+      return { ...r, out: r.stdout, err: r.stderr };
+    };
     const r = await run(`
       [(:tool_count (first (tool/servers)))
        (tool/call {:server "web" :tool "echo" :args {:message "over http"}})
@@ -577,21 +568,14 @@ describe('upstreams: HTTP faults (lib/fault-http-upstream.mjs, JSON replies)', (
         upstreams: { h: upstream(null), wrong: upstream('not-the-token') },
       }),
     );
-    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', httpConfig], {
-      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
-    });
-    let out = '',
-      err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.stdin.end(`[(tool/call {:server "h" :tool "echo" :args {:message "json reply"}})
-                  (:reason (tool/call {:server "h" :tool "hang" :args {}}))
-                  (:reason (tool/call {:server "h" :tool "huge" :args {:bytes 3000000}}))
-                  (tool/call {:server "h" :tool "denied" :args {}})
-                  (:available (second (tool/servers)))]`);
-    const code = await new Promise((res) => p.on('close', res));
+    const { code, stdout: out, stderr: err, value } = await ptcWith(httpConfig,
+      `[(tool/call {:server "h" :tool "echo" :args {:message "json reply"}})
+        (:reason (tool/call {:server "h" :tool "hang" :args {}}))
+        (:reason (tool/call {:server "h" :tool "huge" :args {:bytes 3000000}}))
+        (tool/call {:server "h" :tool "denied" :args {}})
+        (:available (second (tool/servers)))]`);
     assert.equal(code, 0, err);
-    const [echo, hang, huge, denied, wrongAvailable] = JSON.parse(out);
+    const [echo, hang, huge, denied, wrongAvailable] = value;
     assert.deepEqual(echo, { ok: true, value: 'json reply' });
     assert.equal(hang, 'timeout');
     assert.equal(huge, 'response_too_large');
@@ -621,14 +605,7 @@ describe('upstreams: HTTP connections are kept alive (lib/fault-http-upstream.mj
       credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
       upstreams: { h: upstream, s: { ...upstream, timeout_ms: 2000 } },
     }));
-    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', config], {
-      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
-    });
-    let out = '',
-      err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.stdin.end(`
+    const r = await ptcWith(config, `
       (let [call (fn [server tool args] (tool/call {:server server :tool tool :args args}))
             before (parse-long (:value (call "h" "connections" {})))
             echoes (mapv #(:value (call "h" "echo" {:message (str %)})) (range 10))
@@ -636,9 +613,8 @@ describe('upstreams: HTTP connections are kept alive (lib/fault-http-upstream.mj
             hung (:reason (call "s" "hang" {}))
             again (call "h" "echo" {:message "after idle"})]
         [echoes (- after before) hung again])`);
-    const code = await new Promise((res) => p.on('close', res));
-    assert.equal(code, 0, err);
-    const [echoes, opened, hung, again] = JSON.parse(out);
+    assert.equal(r.code, 0, r.stderr);
+    const [echoes, opened, hung, again] = r.value;
     assert.deepEqual(echoes, [...Array(10).keys()].map(String));
     assert.equal(opened, 0, 'eleven calls, no new connection');
     assert.equal(hung, 'timeout');
@@ -685,18 +661,13 @@ describe('upstreams: an https upstream (lib/fault-http-upstream.mjs over TLS)', 
         misnamed: upstream('127.0.0.1', other.cert),
       },
     }));
-    const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', config], {
-      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET, SSL_CERT_FILE: '/nonexistent', SSL_CERT_DIR: '/nonexistent' }),
-    });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.stdin.end(`[(tool/call {:server "ok" :tool "echo" :args {:message "over tls"}})
-                  (tool/call {:server "byname" :tool "echo" :args {:message "by name"}})
-                  (mapv (juxt :name :available) (tool/servers))]`);
-    const code = await new Promise((res) => p.on('close', res));
+    const { code, stdout: out, stderr: err, value } = await ptcWith(config,
+      `[(tool/call {:server "ok" :tool "echo" :args {:message "over tls"}})
+        (tool/call {:server "byname" :tool "echo" :args {:message "by name"}})
+        (mapv (juxt :name :available) (tool/servers))]`,
+      [], { SSL_CERT_FILE: '/nonexistent', SSL_CERT_DIR: '/nonexistent' });
     assert.equal(code, 0, err);
-    const [ok, byname, servers] = JSON.parse(out);
+    const [ok, byname, servers] = value;
     assert.deepEqual(ok, { ok: true, value: 'over tls' });
     assert.deepEqual(byname, { ok: true, value: 'by name' });
     assert.deepEqual(servers, [['byname', true], ['misnamed', false], ['ok', true], ['untrusted', false]]);
