@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "protocol/upstream/upstreams.hpp"
 
 namespace ptc::cli {
 
@@ -52,6 +53,15 @@ CommandResult load_tools_command(const std::string& path, Session& session) {
                  ":tools FILE needs a replay table {\"tool-name\": [{\"args\": {...}, "
                  "\"result\": ...}]}");
     return CommandResult::Continue;
+  }
+  // With --upstreams, tool/call and tool/servers are theirs (attached anew
+  // before each input).
+  if (session.options().tool_catalog) {
+    if (std::string conflict = upstream::host_tool_conflict(tools); !conflict.empty()) {
+      report_error(fmt::format("{}: {}", path, conflict),
+                   "with --upstreams, tool/call and tool/servers reach the upstreams");
+      return CommandResult::Continue;
+    }
   }
   std::string names;
   for (const auto& [name, tool] : tools)

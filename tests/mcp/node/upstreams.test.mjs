@@ -365,6 +365,14 @@ describe('upstreams: ptc run --upstreams', () => {
     assert.equal(clash.error.reason, 'args_error');
     assert.match(clash.error.message, /a host tool is named "servers"/);
     assert.deepEqual(fine, { id: 2, ok: true, result: '3' });
+    // ptc repl: :tools refuses the table; the upstreams' tool/servers still answers.
+    const repl = spawnSync(ptcBin(), ['repl', '--upstreams', config], {
+      env: passEnv({ PTC_TEST_UPSTREAM_SECRET: SECRET }),
+      input: `:tools ${table}\n(count (tool/servers))\n`,
+      encoding: 'utf8',
+    });
+    assert.match(repl.stderr, /clash-tools\.json: a host tool is named "call"/);
+    assert.equal(repl.stdout.trim(), '3');
   });
 
   test('read-only tools are answered once per run for equal arguments', async () => {
