@@ -106,6 +106,7 @@ HttpClient::HttpClient(UpstreamConfig config, const Redactor* redactor, LogFn lo
   }
   if (host_.size() > 2 && host_.front() == '[') host_ = host_.substr(1, host_.size() - 2);
   if (tls) tls_ = make_tls_context(config_.ca_file, &tls_error_);
+  ignore_sigpipe();  // OpenSSL writes with write(2), which has no MSG_NOSIGNAL
 }
 
 HttpClient::~HttpClient() {
@@ -220,7 +221,7 @@ void HttpClient::give_back(std::unique_ptr<HttpConnection> conn) {
 
 HttpClient::Raw HttpClient::post(const std::string& body, const std::string& session,
                                  Clock::time_point deadline, const std::function<bool()>& cancelled,
-                                 int64_t expect_id, bool is_delete) {
+                                 int64_t expect_id, bool replayable, bool is_delete) {
   Raw r;
   if (!tls_error_.empty()) {
     r.error = tls_error_;
@@ -237,15 +238,17 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
   req += "\r\n";
   req += body;
   // A kept-alive connection first. If it turns out closed before any byte of
-  // the reply came (the server dropped it while idle: the request was not
-  // read), the request goes once more on a new connection.
+  // the reply came, the server may have dropped it while idle without reading
+  // the request: the request goes once more on a new connection, when that
+  // is safe (nothing was sent, or the request may be repeated; never a
+  // tools/call the server may have run before the connection dropped).
   for (;;) {
     std::unique_ptr<HttpConnection> conn = take_idle();
     bool reused = conn != nullptr;
     if (!conn && !(conn = connect(deadline, cancelled, r))) return r;
-    bool stale = false;
-    bool keep = send_and_read(*conn, req, deadline, cancelled, expect_id, r, &stale);
-    if (stale && reused) {
+    bool stale = false, unsent = false;
+    bool keep = send_and_read(*conn, req, deadline, cancelled, expect_id, r, &stale, &unsent);
+    if (stale && reused && (replayable || unsent)) {
       r = Raw{};
       continue;
     }
@@ -256,7 +259,7 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
 
 bool HttpClient::send_and_read(HttpConnection& conn, const std::string& req,
                                Clock::time_point deadline, const std::function<bool()>& cancelled,
-                               int64_t expect_id, Raw& r, bool* stale) {
+                               int64_t expect_id, Raw& r, bool* stale, bool* unsent) {
   size_t off = 0;
   while (off < req.size()) {
     if (conn.ssl) {
@@ -266,6 +269,7 @@ bool HttpClient::send_and_read(HttpConnection& conn, const std::string& req,
         off += static_cast<size_t>(n);
       } else if (!wait_tls(conn, n, deadline, cancelled, r)) {
         *stale = !r.timed_out && !r.cancelled;
+        *unsent = off == 0;
         return false;
       }
       continue;
@@ -279,6 +283,7 @@ bool HttpClient::send_and_read(HttpConnection& conn, const std::string& req,
     if (n <= 0) {
       r.error = fmt::format("cannot connect to {}:{} ({})", host_, port_, std::strerror(errno));
       *stale = true;
+      *unsent = off == 0;
       return false;
     }
     off += static_cast<size_t>(n);
@@ -356,7 +361,7 @@ Reply HttpClient::exchange(std::string_view method, const HostValue& params,
   std::string body =
       fmt::format("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", id,
                   to_json(HostValue::string(std::string(method))), to_json(params));
-  Raw raw = post(body, session, deadline, cancelled, id);
+  Raw raw = post(body, session, deadline, cancelled, id, /*replayable=*/method != "tools/call");
   Reply r;
   r.bytes = raw.body.size();
   if (raw.cancelled) {
@@ -434,7 +439,7 @@ std::string HttpClient::initialize(Clock::time_point deadline) {
   Reply r = exchange("initialize", initialize_params(), deadline, {}, "", &session);
   if (r.status != Reply::Status::Ok) return "initialize failed: " + r.message;
   Raw n = post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", session, deadline,
-               {}, -1);
+               {}, -1, /*replayable=*/true);
   if (!n.error.empty() || (n.status != 202 && n.status != 200))
     return redact(fmt::format("notifications/initialized failed (HTTP {}) {}", n.status, n.error));
   std::lock_guard lock(mutex_);
@@ -481,7 +486,8 @@ void HttpClient::stop() {
   }
   // End the session politely (best effort, short).
   if (!session.empty())
-    post("", session, Clock::now() + std::chrono::milliseconds(300), {}, -1, /*is_delete=*/true);
+    post("", session, Clock::now() + std::chrono::milliseconds(300), {}, -1, /*replayable=*/true,
+         /*is_delete=*/true);
   std::lock_guard lock(idle_mutex_);
   idle_.clear();
 }

@@ -44,13 +44,17 @@ class HttpClient final : public UpstreamClient {
     std::string error;  // transport failure
     bool cancelled = false, timed_out = false;
   };
+  // `replayable`: the request may go twice (it changes nothing the second
+  // time, or was never read); a tools/call is not.
   Raw post(const std::string& body, const std::string& session, Clock::time_point deadline,
-           const std::function<bool()>& cancelled, int64_t expect_id, bool is_delete = false);
+           const std::function<bool()>& cancelled, int64_t expect_id, bool replayable,
+           bool is_delete = false);
   // Sends a request and reads its reply on `conn`; true when the connection
-  // may carry another. `stale`: it failed before any byte of the reply.
+  // may carry another. `stale`: it failed before any byte of the reply;
+  // `unsent`: before any byte of the request left.
   bool send_and_read(HttpConnection& conn, const std::string& request, Clock::time_point deadline,
-                     const std::function<bool()>& cancelled, int64_t expect_id, Raw& r,
-                     bool* stale);
+                     const std::function<bool()>& cancelled, int64_t expect_id, Raw& r, bool* stale,
+                     bool* unsent);
   std::unique_ptr<HttpConnection> connect(Clock::time_point deadline,
                                           const std::function<bool()>& cancelled, Raw& r);
   std::unique_ptr<HttpConnection> take_idle();

@@ -22,12 +22,6 @@ extern char** environ;
 
 namespace ptc::upstream {
 
-namespace {
-
-constexpr size_t kMaxStderrLine = 4096;
-constexpr auto kMaxBackoff = std::chrono::milliseconds(8000);
-constexpr auto kFirstBackoff = std::chrono::milliseconds(250);
-
 void ignore_sigpipe() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -36,6 +30,12 @@ void ignore_sigpipe() {
       std::signal(SIGPIPE, SIG_IGN);  // a dead upstream is EPIPE, not our death
   });
 }
+
+namespace {
+
+constexpr size_t kMaxStderrLine = 4096;
+constexpr auto kMaxBackoff = std::chrono::milliseconds(8000);
+constexpr auto kFirstBackoff = std::chrono::milliseconds(250);
 
 // The id of a reply too large to decode, from its first or last bytes
 // ({"result":...,"jsonrpc":"2.0","id":7} puts it last); -1 when not found.
@@ -66,6 +66,7 @@ class Connection {
   // they fought over the mutex: ten futex calls a reply under pmap).
   struct Pending {
     bool done = false;
+    bool waiting = false;  // in the wait loop (its request is written)
     Reply reply;
     std::condition_variable cv;
   };
@@ -87,10 +88,16 @@ class Connection {
   // flight the idle reader holds the role (server notifications, an exit);
   // a caller kicks it off through wake_fd.
   bool reading = false;
+  size_t waiters = 0;  // calls in the wait loop; the idle reader reads while there are none
   bool idle_reading = false, idle_kicked = false, stopping = false;
   std::condition_variable idle_cv;
   int wake_fd = -1;
   std::mutex write_mutex;
+  // Lines the reader could not write at once (answers to the server's own
+  // requests): the next write sends them first. The reader never waits for
+  // stdin, which may be full while the server waits for us to read.
+  std::mutex outbox_mutex;
+  std::string outbox;
   std::atomic<int64_t> next_id{1};
   std::thread idle_reader, err_reader;
 
@@ -133,17 +140,54 @@ class Connection {
     return dead;
   }
 
-  bool write_line(const std::string& line) {
-    std::lock_guard lock(write_mutex);
-    if (in_fd < 0) return false;
+  enum class Written { Ok, Failed, TimedOut };
+
+  // Writes `data` whole, waiting for room until `deadline` (stdin is
+  // non-blocking). A line cut short by the deadline leaves the stream
+  // corrupt: the connection is then dead (restarted on the next call).
+  Written write_all(std::string_view data, Clock::time_point deadline,
+                    const std::function<bool()>& cancelled) {
     size_t off = 0;
-    while (off < line.size()) {
-      ssize_t n = ::write(in_fd, line.data() + off, line.size() - off);
+    while (off < data.size()) {
+      ssize_t n = ::write(in_fd, data.data() + off, data.size() - off);
+      if (n > 0) {
+        off += static_cast<size_t>(n);
+        continue;
+      }
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      off += static_cast<size_t>(n);
+      if (n < 0 && errno != EAGAIN) return Written::Failed;
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0 || (cancelled && cancelled())) {
+        if (off > 0) mark_dead("stopped reading its stdin in the middle of a request");
+        return Written::TimedOut;
+      }
+      pollfd p{in_fd, POLLOUT, 0};
+      (void)::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
     }
-    return true;
+    return Written::Ok;
+  }
+
+  Written write_line(const std::string& line, Clock::time_point deadline,
+                     const std::function<bool()>& cancelled = {}) {
+    std::lock_guard lock(write_mutex);
+    if (in_fd < 0) return Written::Failed;
+    std::string queued;
+    {
+      std::lock_guard ob(outbox_mutex);
+      queued.swap(outbox);
+    }
+    if (!queued.empty() && write_all(queued, deadline, {}) != Written::Ok) return Written::Failed;
+    return write_all(line, deadline, cancelled);
+  }
+
+  // The reader's own writes: at once if stdin is free, else queued.
+  void write_or_queue(const std::string& line) {
+    std::unique_lock lock(write_mutex, std::try_to_lock);
+    if (lock.owns_lock() && in_fd >= 0 &&
+        write_all(line, Clock::now() + std::chrono::milliseconds(100), {}) == Written::Ok)
+      return;
+    std::lock_guard ob(outbox_mutex);
+    outbox += line;
   }
 
   void deliver(int64_t id, Reply reply) {
@@ -179,7 +223,7 @@ class Connection {
             "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{{\"code\":-32601,\"message\":\"not "
             "supported by this client\"}}}}\n",
             to_json(*id));
-        write_line(reply);
+        write_or_queue(reply);
       }
       return;
     }
@@ -266,7 +310,16 @@ class Connection {
   // wakes one waiting caller to take it.
   void release_reading() {
     reading = false;
-    if (!pending.empty()) pending.begin()->second->cv.notify_one();
+    for (auto& [call_id, pp] : pending)
+      if (pp->waiting) {
+        pp->cv.notify_one();
+        return;
+      }
+  }
+
+  bool pending_empty() {
+    std::lock_guard lock(mutex);
+    return pending.empty();
   }
 
   // Reads while no call is in flight (and leaves the role to callers, who
@@ -274,14 +327,25 @@ class Connection {
   void idle_loop() {
     std::unique_lock lock(mutex);
     while (!dead && !stopping) {
-      if (reading || !pending.empty()) {
+      // Calls still writing do not read: if their write waits for a server
+      // that waits for us to read its stdout, this thread reads for them.
+      if (reading || waiters > 0) {
         idle_cv.wait_for(lock, std::chrono::milliseconds(100));
         continue;
       }
       reading = idle_reading = true;
       idle_kicked = false;
       lock.unlock();
-      bool open = read_once(-1, true);
+      bool open = false;
+      try {
+        open = read_once(pending_empty() ? -1 : 100, true);
+      } catch (...) {  // never expected (out of memory): the connection ends
+        lock.lock();
+        reading = idle_reading = false;
+        lock.unlock();
+        mark_dead("could not be read");
+        return;
+      }
       uint64_t kicks = 0;
       (void)!::read(wake_fd, &kicks, sizeof kicks);  // nonblocking: drains a kick if any
       lock.lock();
@@ -329,24 +393,39 @@ class Connection {
     std::string frame =
         fmt::format("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}\n", id,
                     to_json(HostValue::string(std::string(method))), to_json(params));
-    if (!write_line(frame)) {
+    Written written = write_line(frame, deadline, cancelled);
+    if (written == Written::Failed) {
       mark_dead("cannot be written to (it exited)");
       std::lock_guard lock(mutex);
       return p->reply;
     }
     std::unique_lock lock(mutex);
+    p->waiting = true;
+    ++waiters;
+    // Every way out of the loop below stops it waiting (under the mutex).
+    struct Leave {
+      std::unique_lock<std::mutex>& lock;
+      size_t& waiters;
+      ~Leave() {
+        if (!lock.owns_lock()) lock.lock();
+        --waiters;
+      }
+    } leave{lock, waiters};
     for (;;) {
       if (p->done) return p->reply;
       auto now = Clock::now();
       bool stop = cancelled && cancelled();
-      if (now >= deadline || stop) {
+      if (now >= deadline || stop || written == Written::TimedOut) {
         pending.erase(id);
-        if (!reading && !pending.empty()) pending.begin()->second->cv.notify_one();
+        if (!reading) release_reading();
         lock.unlock();
-        write_line(
-            fmt::format("{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{"
-                        "\"requestId\":{},\"reason\":\"{}\"}}}}\n",
-                        id, stop ? "cancelled" : "timeout"));
+        if (written == Written::Ok)
+          write_line(
+              fmt::format(
+                  "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{"
+                  "\"requestId\":{},\"reason\":\"{}\"}}}}\n",
+                  id, stop ? "cancelled" : "timeout"),
+              Clock::now() + std::chrono::milliseconds(100));
         Reply r;
         r.status = stop ? Reply::Status::Cancelled : Reply::Status::Timeout;
         r.message = stop ? fmt::format("the call to upstream {} was cancelled", name)
@@ -358,7 +437,14 @@ class Connection {
         reading = true;
         lock.unlock();
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
-        read_once(static_cast<int>(std::max<int64_t>(ms, 1)), false);
+        try {
+          read_once(static_cast<int>(std::max<int64_t>(ms, 1)), false);
+        } catch (...) {  // never expected (out of memory): give the role back
+          lock.lock();
+          pending.erase(id);
+          release_reading();
+          throw;
+        }
         lock.lock();
         reading = false;
         if (p->done) release_reading();  // another caller takes over
@@ -373,8 +459,8 @@ class Connection {
     }
   }
 
-  void notify(std::string_view method) {
-    write_line(fmt::format("{{\"jsonrpc\":\"2.0\",\"method\":\"{}\"}}\n", method));
+  void notify(std::string_view method, Clock::time_point deadline) {
+    write_line(fmt::format("{{\"jsonrpc\":\"2.0\",\"method\":\"{}\"}}\n", method), deadline);
   }
 
   void shutdown() {
@@ -523,6 +609,8 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
       ::close(fd);
     return redact(fmt::format("cannot start {}: {}", config_.command, std::strerror(rc)));
   }
+  // Our end of its stdin never blocks: a write waits with the call's deadline.
+  ::fcntl(in_pipe[1], F_SETFL, ::fcntl(in_pipe[1], F_GETFL) | O_NONBLOCK);
   auto c = std::make_shared<Connection>();
   c->pid = pid;
   c->in_fd = in_pipe[1];
@@ -547,7 +635,7 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
     c->shutdown();
     return "initialize failed: " + r.message;
   }
-  c->notify("notifications/initialized");
+  c->notify("notifications/initialized", deadline);
   if (list_tools) {
     std::vector<HostValue> tools;
     std::string err = list_all_tools(

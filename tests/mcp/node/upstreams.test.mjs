@@ -290,6 +290,28 @@ describe('upstreams: ptc run --upstreams', () => {
     assert.match(r.stderr, /upstream v: restarting/);
   });
 
+  test('a request larger than the pipe, while the upstream waits for us to read: no deadlock', async () => {
+    // The first call times out while the server sleeps, reading nothing; the
+    // second call's 1 MB request fills stdin meanwhile; then the server
+    // writes its late 400 kB answer and waits until it is read, and only then
+    // reads on. Somebody must read while the second call still writes.
+    const blocking = join(dir, 'blocking.json');
+    writeFileSync(blocking, JSON.stringify({ upstreams: { b: {
+      transport: 'mcp_stdio', command: 'python3',
+      args: [join(NODE_DIR, 'lib', 'blocking-upstream.py')], timeout_ms: 1500 } } }));
+    const r = spawnSync(ptcBin(), ['run', '-', '--json', '--timeout', '10000', '--upstreams', blocking], {
+      input: `(let [a (tool/call {:server "b" :tool "late" :args {:ms 2000 :bytes 400000}})
+                    big (apply str (repeat 20000 "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"))
+                    b (tool/call {:server "b" :tool "size" :args {:message big}})]
+                [(:reason a) (:value b)])`,
+      encoding: 'utf8',
+      timeout: 15000,
+      env: passEnv(),
+    });
+    assert.equal(r.status, 0, `status ${r.status} signal ${r.signal}: ${r.stderr}`);
+    assert.deepEqual(JSON.parse(r.stdout), ['timeout', '1000000']);
+  });
+
   test("the program's own timeout bounds an upstream call", async () => {
     const slowConfig = join(dir, 'slow.json');
     writeFileSync(
@@ -627,6 +649,23 @@ describe('upstreams: HTTP connections are kept alive (lib/fault-http-upstream.mj
     assert.equal(opened, 0, 'eleven calls, no new connection');
     assert.equal(hung, 'timeout');
     assert.deepEqual(again, { ok: true, value: 'after idle' });
+  });
+
+  test('a tools/call whose kept-alive connection drops unanswered is not sent again', async () => {
+    const config = join(dir, 'http-replay.json');
+    writeFileSync(config, JSON.stringify({
+      credentials: { tok: { source: 'env', var: 'PTC_TEST_UPSTREAM_SECRET' } },
+      upstreams: { h: { transport: 'mcp_http', url: `http://127.0.0.1:${port}/mcp`,
+        auth: [{ scheme: 'bearer', binding: 'tok' }] } },
+    }));
+    const r = await ptcWith(config, `
+      (let [call (fn [tool] (tool/call {:server "h" :tool tool :args {}}))
+            before (parse-long (:value (call "effects")))
+            dropped (call "side_effect")
+            after (parse-long (:value (call "effects")))]
+        [(:reason dropped) (- after before)])`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.value, ['upstream_unavailable', 1]);
   });
 });
 

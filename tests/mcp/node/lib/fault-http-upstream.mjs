@@ -1,7 +1,8 @@
 // A tiny MCP server over Streamable HTTP (plain JSON replies, no SDK) whose
 // tools misbehave on purpose, for the upstream tests: echo, hang (never
 // answers), huge {bytes} (that much text), denied (answers 401), connections
-// (how many TCP connections it has accepted). Every request must carry
+// (how many TCP connections it has accepted), side_effect (counts a call, and
+// drops the connection unanswered on every odd one), effects (that count). Every request must carry
 // "Authorization: Bearer $TOKEN" (else 401). Prints "listening on port N" on
 // stderr. With TLS_KEY and TLS_CERT (PEM files) it serves https instead;
 // KEEPALIVE_MS sets how long it keeps an idle connection open.
@@ -14,7 +15,7 @@ const createServer = (handler) =>
     ? createHttpsServer({ key: readFileSync(process.env.TLS_KEY), cert: readFileSync(process.env.TLS_CERT) }, handler)
     : createHttpServer(handler);
 
-const tools = ['echo', 'hang', 'huge', 'denied', 'connections'].map((name) => ({
+const tools = ['echo', 'hang', 'huge', 'denied', 'connections', 'side_effect', 'effects'].map((name) => ({
   name,
   description: `http fault tool ${name}`,
   inputSchema: { type: 'object' },
@@ -49,10 +50,13 @@ const server = createServer((req, res) => {
       case 'huge': return reply(text('x'.repeat(args.bytes ?? 3 << 20)));
       case 'denied': res.writeHead(401, { 'content-type': 'text/plain' }); return res.end('denied');
       case 'connections': return reply(text(String(connections)));
+      case 'side_effect': return ++effects % 2 ? req.socket.destroy() : reply(text(String(effects)));
+      case 'effects': return reply(text(String(effects)));
     }
   });
 });
 let connections = 0;
+let effects = 0;
 server.on(process.env.TLS_KEY ? 'secureConnection' : 'connection', () => connections++);
 if (process.env.KEEPALIVE_MS) server.keepAliveTimeout = Number(process.env.KEEPALIVE_MS);
 server.listen(0, '127.0.0.1', () => process.stderr.write(`listening on port ${server.address().port}\n`));
