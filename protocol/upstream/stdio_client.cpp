@@ -72,7 +72,8 @@ class Connection {
   };
 
   pid_t pid = -1;
-  int in_fd = -1, out_fd = -1, err_fd = -1;
+  std::atomic<int> in_fd{-1};  // also polled by the reader, closed by shutdown
+  int out_fd = -1, err_fd = -1;
   size_t max_bytes = 0;
   std::string name;
   const Redactor* redactor = nullptr;
@@ -81,6 +82,7 @@ class Connection {
   std::mutex mutex;
   std::map<int64_t, std::shared_ptr<Pending>> pending;
   bool dead = false;
+  std::atomic<bool> gone{false};  // dead, readable without the mutex (writers stop)
   std::string death;
   // Who reads stdout (leader/follower): a caller waiting for its reply reads
   // the pipe itself and hands other callers their replies, so a reply wakes
@@ -92,7 +94,7 @@ class Connection {
   bool idle_reading = false, idle_kicked = false, stopping = false;
   std::condition_variable idle_cv;
   int wake_fd = -1;
-  std::mutex write_mutex;
+  std::timed_mutex write_mutex;  // one line at a time on stdin
   // Lines the reader could not write at once (answers to the server's own
   // requests): the next write sends them first. The reader never waits for
   // stdin, which may be full while the server waits for us to read.
@@ -123,6 +125,7 @@ class Connection {
       std::lock_guard lock(mutex);
       if (dead) return;
       dead = true;
+      gone = true;
       death = std::move(why);
       for (auto& [id, p] : pending) {
         p->done = true;
@@ -143,11 +146,13 @@ class Connection {
   enum class Written { Ok, Failed, TimedOut };
 
   // Writes `data` whole, waiting for room until `deadline` (stdin is
-  // non-blocking). A line cut short by the deadline leaves the stream
-  // corrupt: the connection is then dead (restarted on the next call).
+  // non-blocking); `*done` gets the bytes written. A line cut short leaves
+  // the stream corrupt: the connection is then dead (restarted on the next
+  // call). write_mutex held.
   Written write_all(std::string_view data, Clock::time_point deadline,
-                    const std::function<bool()>& cancelled) {
+                    const std::function<bool()>& cancelled, size_t* done) {
     size_t off = 0;
+    Written result = Written::Ok;
     while (off < data.size()) {
       ssize_t n = ::write(in_fd, data.data() + off, data.size() - off);
       if (n > 0) {
@@ -155,39 +160,79 @@ class Connection {
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno != EAGAIN) return Written::Failed;
+      if (n < 0 && errno != EAGAIN) {
+        result = Written::Failed;
+        break;
+      }
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0 || (cancelled && cancelled())) {
-        if (off > 0) mark_dead("stopped reading its stdin in the middle of a request");
-        return Written::TimedOut;
+      if (left.count() <= 0 || (cancelled && cancelled()) || gone) {
+        result = Written::TimedOut;
+        break;
       }
       pollfd p{in_fd, POLLOUT, 0};
       (void)::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
     }
-    return Written::Ok;
+    if (done) *done = off;
+    if (off > 0 && off < data.size())
+      mark_dead("stopped reading its stdin in the middle of a request");
+    return result;
   }
 
+  // Writes what it can of the outbox now, without waiting. write_mutex held.
+  void flush_outbox_now() {
+    std::lock_guard ob(outbox_mutex);
+    while (!outbox.empty() && in_fd >= 0) {
+      ssize_t n = ::write(in_fd, outbox.data(), outbox.size());
+      if (n > 0) {
+        outbox.erase(0, static_cast<size_t>(n));
+      } else if (n < 0 && errno != EINTR) {
+        return;  // full (EAGAIN): later; gone (EPIPE): the reader sees the exit
+      }
+    }
+  }
+
+  // One line, whole, after what the reader queued; waits for stdin (and for
+  // another caller's write) only until `deadline`.
   Written write_line(const std::string& line, Clock::time_point deadline,
                      const std::function<bool()>& cancelled = {}) {
-    std::lock_guard lock(write_mutex);
+    std::unique_lock lock(write_mutex, std::defer_lock);
+    while (!lock.try_lock_for(std::chrono::milliseconds(20)))
+      if (Clock::now() >= deadline || (cancelled && cancelled()) || gone) return Written::TimedOut;
     if (in_fd < 0) return Written::Failed;
     std::string queued;
     {
       std::lock_guard ob(outbox_mutex);
       queued.swap(outbox);
     }
-    if (!queued.empty() && write_all(queued, deadline, {}) != Written::Ok) return Written::Failed;
-    return write_all(line, deadline, cancelled);
+    size_t done = 0;
+    Written w = write_all(queued, deadline, {}, &done);
+    if (w != Written::Ok) {
+      if (done == 0) {  // nothing left: the lines wait for the next writer
+        std::lock_guard ob(outbox_mutex);
+        outbox.insert(0, queued);
+      }
+      return w;
+    }
+    w = write_all(line, deadline, cancelled, nullptr);
+    if (w == Written::Ok) flush_outbox_now();  // what the reader queued meanwhile
+    return w;
   }
 
-  // The reader's own writes: at once if stdin is free, else queued.
+  // The reader's own writes (answers to the server's requests): never waits
+  // for stdin, which may be full while the server waits for us to read.
+  // Queued behind what is queued; written now as far as stdin takes it.
   void write_or_queue(const std::string& line) {
+    {
+      std::lock_guard ob(outbox_mutex);
+      outbox += line;
+    }
     std::unique_lock lock(write_mutex, std::try_to_lock);
-    if (lock.owns_lock() && in_fd >= 0 &&
-        write_all(line, Clock::now() + std::chrono::milliseconds(100), {}) == Written::Ok)
-      return;
+    if (lock.owns_lock()) flush_outbox_now();
+  }
+
+  bool outbox_empty() {
     std::lock_guard ob(outbox_mutex);
-    outbox += line;
+    return outbox.empty();
   }
 
   void deliver(int64_t id, Reply reply) {
@@ -291,8 +336,19 @@ class Connection {
   // timeout_ms (-1: until something happens), then whatever is there. The
   // idle reader also wakes on wake_fd. False when stdout is closed.
   bool read_once(int timeout_ms, bool idle) {
-    pollfd fds[2] = {{out_fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
-    int n = ::poll(fds, idle ? 2 : 1, timeout_ms);
+    // Queued answers to the server go out from here too when stdin is free
+    // (a writer holding it sends them after its own line).
+    bool want_out = false;
+    {
+      std::unique_lock lock(write_mutex, std::try_to_lock);
+      if (lock.owns_lock()) {
+        flush_outbox_now();
+        want_out = !outbox_empty() && in_fd >= 0;
+      }
+    }
+    pollfd fds[3] = {
+        {out_fd, POLLIN, 0}, {want_out ? in_fd.load() : -1, POLLOUT, 0}, {wake_fd, POLLIN, 0}};
+    int n = ::poll(fds, idle ? 3 : 2, timeout_ms);
     if (n < 0) return errno == EINTR;
     if (n == 0 || fds[0].revents == 0) return true;
     char buf[65536];
@@ -404,28 +460,34 @@ class Connection {
     ++waiters;
     // Every way out of the loop below stops it waiting (under the mutex).
     struct Leave {
+      Connection& c;
       std::unique_lock<std::mutex>& lock;
-      size_t& waiters;
+      bool left = false;
+      void now() {  // mutex held
+        if (left) return;
+        left = true;
+        if (--c.waiters == 0) c.idle_cv.notify_one();  // the idle reader reads again
+      }
       ~Leave() {
         if (!lock.owns_lock()) lock.lock();
-        --waiters;
+        now();
       }
-    } leave{lock, waiters};
+    } leave{*this, lock};
     for (;;) {
       if (p->done) return p->reply;
       auto now = Clock::now();
       bool stop = cancelled && cancelled();
       if (now >= deadline || stop || written == Written::TimedOut) {
         pending.erase(id);
+        p->waiting = false;
+        leave.now();  // before anything that may wait: it reads no more
         if (!reading) release_reading();
         lock.unlock();
         if (written == Written::Ok)
-          write_line(
-              fmt::format(
-                  "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{"
-                  "\"requestId\":{},\"reason\":\"{}\"}}}}\n",
-                  id, stop ? "cancelled" : "timeout"),
-              Clock::now() + std::chrono::milliseconds(100));
+          write_or_queue(fmt::format(
+              "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{"
+              "\"requestId\":{},\"reason\":\"{}\"}}}}\n",
+              id, stop ? "cancelled" : "timeout"));
         Reply r;
         r.status = stop ? Reply::Status::Cancelled : Reply::Status::Timeout;
         r.message = stop ? fmt::format("the call to upstream {} was cancelled", name)
@@ -464,6 +526,7 @@ class Connection {
   }
 
   void shutdown() {
+    gone = true;  // writers waiting for stdin give up
     {
       std::lock_guard lock(write_mutex);
       if (in_fd >= 0) ::close(in_fd);

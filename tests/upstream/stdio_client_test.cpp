@@ -1,0 +1,112 @@
+// The stdio client when requests and answers are larger than the pipes: a
+// server that stops reading while it writes must never leave a call waiting
+// past its own deadline (tests/mcp/node/lib/blocking-upstream.py, python3).
+#include "protocol/upstream/stdio_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "include/ptc/error.hpp"
+#include "include/ptc/host_value.hpp"
+
+namespace ptc::upstream {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::string server_script() {
+  return PTC_SOURCE_DIR "/tests/mcp/node/lib/blocking-upstream.py";
+}
+
+class BlockingUpstream : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    UpstreamConfig c;
+    c.name = "b";
+    c.transport = "mcp_stdio";
+    c.command = "python3";
+    c.args = {server_script()};
+    client_ = std::make_unique<StdioClient>(c, nullptr, LogFn{});
+    ASSERT_EQ(client_->start(), "");
+    t0_ = Clock::now();
+  }
+
+  Reply call(const std::string& tool, const std::string& args_json, int timeout_ms) {
+    return client_->request(
+        "tools/call", parse_json("{\"name\":\"" + tool + "\",\"arguments\":" + args_json + "}"),
+        Clock::now() + milliseconds(timeout_ms), {});
+  }
+  Reply size_of_a_megabyte(int timeout_ms) {
+    return call("size", "{\"message\":\"" + std::string(1000000, 'y') + "\"}", timeout_ms);
+  }
+  long elapsed_ms() const {
+    return static_cast<long>(std::chrono::duration_cast<milliseconds>(Clock::now() - t0_).count());
+  }
+  static std::string text(const Reply& r) {
+    return r.status == Reply::Status::Ok ? to_json(r.result) : r.message;
+  }
+
+  std::unique_ptr<StdioClient> client_;
+  Clock::time_point t0_;
+};
+
+// A call times out while the server sleeps; a second call writes 1 MB into
+// the full pipe; the server then writes a 400 kB late answer and waits for
+// us to read it. The timed-out call must not keep the others from reading.
+TEST_F(BlockingUpstream, ATimedOutCallDoesNotStallALargeWrite) {
+  Reply late;
+  long late_ms = 0;
+  std::thread t([&] {
+    late = call("late", R"({"ms":2000,"bytes":400000})", 500);
+    late_ms = elapsed_ms();
+  });
+  std::this_thread::sleep_for(milliseconds(100));
+  Reply big = size_of_a_megabyte(8000);
+  long big_ms = elapsed_ms();
+  t.join();
+  EXPECT_EQ(late.status, Reply::Status::Timeout) << text(late);
+  EXPECT_LT(late_ms, 1500);
+  ASSERT_EQ(big.status, Reply::Status::Ok) << text(big);
+  EXPECT_NE(text(big).find("1000000"), std::string::npos);
+  EXPECT_LT(big_ms, 5000);
+}
+
+// The server asks us something (ping) while another call's 1 MB request
+// holds stdin: our answer must not wait for a later write.
+TEST_F(BlockingUpstream, AnAnswerToTheServerIsNotHeldBack) {
+  Reply asked;
+  long asked_ms = 0;
+  std::thread t([&] {
+    asked = call("ask", "{}", 4000);
+    asked_ms = elapsed_ms();
+  });
+  std::this_thread::sleep_for(milliseconds(50));
+  Reply big = size_of_a_megabyte(8000);
+  t.join();
+  ASSERT_EQ(big.status, Reply::Status::Ok) << text(big);
+  ASSERT_EQ(asked.status, Reply::Status::Ok) << text(asked);
+  EXPECT_NE(text(asked).find("asked"), std::string::npos);
+  EXPECT_LT(asked_ms, 3000);
+}
+
+// A call waiting for another call's long write still ends at its deadline.
+TEST_F(BlockingUpstream, WaitingForAnotherWriteKeepsTheDeadline) {
+  std::thread sleeper([&] { (void)call("late", R"({"ms":2000,"bytes":10})", 5000); });
+  std::this_thread::sleep_for(milliseconds(100));
+  std::thread writer([&] { (void)size_of_a_megabyte(8000); });
+  std::this_thread::sleep_for(milliseconds(100));
+  auto start = Clock::now();
+  Reply quick = call("size", R"({"message":"hi"})", 300);
+  auto took = std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
+  sleeper.join();
+  writer.join();
+  EXPECT_EQ(quick.status, Reply::Status::Timeout) << text(quick);
+  EXPECT_LT(took, 1000);
+}
+
+}  // namespace
+}  // namespace ptc::upstream
