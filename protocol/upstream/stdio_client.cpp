@@ -56,6 +56,46 @@ int64_t find_id(std::string_view head, std::string_view tail) {
   return id >= 0 ? id : scan(head, false);
 }
 
+// Who writes stdin: one line at a time. A mutex whose waits can end at a
+// deadline (std::timed_mutex's timed lock is invisible to ThreadSanitizer).
+class StdinGate {
+ public:
+  void lock() {
+    std::unique_lock g(m_);
+    free_.wait(g, [this] { return !busy_; });
+    busy_ = true;
+  }
+  bool try_lock() {
+    std::lock_guard g(m_);
+    if (busy_) return false;
+    busy_ = true;
+    return true;
+  }
+  // Waits in slices of 20 ms while `keep_waiting()` says so.
+  template <class KeepWaiting>
+  bool lock_while(KeepWaiting keep_waiting) {
+    std::unique_lock g(m_);
+    while (busy_) {
+      if (!keep_waiting()) return false;
+      free_.wait_for(g, std::chrono::milliseconds(20));
+    }
+    busy_ = true;
+    return true;
+  }
+  void unlock() {
+    {
+      std::lock_guard g(m_);
+      busy_ = false;
+    }
+    free_.notify_one();
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable free_;
+  bool busy_ = false;
+};
+
 }  // namespace
 
 // One child process and its pipes.
@@ -94,7 +134,7 @@ class Connection {
   bool idle_reading = false, idle_kicked = false, stopping = false;
   std::condition_variable idle_cv;
   int wake_fd = -1;
-  std::timed_mutex write_mutex;  // one line at a time on stdin
+  StdinGate write_mutex;  // one line at a time on stdin
   // Lines the reader could not write at once (answers to the server's own
   // requests): the next write sends them first. The reader never waits for
   // stdin, which may be full while the server waits for us to read.
@@ -195,9 +235,10 @@ class Connection {
   // another caller's write) only until `deadline`.
   Written write_line(const std::string& line, Clock::time_point deadline,
                      const std::function<bool()>& cancelled = {}) {
-    std::unique_lock lock(write_mutex, std::defer_lock);
-    while (!lock.try_lock_for(std::chrono::milliseconds(20)))
-      if (Clock::now() >= deadline || (cancelled && cancelled()) || gone) return Written::TimedOut;
+    bool got = write_mutex.lock_while(
+        [&] { return Clock::now() < deadline && !(cancelled && cancelled()) && !gone; });
+    if (!got) return Written::TimedOut;
+    std::unique_lock lock(write_mutex, std::adopt_lock);
     if (in_fd < 0) return Written::Failed;
     std::string queued;
     {
