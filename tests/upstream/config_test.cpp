@@ -24,6 +24,22 @@ std::string parse(const std::string& json, UpstreamsConfig* out = nullptr) {
   return parse_upstreams(json, "u.json", out ? *out : local, fake_env);
 }
 
+// Parses {"credentials": {NAME: {"source": "file", "path": P}}, "upstreams":
+// UPSTREAMS} with P a scratch file holding `secret`, removed afterwards.
+std::string parse_with_file_credential(const std::string& name, const std::string& secret,
+                                       const std::string& upstreams, UpstreamsConfig* out) {
+  std::string path = ::testing::TempDir() + "/ptc_upstream_" + name + ".txt";
+  {
+    std::ofstream f(path);
+    f << secret;
+  }
+  std::string err = parse(R"({"credentials": {")" + name + R"(": {"source": "file", "path": ")" +
+                              path + R"("}}, "upstreams": )" + upstreams + "}",
+                          out);
+  std::remove(path.c_str());
+  return err;
+}
+
 TEST(UpstreamConfig, ParsesAStdioUpstreamWithExpandedEnvAndCredentials) {
   UpstreamsConfig c;
   std::string err = parse(R"({
@@ -70,17 +86,10 @@ TEST(UpstreamConfig, DefaultsAreTheIssues) {
 }
 
 TEST(UpstreamConfig, CredentialFromAFileIsTrimmed) {
-  std::string path = ::testing::TempDir() + "/ptc_upstream_secret.txt";
-  {
-    std::ofstream f(path);
-    f << "file-secret-42\n";
-  }
   UpstreamsConfig c;
-  std::string err = parse(R"({"credentials": {"k": {"source": "file", "path": ")" + path +
-                              R"("}}, "upstreams": {"a": {"transport": "mcp_stdio", "command": "x",
-                "env": {"K": "${credential:k}"}}}})",
-                          &c);
-  std::remove(path.c_str());
+  std::string err = parse_with_file_credential(
+      "k", "file-secret-42\n",
+      R"({"a": {"transport": "mcp_stdio", "command": "x", "env": {"K": "${credential:k}"}}})", &c);
   ASSERT_EQ(err, "");
   EXPECT_EQ(c.upstreams.at("a").env[0].second, "file-secret-42");
   EXPECT_EQ(c.redactor.redact("file-secret-42"), "[REDACTED]");
@@ -132,16 +141,9 @@ TEST(UpstreamConfig, AuthEmittersBuildHeadersFromCredentials) {
   EXPECT_EQ(h[2], (std::pair<std::string, std::string>{"X-Token", "ghp_secret_value_123"}));
 
   UpstreamsConfig b;
-  std::string path = ::testing::TempDir() + "/ptc_upstream_basic.txt";
-  {
-    std::ofstream f(path);
-    f << "ada:open-sesame\n";
-  }
-  err = parse(R"({"credentials": {"u": {"source": "file", "path": ")" + path + R"("}},
-    "upstreams": {"a": {"transport": "mcp_http", "url": "http://localhost:9/mcp",
-      "auth": [{"scheme": "basic", "binding": "u"}]}}})",
-              &b);
-  std::remove(path.c_str());
+  err = parse_with_file_credential("u", "ada:open-sesame\n", R"({"a": {"transport": "mcp_http",
+      "url": "http://localhost:9/mcp", "auth": [{"scheme": "basic", "binding": "u"}]}})",
+                                   &b);
   ASSERT_EQ(err, "");
   EXPECT_EQ(b.upstreams.at("a").headers[0].second, "Basic YWRhOm9wZW4tc2VzYW1l");
   EXPECT_EQ(b.redactor.redact("sent Basic YWRhOm9wZW4tc2VzYW1l"), "sent Basic [REDACTED]");
