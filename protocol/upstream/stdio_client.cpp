@@ -122,7 +122,7 @@ class Connection {
   std::mutex mutex;
   std::map<int64_t, std::shared_ptr<Pending>> pending;
   bool dead = false;
-  std::atomic<bool> gone{false};  // dead, readable without the mutex (writers stop)
+  std::atomic<bool> gone{false};  // dead or stopping; read without the mutex (writers stop)
   std::string death;
   // Who reads stdout (leader/follower): a caller waiting for its reply reads
   // the pipe itself and hands other callers their replies, so a reply wakes
@@ -134,7 +134,7 @@ class Connection {
   bool idle_reading = false, idle_kicked = false, stopping = false;
   std::condition_variable idle_cv;
   int wake_fd = -1;
-  StdinGate write_mutex;  // one line at a time on stdin
+  StdinGate stdin_gate;  // one line at a time on stdin
   // Lines the reader could not write at once (answers to the server's own
   // requests): the next write sends them first. The reader never waits for
   // stdin, which may be full while the server waits for us to read.
@@ -188,7 +188,7 @@ class Connection {
   // Writes `data` whole, waiting for room until `deadline` (stdin is
   // non-blocking); `*done` gets the bytes written. A line cut short leaves
   // the stream corrupt: the connection is then dead (restarted on the next
-  // call). write_mutex held.
+  // call). stdin_gate held.
   Written write_all(std::string_view data, Clock::time_point deadline,
                     const std::function<bool()>& cancelled, size_t* done) {
     size_t off = 0;
@@ -218,7 +218,7 @@ class Connection {
     return result;
   }
 
-  // Writes what it can of the outbox now, without waiting. write_mutex held.
+  // Writes what it can of the outbox now, without waiting. stdin_gate held.
   void flush_outbox_now() {
     std::lock_guard ob(outbox_mutex);
     while (!outbox.empty() && in_fd >= 0) {
@@ -235,10 +235,10 @@ class Connection {
   // another caller's write) only until `deadline`.
   Written write_line(const std::string& line, Clock::time_point deadline,
                      const std::function<bool()>& cancelled = {}) {
-    bool got = write_mutex.lock_while(
+    bool got = stdin_gate.lock_while(
         [&] { return Clock::now() < deadline && !(cancelled && cancelled()) && !gone; });
     if (!got) return Written::TimedOut;
-    std::unique_lock lock(write_mutex, std::adopt_lock);
+    std::unique_lock lock(stdin_gate, std::adopt_lock);
     if (in_fd < 0) return Written::Failed;
     std::string queued;
     {
@@ -267,7 +267,7 @@ class Connection {
       std::lock_guard ob(outbox_mutex);
       outbox += line;
     }
-    std::unique_lock lock(write_mutex, std::try_to_lock);
+    std::unique_lock lock(stdin_gate, std::try_to_lock);
     if (lock.owns_lock()) flush_outbox_now();
   }
 
@@ -381,7 +381,7 @@ class Connection {
     // (a writer holding it sends them after its own line).
     bool want_out = false;
     {
-      std::unique_lock lock(write_mutex, std::try_to_lock);
+      std::unique_lock lock(stdin_gate, std::try_to_lock);
       if (lock.owns_lock()) {
         flush_outbox_now();
         want_out = !outbox_empty() && in_fd >= 0;
@@ -403,8 +403,8 @@ class Connection {
     return true;
   }
 
-  // Gives the reading role up (mutex held) and, unless the process is gone,
-  // wakes one waiting caller to take it.
+  // Gives the reading role up (mutex held) and wakes one caller in the wait
+  // loop to take it.
   void release_reading() {
     reading = false;
     for (auto& [call_id, pp] : pending)
@@ -412,6 +412,12 @@ class Connection {
         pp->cv.notify_one();
         return;
       }
+  }
+
+  // Asks the idle reader to give the role up (or, stopping, to end).
+  void kick_idle_reader() {
+    uint64_t one = 1;
+    (void)!::write(wake_fd, &one, sizeof one);
   }
 
   bool pending_empty() {
@@ -555,8 +561,7 @@ class Connection {
       }
       if (idle_reading && !idle_kicked) {
         idle_kicked = true;
-        uint64_t one = 1;
-        (void)!::write(wake_fd, &one, sizeof one);
+        kick_idle_reader();
       }
       p->cv.wait_until(lock, wake);
     }
@@ -569,7 +574,7 @@ class Connection {
   void shutdown() {
     gone = true;  // writers waiting for stdin give up
     {
-      std::lock_guard lock(write_mutex);
+      std::lock_guard lock(stdin_gate);
       if (in_fd >= 0) ::close(in_fd);
       in_fd = -1;
     }
@@ -578,33 +583,20 @@ class Connection {
       stopping = true;
     }
     idle_cv.notify_all();
-    if (wake_fd >= 0) {
-      uint64_t one = 1;
-      (void)!::write(wake_fd, &one, sizeof one);
-    }
+    if (wake_fd >= 0) kick_idle_reader();
     if (pid > 0) {
       // Closing stdin asks it to leave; then TERM, then KILL, the whole group.
-      auto until = Clock::now() + std::chrono::milliseconds(500);
       int status = 0;
-      bool reaped = false;
-      while (Clock::now() < until) {
-        if (::waitpid(pid, &status, WNOHANG) == pid) {
-          reaped = true;
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-      ::kill(-pid, SIGTERM);
-      if (!reaped) {
-        until = Clock::now() + std::chrono::milliseconds(500);
-        while (Clock::now() < until) {
-          if (::waitpid(pid, &status, WNOHANG) == pid) {
-            reaped = true;
-            break;
-          }
+      auto reaped_within = [&](std::chrono::milliseconds grace) {
+        for (auto until = Clock::now() + grace; Clock::now() < until;) {
+          if (::waitpid(pid, &status, WNOHANG) == pid) return true;
           std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
-      }
+        return false;
+      };
+      bool reaped = reaped_within(std::chrono::milliseconds(500));
+      ::kill(-pid, SIGTERM);
+      if (!reaped) reaped = reaped_within(std::chrono::milliseconds(500));
       ::kill(-pid, SIGKILL);
       if (!reaped) ::waitpid(pid, &status, 0);
       pid = -1;
