@@ -53,7 +53,8 @@ int64_t Ctx::remaining_ms() const {
 void Ctx::end_slice() {
   spent_ += static_cast<uint64_t>(kSlice - budget_);
   budget_ = kSlice;
-  if (std::chrono::steady_clock::now() >= deadline_) {
+  auto now = std::chrono::steady_clock::now();
+  if (now >= deadline_) {
     throw_error(ErrorKind::Timeout, fmt::format("{} timed out after {} ms", phase_, timeout_ms_),
                 "the program did too much work; process fewer items or avoid nested loops "
                 "over large collections");
@@ -62,6 +63,7 @@ void Ctx::end_slice() {
     cancelled_ = true;
     throw_error(ErrorKind::Cancelled, "execution was cancelled");
   }
+  if (on_slice) on_slice(on_slice_arg, now);
 }
 
 void Ctx::add_print(std::string line) {

@@ -83,6 +83,11 @@ class Ctx {
   // The value of the (fail v) that ended the run, for the host to read as
   // data (unset when a parallel branch failed: its value is in its own arena).
   std::optional<Value> failed_with;
+  // Told at the end of every slice of reductions while set: a parallel
+  // branch sharing its thread with others asks for another thread when it
+  // computes for long without waiting (vm/parallel.cpp).
+  void (*on_slice)(void* arg, std::chrono::steady_clock::time_point now) = nullptr;
+  void* on_slice_arg = nullptr;
   // Regexes compiled by this run, by pattern (each is charged once).
   std::map<std::string, Value, std::less<>> regexes;
 
@@ -165,6 +170,12 @@ class CurrentRun {
   CurrentRun(const CurrentRun&) = delete;
   CurrentRun& operator=(const CurrentRun&) = delete;
   static Ctx* get() { return current_; }
+  // A fiber keeps its own current run: switching fibers swaps it.
+  static Ctx* exchange(Ctx* ctx) {
+    Ctx* old = current_;
+    current_ = ctx;
+    return old;
+  }
 
  private:
   Ctx* saved_;

@@ -31,9 +31,20 @@ uintptr_t compute_limit() {
 }
 }  // namespace
 
+namespace {
+thread_local uintptr_t t_fiber_limit = 0;  // a fiber's stack, while one runs here
+}
+
 uintptr_t native_stack_limit() {
+  if (t_fiber_limit) return t_fiber_limit;
   thread_local uintptr_t limit = compute_limit();
   return limit;
+}
+
+uintptr_t exchange_native_stack_limit(uintptr_t limit) {
+  uintptr_t old = t_fiber_limit;
+  t_fiber_limit = limit;
+  return old;
 }
 
 void throw_stack_exhausted(const char* what) {

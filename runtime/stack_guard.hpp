@@ -12,7 +12,11 @@ namespace ptc {
 // and for a builtin's own frames.
 constexpr uintptr_t kStackReserve = 256 * 1024;
 
-uintptr_t native_stack_limit();  // lowest usable address of this thread's stack
+uintptr_t native_stack_limit();  // lowest usable address of the stack running now
+
+// A fiber runs on a stack of its own: while it runs, its limit replaces the
+// thread's (0 restores the thread's). Returns the limit it replaces.
+uintptr_t exchange_native_stack_limit(uintptr_t limit);
 
 [[noreturn]] void throw_stack_exhausted(const char* what);
 

@@ -6,11 +6,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "runtime/error.hpp"
 #include "runtime/transfer.hpp"
 #include "runtime/vector.hpp"
+#include "vm/cooperative.hpp"
+#include "vm/lane.hpp"
 #include "vm/vm.hpp"
 #include "vm/worker_pool.hpp"
 
@@ -18,10 +21,20 @@ namespace ptc {
 
 namespace {
 
-uint32_t default_window() {
-  unsigned hw = std::thread::hardware_concurrency();
-  return 2 * (hw ? hw : 1);
+unsigned hardware_threads() {
+  // Read once: glibc reads /sys at every call.
+  static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  return hw;
 }
+
+uint32_t default_window() {
+  return 2 * hardware_threads();
+}
+
+// A branch sharing its lane that has computed this long since it last
+// waited asks for another lane (thread), so compute-bound branches still
+// spread over the cores.
+constexpr auto kBusyBranch = std::chrono::milliseconds(2);
 
 }  // namespace
 
@@ -29,6 +42,7 @@ uint32_t default_window() {
 // call is over (queued helpers) only touch `next`, `in_flight` and `cancel`;
 // the pointers are used for claimed branches, which the call waits for.
 struct BranchExecutor::Call {
+  std::weak_ptr<Call> self;  // for a helper lane asked for from inside a branch
   BranchExecutor* executor;
   const ParallelBranches* branches;  // only valid while the call waits
   size_t count;
@@ -43,9 +57,15 @@ struct BranchExecutor::Call {
   std::atomic<size_t> next{0};
   std::atomic<bool> cancel{false};
   std::atomic<uint64_t> reductions{0};
+  // With lanes (window > 1): branches in flight, at most `window`, on up to
+  // `max_lanes` lanes (the calling thread's and pool threads').
+  uint32_t window = 1;
+  std::atomic<uint32_t> running{0};
+  std::atomic<uint32_t> lanes{0};
+  uint32_t max_lanes = 1;
   std::mutex mutex;
-  std::condition_variable changed;
-  size_t in_flight = 0;  // workers inside work(), under mutex
+  coop::CondVar changed;
+  size_t in_flight = 0;  // workers inside work() or helper lanes, under mutex
   // Per branch, filled by the branch's worker. Results and prints are
   // already in the parent's arena (charged there): a finished branch's own
   // heap is gone, so only the branches running now hold memory of their own.
@@ -108,6 +128,10 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
     bctx.parallel = this;
     bctx.budget = call.parent->budget;
     bctx.tool_catalog = call.parent->tool_catalog;
+    if (Lane::current() && call.max_lanes > 1) {
+      bctx.on_slice = &BranchExecutor::on_busy_slice;
+      bctx.on_slice_arg = &call;
+    }
     bctx.start_clock_until(call.deadline, call.deadline_ms, call.deadline_phase);
     call.ran[i] = 1;
     CurrentRun current(bctx);
@@ -160,6 +184,71 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
   }
 }
 
+// The next branch for a lane to start, when one may start now.
+Lane::Source BranchExecutor::branch_source(const std::shared_ptr<Call>& shared) {
+  return [shared]() -> std::function<void()> {
+    Call& call = *shared;
+    if (call.cancel.load()) return {};
+    uint32_t r = call.running.load();
+    do {
+      if (r >= call.window) return {};
+    } while (!call.running.compare_exchange_weak(r, r + 1));
+    size_t i = call.next.fetch_add(1);
+    if (i >= call.count) {
+      call.running.fetch_sub(1);
+      return {};
+    }
+    return [shared, i] {
+      Call& c = *shared;
+      c.executor->run_branch(c, i);
+      c.running.fetch_sub(1);
+      {
+        std::lock_guard lock(c.mutex);  // the waiter checks `running` under it
+      }
+      c.changed.notify_all();
+    };
+  };
+}
+
+// A pool thread's lane for one call (asked for by a busy branch).
+void BranchExecutor::lane_work(const std::shared_ptr<Call>& shared) {
+  Call& call = *shared;
+  try {
+    Lane lane;
+    lane.run(branch_source(shared));
+  } catch (...) {
+    // No lane (no eventfd): the branches go on in the other lanes.
+  }
+  call.lanes.fetch_sub(1);
+  {
+    std::lock_guard lock(call.mutex);
+    --call.in_flight;
+  }
+  call.changed.notify_all();
+}
+
+void BranchExecutor::on_busy_slice(void* arg, std::chrono::steady_clock::time_point now) {
+  Call& call = *static_cast<Call*>(arg);
+  Lane* lane = Lane::current();
+  if (!lane || now - lane->resumed_at() < kBusyBranch) return;
+  if (call.cancel.load() || call.next.load() >= call.count || call.running.load() >= call.window)
+    return;
+  uint32_t l = call.lanes.load();
+  do {
+    if (l >= call.max_lanes) return;
+  } while (!call.lanes.compare_exchange_weak(l, l + 1));
+  std::shared_ptr<Call> shared = call.self.lock();
+  {
+    std::lock_guard lock(call.mutex);
+    ++call.in_flight;
+  }
+  if (!shared || !WorkerPool::instance().submit([shared] { lane_work(shared); })) {
+    call.lanes.fetch_sub(1);
+    std::lock_guard lock(call.mutex);
+    --call.in_flight;
+  }
+}
+
 void BranchExecutor::work(Call& call) {
   for (;;) {
     {
@@ -203,6 +292,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   } slot_release{release};
 
   auto call = std::make_shared<Call>();
+  call->self = call;
   call->executor = this;
   call->branches = &b;
   call->count = b.count;
@@ -227,19 +317,43 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   call->ran.resize(b.count);
   call->cancelled.resize(b.count);
 
-  // Helpers on the pool; this thread is a worker too, so the call progresses
-  // even when every pool thread is busy or none could be started.
-  for (uint32_t w = 1; w < workers; ++w) {
-    if (!WorkerPool::instance().submit([call] { work(*call); })) {
-      release_slots(workers - w);  // this thread does the rest
-      workers = w;
-      break;
+  if (workers > 1) {
+    // Branches as fibers on lanes: this thread's first (or the lane this
+    // call is made on, inside a branch), more lanes when branches compute
+    // rather than wait. A branch waiting for an upstream reply leaves its
+    // lane to the others, so `workers` calls are in flight on one thread.
+    call->window = workers;
+    call->max_lanes = std::min<uint32_t>(workers, hardware_threads());
+    call->lanes = 1;
+    if (Lane* lane = Lane::current(); lane && lane->running()) {
+      size_t source = lane->add_source(branch_source(call));
+      std::unique_lock lock(call->mutex);
+      call->changed.wait(lock, [&] {
+        return call->running.load() == 0 && call->in_flight == 0 &&
+               (call->cancel.load() || call->next.load() >= call->count);
+      });
+      lock.unlock();
+      lane->remove_source(source);
+    } else {
+      bool ran = false;
+      try {
+        Lane own;
+        ran = true;
+        own.run(branch_source(call));
+      } catch (const std::system_error&) {
+        if (ran) throw;
+      }
+      if (!ran) {  // no lane could be made: the branches run one by one here
+        call->max_lanes = 1;
+        work(*call);
+      }
     }
+  } else {
+    work(*call);
   }
-  work(*call);
   {
     std::unique_lock lock(call->mutex);
-    call->changed.wait(lock, [&] { return call->in_flight == 0; });
+    call->changed.wait(lock, [&] { return call->in_flight == 0 && call->running.load() == 0; });
   }
 
   ParallelCall record;

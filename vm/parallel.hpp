@@ -19,6 +19,7 @@
 #include "compiler/proto.hpp"
 #include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
+#include "vm/lane.hpp"
 
 namespace ptc {
 
@@ -37,6 +38,9 @@ class BranchExecutor final : public ParallelExecutor {
   // A worker's loop. Static: a helper may start after the call, and even
   // the executor, are gone; it then touches nothing but `call`.
   static void work(Call& call);
+  static Lane::Source branch_source(const std::shared_ptr<Call>& call);
+  static void lane_work(const std::shared_ptr<Call>& call);
+  static void on_busy_slice(void* call, std::chrono::steady_clock::time_point now);
   void run_branch(Call& call, size_t i);
   void settle_prints(Call& call, size_t i, Ctx& bctx);
   bool settle_result(Call& call, size_t i, Ctx& bctx, Value result);

@@ -13,6 +13,7 @@
 #include "runtime/host_value.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/stack_guard.hpp"
+#include "vm/cooperative.hpp"
 
 namespace ptc {
 
@@ -150,6 +151,12 @@ const ToolCallContext* current_tool_call() {
   return t_tool_call;
 }
 
+const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call) {
+  const ToolCallContext* old = t_tool_call;
+  t_tool_call = call;
+  return old;
+}
+
 std::string canonical_args_key(const HostValue& args) {
   std::string text;
   if (args.kind() != HostValue::Kind::Map) text.push_back('N');  // never equal to a map's form
@@ -230,14 +237,20 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
 
   auto t0 = std::chrono::steady_clock::now();
   ToolResult r;
-  BrokeredCall context(ctx);
-  try {
-    r = tool.fn ? tool.fn(full_args) : ToolResult::failure("the tool has no implementation");
-  } catch (const std::exception& e) {
-    r = ToolResult::failure(e.what());
-  } catch (...) {
-    r = ToolResult::failure("the tool raised an unknown exception");
-  }
+  auto invoke = [&] {
+    BrokeredCall context(ctx);  // on the thread that runs the tool
+    try {
+      r = tool.fn ? tool.fn(full_args) : ToolResult::failure("the tool has no implementation");
+    } catch (const std::exception& e) {
+      r = ToolResult::failure(e.what());
+    } catch (...) {
+      r = ToolResult::failure("the tool raised an unknown exception");
+    }
+  };
+  if (tool.cooperative)
+    invoke();
+  else
+    coop::run_blocking(invoke);  // here, unless other branches share this thread
   entry.duration_ms = ms_since(t0);
   if (!r.ok) {
     entry.error = r.error;

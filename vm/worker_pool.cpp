@@ -18,10 +18,23 @@ WorkerPool::~WorkerPool() {
 }
 
 bool WorkerPool::submit(std::function<void()> task) noexcept {
+  return enqueue(task, false);
+}
+
+bool WorkerPool::start_now(std::function<void()> task) noexcept {
+  return enqueue(task, true);
+}
+
+bool WorkerPool::enqueue(std::function<void()>& task, bool only_now) noexcept {
   std::lock_guard lock(mutex_);
   try {
     queue_.push_back(std::move(task));
   } catch (...) {
+    return false;
+  }
+  if (only_now && idle_ < queue_.size() && threads_.size() >= kMaxThreads) {
+    task = std::move(queue_.back());
+    queue_.pop_back();
     return false;
   }
   if (idle_ < queue_.size() && threads_.size() < kMaxThreads) {
@@ -30,7 +43,8 @@ bool WorkerPool::submit(std::function<void()> task) noexcept {
       return true;
     } catch (...) {
       // Out of threads or memory: an existing thread may still take the task.
-      if (threads_.empty()) {
+      if (threads_.empty() || only_now) {
+        task = std::move(queue_.back());
         queue_.pop_back();
         return false;
       }

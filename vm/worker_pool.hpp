@@ -20,6 +20,9 @@ class WorkerPool {
   // Queues a task. False when it could not be queued (no memory, no thread
   // could be started and none exists): the caller then does the work itself.
   bool submit(std::function<void()> task) noexcept;
+  // Like submit, but only when a thread can take the task now (an idle one,
+  // or a new one): false rather than queued behind busy threads.
+  bool start_now(std::function<void()> task) noexcept;
 
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -28,6 +31,7 @@ class WorkerPool {
  private:
   WorkerPool() = default;
   void loop();
+  bool enqueue(std::function<void()>& task, bool only_now) noexcept;
 
   static constexpr size_t kMaxThreads = 64;
   std::mutex mutex_;

@@ -48,6 +48,11 @@ struct Tool {
   // Calls with equal canonical arguments (string/keyword keys alike, nested
   // map order ignored, 2.0 equal to 2) are answered from the run's cache.
   bool cacheable = false;
+  // Set by tools whose waits only go through ptc's own cooperative waits
+  // (the upstream MCP clients): their calls stay on the branch's thread.
+  // Any other tool may block its thread, so in a pmap whose branches share
+  // a thread it runs on a thread of its own while the other branches go on.
+  bool cooperative = false;
 };
 
 // What a tool may ask about the call it is serving, while it runs (on the

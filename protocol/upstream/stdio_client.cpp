@@ -17,6 +17,7 @@
 
 #include "include/ptc/error.hpp"
 #include "protocol/upstream/handshake.hpp"
+#include "vm/cooperative.hpp"
 
 extern char** environ;
 
@@ -36,6 +37,10 @@ namespace {
 constexpr size_t kMaxStderrLine = 4096;
 constexpr auto kMaxBackoff = std::chrono::milliseconds(8000);
 constexpr auto kFirstBackoff = std::chrono::milliseconds(250);
+// The idle reader takes the pipe only once no call has waited for this long:
+// calls back to back keep the reading among themselves, with no thread
+// woken between them.
+constexpr auto kIdleAfter = std::chrono::milliseconds(50);
 
 // The id of a reply too large to decode, from its first or last bytes
 // ({"result":...,"jsonrpc":"2.0","id":7} puts it last); -1 when not found.
@@ -57,7 +62,9 @@ int64_t find_id(std::string_view head, std::string_view tail) {
 }
 
 // Who writes stdin: one line at a time. A mutex whose waits can end at a
-// deadline (std::timed_mutex's timed lock is invisible to ThreadSanitizer).
+// deadline (std::timed_mutex's timed lock is invisible to ThreadSanitizer)
+// and suspend a fiber rather than its thread (a fiber holding it may be
+// waiting for stdin to drain, on the same thread).
 class StdinGate {
  public:
   void lock() {
@@ -92,7 +99,7 @@ class StdinGate {
 
  private:
   std::mutex m_;
-  std::condition_variable free_;
+  coop::CondVar free_;
   bool busy_ = false;
 };
 
@@ -103,12 +110,14 @@ class Connection {
  public:
   // One call in flight. Each has its own condition variable so that a reply
   // wakes only its caller (one shared one woke every caller per reply, and
-  // they fought over the mutex: ten futex calls a reply under pmap).
+  // they fought over the mutex: ten futex calls a reply under pmap). A
+  // caller on a lane (a pmap branch) is a fiber: it parks, and the lane runs
+  // other branches meanwhile.
   struct Pending {
     bool done = false;
     bool waiting = false;  // in the wait loop (its request is written)
     Reply reply;
-    std::condition_variable cv;
+    coop::CondVar cv;
   };
 
   pid_t pid = -1;
@@ -127,10 +136,11 @@ class Connection {
   // Who reads stdout (leader/follower): a caller waiting for its reply reads
   // the pipe itself and hands other callers their replies, so a reply wakes
   // one thread, not a reader thread and then its caller. When no call is in
-  // flight the idle reader holds the role (server notifications, an exit);
-  // a caller kicks it off through wake_fd.
+  // flight for kIdleAfter the idle reader holds the role (server
+  // notifications, an exit); a caller kicks it off through wake_fd.
   bool reading = false;
   size_t waiters = 0;  // calls in the wait loop; the idle reader reads while there are none
+  Clock::time_point quiet_since{};  // when waiters last fell to 0
   bool idle_reading = false, idle_kicked = false, stopping = false;
   std::condition_variable idle_cv;
   int wake_fd = -1;
@@ -210,7 +220,7 @@ class Connection {
         break;
       }
       pollfd p{in_fd, POLLOUT, 0};
-      (void)::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
+      (void)coop::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
     }
     if (done) *done = off;
     if (off > 0 && off < data.size())
@@ -389,7 +399,7 @@ class Connection {
     }
     pollfd fds[3] = {
         {out_fd, POLLIN, 0}, {want_out ? in_fd.load() : -1, POLLOUT, 0}, {wake_fd, POLLIN, 0}};
-    int n = ::poll(fds, idle ? 3 : 2, timeout_ms);
+    int n = coop::poll(fds, idle ? 3 : 2, timeout_ms);
     if (n < 0) return errno == EINTR;
     if (n == 0 || fds[0].revents == 0) return true;
     char buf[65536];
@@ -425,15 +435,16 @@ class Connection {
     return pending.empty();
   }
 
-  // Reads while no call is in flight (and leaves the role to callers, who
-  // kick it off); ends when stdout closes or the connection stops.
+  // Reads while no call has waited for kIdleAfter (and leaves the role to
+  // callers, who kick it off); ends when stdout closes or the connection
+  // stops. Callers never wake it: it looks again every kIdleAfter.
   void idle_loop() {
     std::unique_lock lock(mutex);
     while (!dead && !stopping) {
       // Calls still writing do not read: if their write waits for a server
       // that waits for us to read its stdout, this thread reads for them.
-      if (reading || waiters > 0) {
-        idle_cv.wait_for(lock, std::chrono::milliseconds(100));
+      if (reading || waiters > 0 || Clock::now() - quiet_since < kIdleAfter) {
+        idle_cv.wait_for(lock, kIdleAfter);
         continue;
       }
       reading = idle_reading = true;
@@ -455,8 +466,6 @@ class Connection {
       idle_reading = false;
       release_reading();
       if (!open) break;
-      // Busy: let callers keep the role for a while.
-      if (idle_kicked) idle_cv.wait_for(lock, std::chrono::milliseconds(100));
     }
   }
 
@@ -513,7 +522,7 @@ class Connection {
       void now() {  // mutex held
         if (left) return;
         left = true;
-        if (--c.waiters == 0) c.idle_cv.notify_one();  // the idle reader reads again
+        if (--c.waiters == 0) c.quiet_since = Clock::now();  // the idle reader may read later
       }
       ~Leave() {
         if (!lock.owns_lock()) lock.lock();

@@ -55,6 +55,10 @@ class UpstreamClient {
   virtual Reply request(std::string_view method, const HostValue& params,
                         Clock::time_point deadline, const std::function<bool()>& cancelled) = 0;
   virtual void stop() = 0;
+  // True when request() waits only through vm/cooperative.hpp, so a pmap
+  // branch waiting for it leaves its thread to the other branches; other
+  // clients' requests run on a thread of their own there.
+  virtual bool cooperative() const { return false; }
 };
 
 class Connection;
@@ -80,6 +84,7 @@ class StdioClient final : public UpstreamClient {
 
   // Stops the process (its whole group) and the threads. Idempotent.
   void stop() override;
+  bool cooperative() const override { return true; }
   // The child's pid, or -1 (tests).
   pid_t pid() const;
 

@@ -10,6 +10,7 @@
 #include "include/ptc/error.hpp"
 #include "protocol/upstream/http_client.hpp"
 #include "protocol/upstream/reply_decoding.hpp"
+#include "vm/cooperative.hpp"
 
 namespace ptc::upstream {
 
@@ -173,7 +174,14 @@ HostValue Upstreams::call(const std::string& server, const std::string& tool, co
   }
   auto limit = Clock::now() + std::chrono::milliseconds(s.client->config().timeout_ms);
   HostValue params = HostValue::map({{str("name"), str(tool)}, {str("arguments"), args}});
-  Reply r = s.client->request("tools/call", params, std::min(deadline, limit), cancelled);
+  Reply r;
+  auto request = [&] {
+    r = s.client->request("tools/call", params, std::min(deadline, limit), cancelled);
+  };
+  if (s.client->cooperative())
+    request();
+  else
+    coop::run_blocking(request);  // a blocking client: on a thread of its own inside a pmap
   switch (r.status) {
     case Reply::Status::Ok:
       break;
@@ -353,9 +361,11 @@ void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
     throw LispError(ErrorKind::ArgsError, conflict);
   Tool call;
   call.fn = CallTool{upstreams, std::make_shared<RunState>(), limits};
+  call.cooperative = true;  // Upstreams::call runs a blocking client's request apart itself
   options.tools["call"] = std::move(call);
   Tool servers;
   servers.fn = ServersTool{upstreams};
+  servers.cooperative = true;  // never waits
   options.tools["servers"] = std::move(servers);
   options.tool_catalog = upstreams->catalog();
 }

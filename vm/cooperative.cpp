@@ -1,0 +1,117 @@
+#include "vm/cooperative.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+
+#include "vm/lane.hpp"
+#include "vm/worker_pool.hpp"
+
+namespace ptc::coop {
+
+bool on_lane() {
+  Lane* lane = Lane::current();
+  return lane && lane->running();
+}
+
+int poll(pollfd* fds, int nfds, int timeout_ms) {
+  Lane* lane = Lane::current();
+  if (!lane || !lane->running() || timeout_ms == 0) return ::poll(fds, nfds, timeout_ms);
+  auto until = timeout_ms < 0 ? Clock::time_point::max()
+                              : Clock::now() + std::chrono::milliseconds(timeout_ms);
+  lane->park(until, fds, nfds);
+  int ready = 0;
+  for (int i = 0; i < nfds; ++i)
+    ready += fds[i].revents != 0;
+  return ready;
+}
+
+struct CondVar::FiberWaiter {
+  Lane* lane;
+  Lane::Task* task;
+};
+
+std::cv_status CondVar::wait_until(std::unique_lock<std::mutex>& lock, Clock::time_point until) {
+  Lane* lane = Lane::current();
+  if (!lane || !lane->running()) {
+    if (until == Clock::time_point::max()) {
+      threads_.wait(lock);
+      return std::cv_status::no_timeout;
+    }
+    return threads_.wait_until(lock, until);
+  }
+  FiberWaiter me{lane, lane->running()};
+  {
+    std::lock_guard g(mutex_);
+    fibers_.push_back(&me);
+  }
+  lock.unlock();
+  lane->park(until);
+  bool notified;
+  {
+    // A notifier wakes a waiter only while it is listed, under mutex_: once
+    // off the list here, no wake() can reach this task late.
+    std::lock_guard g(mutex_);
+    auto it = std::find(fibers_.begin(), fibers_.end(), &me);
+    notified = it == fibers_.end();
+    if (!notified) fibers_.erase(it);
+  }
+  lock.lock();
+  return notified || Clock::now() < until ? std::cv_status::no_timeout : std::cv_status::timeout;
+}
+
+void CondVar::notify_one() {
+  {
+    std::lock_guard g(mutex_);
+    if (!fibers_.empty()) {
+      FiberWaiter* w = fibers_.front();
+      fibers_.erase(fibers_.begin());
+      w->lane->wake(w->task);
+    }
+  }
+  // Threads may wait too; a spurious wake-up is allowed, a lost one is not.
+  threads_.notify_one();
+}
+
+void CondVar::notify_all() {
+  {
+    std::lock_guard g(mutex_);
+    for (FiberWaiter* w : fibers_)
+      w->lane->wake(w->task);
+    fibers_.clear();
+  }
+  threads_.notify_all();
+}
+
+void run_blocking(const std::function<void()>& fn) {
+  if (!on_lane()) return fn();
+  struct Shared {
+    std::mutex mutex;
+    CondVar done_cv;
+    bool done = false;
+    std::exception_ptr error;
+  };
+  auto shared = std::make_shared<Shared>();
+  // `fn` lives on this fiber's stack, which waits below until the task is
+  // done with it (never abandoned, even when cancelled: fn itself sees that).
+  // Only onto a thread that takes it now: queued behind busy pool threads
+  // (lanes among them, waiting for such tasks) it could wait for ever.
+  bool started = WorkerPool::instance().start_now([shared, &fn] {
+    std::exception_ptr error;
+    try {
+      fn();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard lock(shared->mutex);
+    shared->error = error;
+    shared->done = true;
+    shared->done_cv.notify_one();  // under the mutex: the waiter may free nothing before
+  });
+  if (!started) return fn();
+  std::unique_lock lock(shared->mutex);
+  shared->done_cv.wait(lock, [&] { return shared->done; });
+  if (shared->error) std::rethrow_exception(shared->error);
+}
+
+}  // namespace ptc::coop

@@ -1,0 +1,230 @@
+#include "vm/lane.hpp"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <new>
+#include <system_error>
+
+namespace ptc {
+
+namespace {
+thread_local Lane* t_lane = nullptr;
+
+// One eventfd per thread, kept for its next lanes (a pmap call makes one).
+struct WakeFd {
+  int fd = -1;
+  ~WakeFd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+thread_local WakeFd t_wake_fd;
+}  // namespace
+
+struct Lane::Task {
+  enum class State { Ready, Running, Parked };
+  std::unique_ptr<Fiber> fiber;
+  State state = State::Ready;
+  bool woken = false;  // a wake() while it ran: its next park returns at once
+  Clock::time_point until = Clock::time_point::max();
+  pollfd* fds = nullptr;
+  int nfds = 0;
+};
+
+Lane::Lane() {
+  if (t_wake_fd.fd < 0) {
+    t_wake_fd.fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (t_wake_fd.fd < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+  }
+  wake_fd_ = t_wake_fd.fd;
+}
+
+Lane::~Lane() {
+  uint64_t stale = 0;  // a wake() that came after the last poll
+  (void)!::read(wake_fd_, &stale, sizeof stale);
+}
+
+Lane* Lane::current() {
+  return t_lane;
+}
+
+size_t Lane::add_source(Source source) {
+  sources_.emplace_back(next_source_id_, std::move(source));
+  return next_source_id_++;
+}
+
+void Lane::remove_source(size_t id) {
+  sources_.erase(std::remove_if(sources_.begin(), sources_.end(),
+                                [id](const auto& s) { return s.first == id; }),
+                 sources_.end());
+}
+
+void Lane::run(Source source) {
+  outer_ = t_lane;
+  t_lane = this;
+  add_source(std::move(source));
+  for (;;) {
+    Task* next = nullptr;
+    {
+      std::lock_guard lock(mutex_);
+      if (!ready_.empty()) {
+        next = ready_.front();
+        ready_.pop_front();
+      }
+    }
+    if (next) {
+      resume(next);
+      continue;
+    }
+    if (start_from_sources()) continue;
+    if (tasks_.empty()) break;
+    wait_for_events();
+  }
+  sources_.clear();
+  t_lane = outer_;
+  if (error_) {
+    std::exception_ptr e = error_;
+    error_ = nullptr;
+    std::rethrow_exception(e);
+  }
+}
+
+// Starts one fiber from the newest source that has work (an inner parallel
+// call finishing first lets the branch waiting for it go on).
+bool Lane::start_from_sources() {
+  for (size_t i = sources_.size(); i-- > 0;) {
+    std::function<void()> body = sources_[i].second();
+    if (!body) continue;
+    auto task = std::make_unique<Task>();
+    try {
+      task->fiber = std::make_unique<Fiber>(body);
+    } catch (const std::bad_alloc&) {
+      // No stack to be had: the work runs here, on the lane's own stack, its
+      // waits blocking the thread (slower, never lost).
+      t_lane = outer_;
+      body();
+      t_lane = this;
+      return true;
+    }
+    task->state = Task::State::Running;
+    Task* t = task.get();
+    tasks_.push_back(std::move(task));
+    resume(t);
+    return true;
+  }
+  return false;
+}
+
+void Lane::resume(Task* task) {
+  {
+    std::lock_guard lock(mutex_);
+    task->state = Task::State::Running;
+  }
+  running_ = task;
+  resumed_at_ = Clock::now();
+  try {
+    task->fiber->resume();
+  } catch (...) {
+    if (!error_) error_ = std::current_exception();
+  }
+  running_ = nullptr;
+  if (task->fiber->finished()) {
+    std::lock_guard lock(mutex_);  // a late wake() may still look at it: it is gone after this
+    auto it = std::find_if(tasks_.begin(), tasks_.end(),
+                           [task](const std::unique_ptr<Task>& t) { return t.get() == task; });
+    if (it != tasks_.end()) tasks_.erase(it);
+  }
+}
+
+void Lane::park(Clock::time_point until, pollfd* fds, int nfds) {
+  Task* t = running_;
+  {
+    std::lock_guard lock(mutex_);
+    if (t->woken) {
+      t->woken = false;
+      return;
+    }
+    t->state = Task::State::Parked;
+    t->until = until;
+    t->fds = fds;
+    t->nfds = nfds;
+    for (int i = 0; i < nfds; ++i)
+      fds[i].revents = 0;
+  }
+  Fiber::suspend();
+}
+
+void Lane::wake(Task* task) {
+  std::lock_guard lock(mutex_);
+  if (task->state == Task::State::Parked) {
+    task->state = Task::State::Ready;
+    task->fds = nullptr;
+    task->nfds = 0;
+    ready_.push_back(task);
+    if (sleeping_) {
+      uint64_t one = 1;
+      (void)!::write(wake_fd_, &one, sizeof one);
+    }
+  } else if (task->state == Task::State::Running) {
+    task->woken = true;
+  }
+}
+
+// Every fiber is parked: one poll over all their descriptors, the lane's
+// eventfd (wake() from another thread) and the nearest deadline.
+void Lane::wait_for_events() {
+  std::vector<pollfd> fds;
+  std::vector<std::pair<Task*, size_t>> owners;  // task, index of its first fd
+  auto until = Clock::time_point::max();
+  {
+    std::lock_guard lock(mutex_);
+    if (!ready_.empty()) return;
+    fds.push_back({wake_fd_, POLLIN, 0});
+    for (auto& t : tasks_) {
+      if (t->state != Task::State::Parked) continue;
+      until = std::min(until, t->until);
+      if (t->nfds == 0) continue;
+      owners.emplace_back(t.get(), fds.size());
+      fds.insert(fds.end(), t->fds, t->fds + t->nfds);
+    }
+    sleeping_ = true;
+  }
+  int timeout = -1;
+  if (until != Clock::time_point::max()) {
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+    timeout = static_cast<int>(std::clamp<int64_t>(left, 0, 60'000));
+  }
+  int n = ::poll(fds.data(), fds.size(), timeout);
+  if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "poll");
+  if (fds[0].revents) {
+    uint64_t drained = 0;
+    (void)!::read(wake_fd_, &drained, sizeof drained);
+  }
+  auto now = Clock::now();
+  std::lock_guard lock(mutex_);
+  sleeping_ = false;
+  size_t owner = 0;
+  for (auto& t : tasks_) {
+    if (t->state != Task::State::Parked) continue;
+    bool ready = now >= t->until;
+    while (owner < owners.size() && owners[owner].first != t.get())
+      ++owner;
+    if (owner < owners.size() && n > 0) {
+      size_t first = owners[owner].second;
+      for (int i = 0; i < t->nfds; ++i) {
+        t->fds[i].revents = fds[first + i].revents;
+        ready |= fds[first + i].revents != 0;
+      }
+    }
+    if (ready) {
+      t->state = Task::State::Ready;
+      t->fds = nullptr;
+      t->nfds = 0;
+      ready_.push_back(t.get());
+    }
+  }
+}
+
+}  // namespace ptc
