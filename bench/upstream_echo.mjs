@@ -149,6 +149,14 @@ try {
   console.log(`ptc's client adds ${(((seq - m['raw seq']) / 20) * 1000).toFixed(1)} us a sequential call ` +
     `(${((seq / m['raw seq'] - 1) * 100).toFixed(0)}% over the raw client); ` +
     `in pmap 4, ${(((m['ptc pmap 4'] - m['raw 4 in flight']) / 20) * 1000).toFixed(1)} us a call over raw with 4 in flight`);
+  for (const c of [2, 4])
+    console.log(`ptc pmap ${c} / raw client with ${c} in flight: ${(m[`ptc pmap ${c}`] / m[`raw ${c} in flight`]).toFixed(2)}`);
+  // The server's own floor: with every call in flight it answers no faster.
+  // When seq/c lies below it, no client reaches the 1.5x goal at c here.
+  const floor = m['raw 20 in flight'];
+  for (const c of [2, 4])
+    console.log(`goal at ${c}: 1.5 x seq/${c} = ${((1.5 * seq) / c).toFixed(3)} ms; the upstream's floor ` +
+      `(raw, all 20 in flight) ${floor.toFixed(3)} ms${(1.5 * seq) / c < floor ? ': below it, out of any client\'s reach' : ''}`);
   console.log('a 20 ms tool (fault-upstream slow), ms per 20 calls:');
   row('ptc, sequential', m['slow ptc seq']);
   row('ptc, pmap concurrency 4', m['slow ptc pmap 4'], ratio(m['slow ptc pmap 4'], m['slow ptc seq'], 4));
