@@ -13,6 +13,7 @@
 #include "vm/tool_broker.hpp"
 
 #if defined(PTC_SANITIZER_ADDRESS)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if defined(PTC_SANITIZER_THREAD)
@@ -101,6 +102,11 @@ void* take_stack() {
 }
 
 void give_stack(void* s) {
+#if defined(PTC_SANITIZER_ADDRESS)
+  // The redzones of the frames that were on it would be taken for the next
+  // fiber's overflows.
+  __asan_unpoison_memory_region(static_cast<char*>(s) + page_size(), Fiber::kStackBytes);
+#endif
   if (t_stacks.free.size() < 8) {
     t_stacks.free.push_back(s);
     return;

@@ -31,6 +31,7 @@ struct Lane::Task {
   Clock::time_point until = Clock::time_point::max();
   pollfd* fds = nullptr;
   int nfds = 0;
+  size_t polled_at = 0;  // index of its first descriptor in the lane's poll
 };
 
 Lane::Lane() {
@@ -64,6 +65,10 @@ void Lane::remove_source(size_t id) {
 void Lane::run(Source source) {
   outer_ = t_lane;
   t_lane = this;
+  struct Restore {
+    Lane* self;
+    ~Restore() { t_lane = self->outer_; }
+  } restore{this};
   add_source(std::move(source));
   for (;;) {
     Task* next = nullptr;
@@ -83,7 +88,6 @@ void Lane::run(Source source) {
     wait_for_events();
   }
   sources_.clear();
-  t_lane = outer_;
   if (error_) {
     std::exception_ptr e = error_;
     error_ = nullptr;
@@ -104,7 +108,11 @@ bool Lane::start_from_sources() {
       // No stack to be had: the work runs here, on the lane's own stack, its
       // waits blocking the thread (slower, never lost).
       t_lane = outer_;
-      body();
+      try {
+        body();
+      } catch (...) {
+        if (!error_) error_ = std::current_exception();
+      }
       t_lane = this;
       return true;
     }
@@ -142,6 +150,8 @@ void Lane::park(Clock::time_point until, pollfd* fds, int nfds) {
   Task* t = running_;
   {
     std::lock_guard lock(mutex_);
+    for (int i = 0; i < nfds; ++i)
+      fds[i].revents = 0;
     if (t->woken) {
       t->woken = false;
       return;
@@ -150,8 +160,6 @@ void Lane::park(Clock::time_point until, pollfd* fds, int nfds) {
     t->until = until;
     t->fds = fds;
     t->nfds = nfds;
-    for (int i = 0; i < nfds; ++i)
-      fds[i].revents = 0;
   }
   Fiber::suspend();
 }
@@ -176,7 +184,6 @@ void Lane::wake(Task* task) {
 // eventfd (wake() from another thread) and the nearest deadline.
 void Lane::wait_for_events() {
   std::vector<pollfd> fds;
-  std::vector<std::pair<Task*, size_t>> owners;  // task, index of its first fd
   auto until = Clock::time_point::max();
   {
     std::lock_guard lock(mutex_);
@@ -185,8 +192,7 @@ void Lane::wait_for_events() {
     for (auto& t : tasks_) {
       if (t->state != Task::State::Parked) continue;
       until = std::min(until, t->until);
-      if (t->nfds == 0) continue;
-      owners.emplace_back(t.get(), fds.size());
+      t->polled_at = fds.size();
       fds.insert(fds.end(), t->fds, t->fds + t->nfds);
     }
     sleeping_ = true;
@@ -197,26 +203,24 @@ void Lane::wait_for_events() {
     timeout = static_cast<int>(std::clamp<int64_t>(left, 0, 60'000));
   }
   int n = ::poll(fds.data(), fds.size(), timeout);
-  if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "poll");
-  if (fds[0].revents) {
+  int poll_errno = errno;
+  if (n > 0 && fds[0].revents) {
     uint64_t drained = 0;
     (void)!::read(wake_fd_, &drained, sizeof drained);
   }
   auto now = Clock::now();
   std::lock_guard lock(mutex_);
   sleeping_ = false;
-  size_t owner = 0;
+  if (n < 0 && poll_errno != EINTR)
+    throw std::system_error(poll_errno, std::generic_category(), "poll");
   for (auto& t : tasks_) {
+    // Still parked: its descriptors are the ones polled (a wake() since
+    // would have made it ready and dropped them).
     if (t->state != Task::State::Parked) continue;
     bool ready = now >= t->until;
-    while (owner < owners.size() && owners[owner].first != t.get())
-      ++owner;
-    if (owner < owners.size() && n > 0) {
-      size_t first = owners[owner].second;
-      for (int i = 0; i < t->nfds; ++i) {
-        t->fds[i].revents = fds[first + i].revents;
-        ready |= fds[first + i].revents != 0;
-      }
+    for (int i = 0; n > 0 && i < t->nfds; ++i) {
+      t->fds[i].revents = fds[t->polled_at + i].revents;
+      ready |= t->fds[i].revents != 0;
     }
     if (ready) {
       t->state = Task::State::Ready;
