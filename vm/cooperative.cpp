@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <thread>
 
 #include "vm/lane.hpp"
 #include "vm/worker_pool.hpp"
@@ -12,6 +13,10 @@ namespace ptc::coop {
 bool on_lane() {
   Lane* lane = Lane::current();
   return lane && lane->running();
+}
+
+const void* current_lane() {
+  return on_lane() ? Lane::current() : nullptr;
 }
 
 int poll(pollfd* fds, int nfds, int timeout_ms) {
@@ -81,6 +86,14 @@ void CondVar::notify_all() {
     fibers_.clear();
   }
   threads_.notify_all();
+}
+
+void sleep_for(std::chrono::milliseconds d) {
+  Lane* lane = Lane::current();
+  if (!lane || !lane->running()) return std::this_thread::sleep_for(d);
+  auto until = Clock::now() + d;
+  while (Clock::now() < until)
+    lane->park(until);  // may return early (a stale wake-up): park again
 }
 
 void run_blocking(const std::function<void()>& fn) {

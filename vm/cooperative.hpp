@@ -22,6 +22,8 @@ using Clock = std::chrono::steady_clock;
 // True when the running code is a fiber on a lane: waiting here lets other
 // branches of the lane run.
 bool on_lane();
+// The lane the running fiber is on, as an identity to compare; nullptr on a thread.
+const void* current_lane();
 
 // poll(2); on a lane it suspends the fiber instead. May return 0 early.
 int poll(pollfd* fds, int nfds, int timeout_ms);
@@ -58,6 +60,9 @@ class CondVar {
   std::vector<FiberWaiter*> fibers_;
   std::condition_variable threads_;
 };
+
+// Sleeps for `d`; on a lane the fiber parks instead.
+void sleep_for(std::chrono::milliseconds d);
 
 // Runs `fn` to its end. On a lane it runs on a pool thread while the fiber
 // waits (the lane's other branches go on); elsewhere, or when no thread can

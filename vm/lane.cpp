@@ -98,10 +98,19 @@ void Lane::run(Source source) {
 // Starts one fiber from the newest source that has work (an inner parallel
 // call finishing first lets the branch waiting for it go on).
 bool Lane::start_from_sources() {
+  // What a new fiber needs is had before a source hands out work: work
+  // taken cannot be given back. Without memory nothing starts now; a
+  // parallel call notices branches that never started.
+  std::unique_ptr<Task> task;
+  try {
+    task = std::make_unique<Task>();
+    tasks_.reserve(tasks_.size() + 1);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
   for (size_t i = sources_.size(); i-- > 0;) {
     std::function<void()> body = sources_[i].second();
     if (!body) continue;
-    auto task = std::make_unique<Task>();
     try {
       task->fiber = std::make_unique<Fiber>(body);
     } catch (const std::bad_alloc&) {
@@ -203,7 +212,11 @@ void Lane::wait_for_events() {
     timeout = static_cast<int>(std::clamp<int64_t>(left, 0, 60'000));
   }
   int n = ::poll(fds.data(), fds.size(), timeout);
-  int poll_errno = errno;
+  if (n < 0 && errno != EINTR) {
+    // Never expected (ENOMEM): parked fibers must not be abandoned; look again soon.
+    n = 0;
+    ::poll(nullptr, 0, 1);
+  }
   if (n > 0 && fds[0].revents) {
     uint64_t drained = 0;
     (void)!::read(wake_fd_, &drained, sizeof drained);
@@ -211,8 +224,6 @@ void Lane::wait_for_events() {
   auto now = Clock::now();
   std::lock_guard lock(mutex_);
   sleeping_ = false;
-  if (n < 0 && poll_errno != EINTR)
-    throw std::system_error(poll_errno, std::generic_category(), "poll");
   for (auto& t : tasks_) {
     // Still parked: its descriptors are the ones polled (a wake() since
     // would have made it ready and dropped them).

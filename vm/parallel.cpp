@@ -242,7 +242,9 @@ void BranchExecutor::on_busy_slice(void* arg, std::chrono::steady_clock::time_po
     std::lock_guard lock(call.mutex);
     ++call.in_flight;
   }
-  if (!shared || !WorkerPool::instance().submit([shared] { lane_work(shared); })) {
+  // Only onto a thread that starts now: a queued helper is of no use to a
+  // busy branch, and the call would wait for it.
+  if (!shared || !WorkerPool::instance().start_now([shared] { lane_work(shared); })) {
     call.lanes.fetch_sub(1);
     std::lock_guard lock(call.mutex);
     --call.in_flight;
@@ -317,6 +319,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   call->ran.resize(b.count);
   call->cancelled.resize(b.count);
 
+  std::exception_ptr failed;
   if (workers > 1) {
     // Branches as fibers on lanes: this thread's first (or the lane this
     // call is made on, inside a branch), more lanes when branches compute
@@ -335,15 +338,18 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
       lock.unlock();
       lane->remove_source(source);
     } else {
-      bool ran = false;
+      std::optional<Lane> own;
       try {
-        Lane own;
-        ran = true;
-        own.run(branch_source(call));
-      } catch (const std::system_error&) {
-        if (ran) throw;
-      }
-      if (!ran) {  // no lane could be made: the branches run one by one here
+        own.emplace();
+      } catch (const std::system_error&) {}
+      if (own) {
+        try {
+          own->run(branch_source(call));
+        } catch (...) {  // never expected: the helpers still end before the call does
+          failed = std::current_exception();
+          call->cancel.store(true);
+        }
+      } else {  // no lane could be made (no eventfd): the branches run one by one here
         call->max_lanes = 1;
         work(*call);
       }
@@ -355,6 +361,10 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
     std::unique_lock lock(call->mutex);
     call->changed.wait(lock, [&] { return call->in_flight == 0 && call->running.load() == 0; });
   }
+  if (failed) std::rethrow_exception(failed);
+  if (!call->cancel.load() && call->next.load() < b.count)  // a lane could not start them
+    throw_error(ErrorKind::MemoryLimit,
+                fmt::format("{}: out of memory starting parallel branches", b.kind));
 
   ParallelCall record;
   record.kind = b.kind;

@@ -41,6 +41,10 @@ constexpr auto kFirstBackoff = std::chrono::milliseconds(250);
 // calls back to back keep the reading among themselves, with no thread
 // woken between them.
 constexpr auto kIdleAfter = std::chrono::milliseconds(50);
+// A fiber holding the reading role polls only when its lane's thread is free;
+// a caller on another lane or thread takes the role over from one whose poll
+// should have ended this long ago (its lane is busy, e.g. computing).
+constexpr auto kTakeOver = std::chrono::milliseconds(10);
 
 // The id of a reply too large to decode, from its first or last bytes
 // ({"result":...,"jsonrpc":"2.0","id":7} puts it last); -1 when not found.
@@ -139,7 +143,18 @@ class Connection {
   // flight for kIdleAfter the idle reader holds the role (server
   // notifications, an exit); a caller kicks it off through wake_fd.
   bool reading = false;
-  size_t waiters = 0;  // calls in the wait loop; the idle reader reads while there are none
+  // Who holds the role: its lane (nullptr: a thread, always able to poll),
+  // whether it is still in its poll (it may then be replaced), when that
+  // poll ends at the latest, and the role's epoch, bumped at each new
+  // holder: a replaced holder sees the change when its poll ends and reads
+  // nothing.
+  const void* holder_lane = nullptr;
+  bool holder_polling = false;
+  Clock::time_point holder_until{};
+  uint64_t role_epoch = 0;
+  coop::CondVar role_free;  // notified when `reading` falls (shutdown waits for it)
+  bool drain_now = false;   // a writer waits for stdin and nobody reads: the idle reader should
+  size_t waiters = 0;       // calls in the wait loop; the idle reader reads while there are none
   Clock::time_point quiet_since{};  // when waiters last fell to 0
   bool idle_reading = false, idle_kicked = false, stopping = false;
   std::condition_variable idle_cv;
@@ -218,6 +233,15 @@ class Connection {
       if (left.count() <= 0 || (cancelled && cancelled()) || gone) {
         result = Written::TimedOut;
         break;
+      }
+      {
+        // stdin is full: if nobody reads stdout, the server may be blocked
+        // writing to us. The idle reader drains it now, not after kIdleAfter.
+        std::lock_guard lock(mutex);
+        if (!reading && waiters == 0 && !drain_now) {
+          drain_now = true;
+          idle_cv.notify_one();
+        }
       }
       pollfd p{in_fd, POLLOUT, 0};
       (void)coop::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 20)));
@@ -383,10 +407,30 @@ class Connection {
     }
   }
 
-  // One wait for stdout, by the thread holding the reading role: up to
-  // timeout_ms (-1: until something happens), then whatever is there. The
-  // idle reader also wakes on wake_fd. False when stdout is closed.
-  bool read_once(int timeout_ms, bool idle) {
+  // Takes the reading role (mutex held); the epoch to hand read_once.
+  uint64_t take_role(Clock::time_point poll_until) {
+    reading = true;
+    holder_lane = coop::current_lane();
+    holder_polling = true;
+    holder_until = poll_until;
+    return ++role_epoch;
+  }
+
+  // True when the role's holder is a fiber of another lane still in a poll
+  // that should have ended kTakeOver ago: its lane is busy, so this caller
+  // reads instead (a holder merely waiting for a slow reply is left alone).
+  bool holder_stalled(Clock::time_point now) const {  // mutex held
+    return reading && holder_polling && holder_lane && holder_lane != coop::current_lane() &&
+           now - kTakeOver >= holder_until;
+  }
+
+  // One wait for stdout, by the caller holding the reading role as `epoch`:
+  // up to timeout_ms (-1: until something happens), then whatever is there.
+  // The idle reader also wakes on wake_fd. False when stdout is closed;
+  // `*replaced` set when the role went to another caller meanwhile (then
+  // nothing was read and the role is not this caller's to give up).
+  bool read_once(int timeout_ms, bool idle, uint64_t epoch, bool* replaced) {
+    *replaced = false;
     // Queued answers to the server go out from here too when stdin is free
     // (a writer holding it sends them after its own line).
     bool want_out = false;
@@ -400,7 +444,16 @@ class Connection {
     pollfd fds[3] = {
         {out_fd, POLLIN, 0}, {want_out ? in_fd.load() : -1, POLLOUT, 0}, {wake_fd, POLLIN, 0}};
     int n = coop::poll(fds, idle ? 3 : 2, timeout_ms);
-    if (n < 0) return errno == EINTR;
+    int poll_errno = errno;
+    {
+      std::lock_guard lock(mutex);
+      if (role_epoch != epoch) {
+        *replaced = true;
+        return true;
+      }
+      holder_polling = false;  // reading now: nobody may take over until it is done
+    }
+    if (n < 0) return poll_errno == EINTR;
     if (n == 0 || fds[0].revents == 0) return true;
     char buf[65536];
     ssize_t got = ::read(out_fd, buf, sizeof buf);
@@ -417,6 +470,7 @@ class Connection {
   // loop to take it.
   void release_reading() {
     reading = false;
+    role_free.notify_all();
     for (auto& [call_id, pp] : pending)
       if (pp->waiting) {
         pp->cv.notify_one();
@@ -430,11 +484,6 @@ class Connection {
     (void)!::write(wake_fd, &one, sizeof one);
   }
 
-  bool pending_empty() {
-    std::lock_guard lock(mutex);
-    return pending.empty();
-  }
-
   // Reads while no call has waited for kIdleAfter (and leaves the role to
   // callers, who kick it off); ends when stdout closes or the connection
   // stops. Callers never wake it: it looks again every kIdleAfter.
@@ -443,16 +492,19 @@ class Connection {
     while (!dead && !stopping) {
       // Calls still writing do not read: if their write waits for a server
       // that waits for us to read its stdout, this thread reads for them.
-      if (reading || waiters > 0 || Clock::now() - quiet_since < kIdleAfter) {
+      if (reading || waiters > 0 || (!drain_now && Clock::now() - quiet_since < kIdleAfter)) {
         idle_cv.wait_for(lock, kIdleAfter);
         continue;
       }
-      reading = idle_reading = true;
+      drain_now = false;
+      uint64_t epoch = take_role(Clock::time_point::max());  // a thread: never replaced
+      idle_reading = true;
       idle_kicked = false;
+      bool waiting_calls = !pending.empty();
       lock.unlock();
-      bool open = false;
+      bool open = false, replaced = false;
       try {
-        open = read_once(pending_empty() ? -1 : 100, true);
+        open = read_once(waiting_calls ? 100 : -1, true, epoch, &replaced);
       } catch (...) {  // never expected (out of memory): the connection ends
         lock.lock();
         reading = idle_reading = false;
@@ -464,7 +516,7 @@ class Connection {
       (void)!::read(wake_fd, &kicks, sizeof kicks);  // nonblocking: drains a kick if any
       lock.lock();
       idle_reading = false;
-      release_reading();
+      if (!replaced) release_reading();
       if (!open) break;
     }
   }
@@ -551,20 +603,24 @@ class Connection {
         return r;
       }
       auto wake = std::min(deadline, now + std::chrono::milliseconds(cancelled ? 20 : 1000));
-      if (!reading && !dead) {
-        reading = true;
-        lock.unlock();
+      if ((!reading || holder_stalled(now)) && !dead) {
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
+        ms = std::max<int64_t>(ms, 1);
+        uint64_t epoch = take_role(now + std::chrono::milliseconds(ms));
+        lock.unlock();
+        bool replaced = false;
         try {
-          read_once(static_cast<int>(std::max<int64_t>(ms, 1)), false);
+          read_once(static_cast<int>(ms), false, epoch, &replaced);
         } catch (...) {  // never expected (out of memory): give the role back
           lock.lock();
           pending.erase(id);
-          release_reading();
+          if (role_epoch == epoch) release_reading();
           throw;
         }
         lock.lock();
+        if (replaced) continue;  // the new holder reads; this call waits for its reply
         reading = false;
+        role_free.notify_all();
         if (p->done) release_reading();  // another caller takes over
         continue;
       }
@@ -599,7 +655,7 @@ class Connection {
       auto reaped_within = [&](std::chrono::milliseconds grace) {
         for (auto until = Clock::now() + grace; Clock::now() < until;) {
           if (::waitpid(pid, &status, WNOHANG) == pid) return true;
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          coop::sleep_for(std::chrono::milliseconds(10));  // a fiber lets its lane go on
         }
         return false;
       };
@@ -613,12 +669,11 @@ class Connection {
     if (idle_reader.joinable()) idle_reader.join();
     if (err_reader.joinable()) err_reader.join();
     mark_dead("was stopped");  // nobody takes the reading role any more
+    // A caller's poll ends at its next check (<= 1 s; EOF sooner). That
+    // caller may be a fiber parked on this very thread's lane (a restart
+    // made from a pmap branch): the wait parks too, so it can run.
     std::unique_lock lock(mutex);
-    while (reading) {  // a caller's poll ends at its next check (<= 1 s; EOF sooner)
-      lock.unlock();
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      lock.lock();
-    }
+    role_free.wait(lock, [&] { return !reading; });
     lock.unlock();
     for (int* fd : {&out_fd, &err_fd, &wake_fd}) {
       if (*fd >= 0) ::close(*fd);

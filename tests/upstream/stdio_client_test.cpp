@@ -12,6 +12,7 @@
 
 #include "include/ptc/error.hpp"
 #include "include/ptc/host_value.hpp"
+#include "vm/lane.hpp"
 
 namespace ptc::upstream {
 namespace {
@@ -106,6 +107,50 @@ TEST_F(BlockingUpstream, WaitingForAnotherWriteKeepsTheDeadline) {
   writer.join();
   EXPECT_EQ(quick.status, Reply::Status::Timeout) << text(quick);
   EXPECT_LT(took, 1000);
+}
+
+// A pmap branch (a fiber) holds the reading role, parked in its poll, while
+// another branch of its lane computes for seconds: the lane does not poll,
+// so a caller on another thread takes the role over instead of waiting for
+// the computation (before, its call took as long as the computation).
+TEST_F(BlockingUpstream, ABusyLaneDoesNotHoldUpAnotherThreadsCall) {
+  std::function<bool()> never = [] { return false; };
+  auto params = [](const std::string& tool) {
+    return parse_json("{\"name\":\"" + tool + "\",\"arguments\":{\"message\":\"hi\"}}");
+  };
+  int started = 0;
+  std::thread other;
+  long other_ms = -1;
+  Reply other_reply, held_reply;
+  Lane lane;
+  lane.run([&]() -> std::function<void()> {
+    if (started == 0) {
+      ++started;
+      return [&] {  // holds the role: its reply never comes
+        held_reply = client_->request("tools/call", params("never"),
+                                      Clock::now() + milliseconds(4000), never);
+      };
+    }
+    if (started == 1) {
+      ++started;
+      return [&] {
+        other = std::thread([&] {
+          auto t0 = Clock::now();
+          other_reply = client_->request("tools/call", params("size"),
+                                         Clock::now() + milliseconds(6000), never);
+          other_ms = static_cast<long>(
+              std::chrono::duration_cast<milliseconds>(Clock::now() - t0).count());
+        });
+        for (auto until = Clock::now() + milliseconds(3000); Clock::now() < until;) {
+        }  // computing, never waiting
+      };
+    }
+    return {};
+  });
+  other.join();
+  EXPECT_EQ(held_reply.status, Reply::Status::Timeout);
+  ASSERT_EQ(other_reply.status, Reply::Status::Ok) << text(other_reply);
+  EXPECT_LT(other_ms, 1500) << "the call waited for the busy lane";
 }
 
 }  // namespace

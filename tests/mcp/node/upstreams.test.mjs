@@ -258,6 +258,63 @@ describe('upstreams: ptc run --upstreams', () => {
     for (const pid of all) assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is left`);
   });
 
+  test('an upstream killed while a pmap branch reads it and another computes: restarted from the branch, nothing hangs', async () => {
+    // Branch 0 waits for a slow reply (it holds the reading role, parked on
+    // the lane); branch 1 computes on the same lane while the server is
+    // killed, then finds it dead by writing and calls again: the restart
+    // waits for branch 0 to give the role up, which it can only do if that
+    // wait lets the lane run it.
+    const pidfile = join(dir, 'lane-victim.pids');
+    const victim = join(dir, 'lane-victim.json');
+    writeFileSync(
+      victim,
+      JSON.stringify({
+        upstreams: {
+          v: {
+            transport: 'mcp_stdio',
+            command: process.execPath,
+            args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
+            env: { PIDFILE: pidfile },
+            timeout_ms: 10000,
+          },
+        },
+      }),
+    );
+    const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
+    const killer = (async () => {
+      while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300)); // branch 1 is computing
+      process.kill(pids()[0], 'SIGKILL');
+    })();
+    const t0 = performance.now();
+    const r = await ptcWith(
+      victim,
+      `(vec (pmap (fn [i]
+                    (if (= i 0)
+                      [(tool/call {:server "v" :tool "slow" :args {:ms 8000}})]
+                      (let [first-call (tool/call {:server "v" :tool "echo" :args {:message "before"}})
+                            r (vec (range 100000))
+                            n (reduce (fn [a _] (+ a (reduce + r))) 0 (range 400))]
+                        [first-call
+                         (tool/call {:server "v" :tool "echo" :args {:message "dead"}})
+                         (tool/call {:server "v" :tool "echo" :args {:message "again"}})
+                         (pos? n)])))
+                  [0 1]))`,
+      ['--pmap-max-concurrency', '2', '--timeout', '30000', '--pmap-timeout', '30000'],
+    );
+    await killer;
+    const ms = performance.now() - t0;
+    assert.equal(r.code, 0, r.stderr);
+    const [[slow], [before, dead, again, computed]] = r.value;
+    assert.equal(slow.reason, 'upstream_unavailable');
+    assert.deepEqual(before, { ok: true, value: 'before' });
+    assert.equal(dead.ok, false);
+    assert.deepEqual(again, { ok: true, value: 'again' });
+    assert.equal(computed, true);
+    assert.ok(ms < 8000, `took ${ms} ms: the slow call's own end, not the kill, ended it`);
+    for (const pid of pids()) assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is left`);
+  });
+
   test('an upstream that dies while no call is in flight is restarted by the next call', async () => {
     // Nobody waits for a reply when it dies: the idle reader must notice, or
     // the next call would be refused as unavailable instead of restarting it.

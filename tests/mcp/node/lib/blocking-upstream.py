@@ -2,8 +2,10 @@
 # Node's, do not go on in the background): `late {ms, bytes}` sleeps without
 # reading stdin, then writes that much text and waits until it is read;
 # `size {message}` answers the message's length; `ask` sends the client a
-# ping request and answers only after the client's reply to it. For the
-# upstream tests where requests and answers are larger than the pipe.
+# ping request and answers only after the client's reply to it; `never` is
+# never answered (the server goes on with other requests). For the upstream
+# tests where requests and answers are larger than the pipe, and where a
+# call's reading waits on a busy lane.
 import json
 import sys
 import time
@@ -22,13 +24,15 @@ def handle(msg):
         reply({"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
                "serverInfo": {"name": "blocking", "version": "1"}})
     elif method == "tools/list":
-        reply({"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in ("late", "size", "ask")]})
+        reply({"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in ("late", "size", "ask", "never")]})
     elif method == "tools/call":
         args = msg["params"].get("arguments") or {}
         name = msg["params"]["name"]
         if name == "late":
             time.sleep(args.get("ms", 100) / 1000)
             reply(text("x" * args.get("bytes", 10)))
+        elif name == "never":
+            pass
         elif name == "ask":
             time.sleep(0.2)
             send({"jsonrpc": "2.0", "id": "s1", "method": "ping"})
