@@ -80,6 +80,30 @@ function ptcWith(upstreams, program, flags = [], env = {}) {
   });
 }
 
+// A fault upstream "v" that writes each pid it starts with to a file, in an
+// upstreams file of its own (with `more` servers beside it): the file, the
+// pids so far, and a killer of the first process once it has run `afterMs`.
+function victimUpstream(name, more = {}) {
+  const pidfile = join(dir, `${name}.pids`);
+  const config = join(dir, `${name}.json`);
+  const server = (env) => ({
+    transport: 'mcp_stdio',
+    command: process.execPath,
+    args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
+    env,
+    timeout_ms: 10000,
+  });
+  const extra = Object.fromEntries(Object.entries(more).map(([n, env]) => [n, server(env)]));
+  writeFileSync(config, JSON.stringify({ upstreams: { v: server({ PIDFILE: pidfile }), ...extra } }));
+  const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
+  const killFirstAfter = async (afterMs) => {
+    while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, afterMs));
+    process.kill(pids()[0], 'SIGKILL');
+  };
+  return { config, pids, killFirstAfter };
+}
+
 describe('upstreams: ptc run --upstreams', () => {
   test('discovery: (tool/servers) lists every server and its tools (the fault server in two pages)', async () => {
     const r = await ptc('(tool/servers)');
@@ -216,28 +240,8 @@ describe('upstreams: ptc run --upstreams', () => {
   });
 
   test('an upstream killed from outside mid-call; restarted; no process left behind', async () => {
-    const pidfile = join(dir, 'victim.pids');
-    const victim = join(dir, 'victim.json');
-    writeFileSync(
-      victim,
-      JSON.stringify({
-        upstreams: {
-          v: {
-            transport: 'mcp_stdio',
-            command: process.execPath,
-            args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
-            env: { PIDFILE: pidfile },
-            timeout_ms: 10000,
-          },
-        },
-      }),
-    );
-    const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
-    const killer = (async () => {
-      while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 400)); // the slow call is in flight
-      process.kill(pids()[0], 'SIGKILL');
-    })();
+    const { config: victim, pids, killFirstAfter } = victimUpstream('victim');
+    const killer = killFirstAfter(400); // the slow call is in flight
     const t0 = performance.now();
     const p = spawn(ptcBin(), ['run', '-', '--json', '--timeout', '20000', '--upstreams', victim]);
     let out = '';
@@ -264,28 +268,8 @@ describe('upstreams: ptc run --upstreams', () => {
     // killed, then finds it dead by writing and calls again: the restart
     // waits for branch 0 to give the role up, which it can only do if that
     // wait lets the lane run it.
-    const pidfile = join(dir, 'lane-victim.pids');
-    const victim = join(dir, 'lane-victim.json');
-    writeFileSync(
-      victim,
-      JSON.stringify({
-        upstreams: {
-          v: {
-            transport: 'mcp_stdio',
-            command: process.execPath,
-            args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
-            env: { PIDFILE: pidfile },
-            timeout_ms: 10000,
-          },
-        },
-      }),
-    );
-    const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
-    const killer = (async () => {
-      while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 300)); // branch 1 is computing
-      process.kill(pids()[0], 'SIGKILL');
-    })();
+    const { config: victim, pids, killFirstAfter } = victimUpstream('lane-victim');
+    const killer = killFirstAfter(300); // branch 1 is computing
     const t0 = performance.now();
     const r = await ptcWith(
       victim,
@@ -318,22 +302,8 @@ describe('upstreams: ptc run --upstreams', () => {
   test('an upstream that dies while no call is in flight is restarted by the next call', async () => {
     // Nobody waits for a reply when it dies: the idle reader must notice, or
     // the next call would be refused as unavailable instead of restarting it.
-    const pidfile = join(dir, 'idle-victim.pids');
-    const victim = join(dir, 'idle-victim.json');
-    const server = (env) => ({
-      transport: 'mcp_stdio',
-      command: process.execPath,
-      args: [join(NODE_DIR, 'lib', 'fault-upstream.mjs')],
-      env,
-      timeout_ms: 10000,
-    });
-    writeFileSync(victim, JSON.stringify({ upstreams: { v: server({ PIDFILE: pidfile }), sleeper: server({}) } }));
-    const pids = () => (existsSync(pidfile) ? readFileSync(pidfile, 'utf8').trim().split('\n').map(Number) : []);
-    const killer = (async () => {
-      while (pids().length === 0) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 600)); // v answered; the sleeper's call is in flight
-      process.kill(pids()[0], 'SIGKILL');
-    })();
+    const { config: victim, pids, killFirstAfter } = victimUpstream('idle-victim', { sleeper: {} });
+    const killer = killFirstAfter(600); // v answered; the sleeper's call is in flight
     const r = await ptcWith(victim, `[(tool/call {:server "v" :tool "echo" :args {:message "first"}})
                  (:ok (tool/call {:server "sleeper" :tool "slow" :args {:ms 2000}}))
                  (tool/call {:server "v" :tool "echo" :args {:message "again"}})]`);
