@@ -70,6 +70,7 @@ void Lane::run(Source source) {
     ~Restore() { t_lane = self->outer_; }
   } restore{this};
   add_source(std::move(source));
+  awake_since_ = Clock::now();
   for (;;) {
     Task* next = nullptr;
     {
@@ -140,7 +141,6 @@ void Lane::resume(Task* task) {
     task->state = Task::State::Running;
   }
   running_ = task;
-  resumed_at_ = Clock::now();
   try {
     task->fiber->resume();
   } catch (...) {
@@ -222,6 +222,7 @@ void Lane::wait_for_events() {
     (void)!::read(wake_fd_, &drained, sizeof drained);
   }
   auto now = Clock::now();
+  awake_since_ = now;
   std::lock_guard lock(mutex_);
   sleeping_ = false;
   for (auto& t : tasks_) {

@@ -50,8 +50,9 @@ class Lane {
   static Lane* current();
   // The task of the fiber running now (from inside it).
   Task* running() const { return running_; }
-  // When the running fiber was last resumed: how long it has run without waiting.
-  Clock::time_point resumed_at() const { return resumed_at_; }
+  // When the lane last came out of its poll (or started): a lane that has
+  // gone long without sleeping is busy computing, not waiting.
+  Clock::time_point awake_since() const { return awake_since_; }
 
   // From a fiber of this lane: suspends it until wake(), `until`, or one of
   // `fds` is ready (their revents set). A wake() that came while the fiber
@@ -73,7 +74,7 @@ class Lane {
   std::vector<std::pair<size_t, Source>> sources_;
   size_t next_source_id_ = 0;
   Task* running_ = nullptr;
-  Clock::time_point resumed_at_{};
+  Clock::time_point awake_since_{};
   std::exception_ptr error_;
   Lane* outer_ = nullptr;
 };

@@ -31,10 +31,10 @@ uint32_t default_window() {
   return 2 * hardware_threads();
 }
 
-// A branch sharing its lane that has computed this long since it last
-// waited asks for another lane (thread), so compute-bound branches still
+// A lane that has run branches this long without sleeping (computing, not
+// waiting) gets another lane (thread), so compute-bound branches still
 // spread over the cores.
-constexpr auto kBusyBranch = std::chrono::milliseconds(2);
+constexpr auto kBusyLane = std::chrono::milliseconds(2);
 
 }  // namespace
 
@@ -198,6 +198,7 @@ Lane::Source BranchExecutor::branch_source(const std::shared_ptr<Call>& shared) 
       call.running.fetch_sub(1);
       return {};
     }
+    if (call.lanes.load() < call.max_lanes) add_lane_if_busy(call, Lane::Clock::now());
     return [shared, i] {
       Call& c = *shared;
       c.executor->run_branch(c, i);
@@ -228,9 +229,13 @@ void BranchExecutor::lane_work(const std::shared_ptr<Call>& shared) {
 }
 
 void BranchExecutor::on_busy_slice(void* arg, std::chrono::steady_clock::time_point now) {
-  Call& call = *static_cast<Call*>(arg);
+  add_lane_if_busy(*static_cast<Call*>(arg), now);
+}
+
+// Asked at every branch start and every slice of a branch's work.
+void BranchExecutor::add_lane_if_busy(Call& call, std::chrono::steady_clock::time_point now) {
   Lane* lane = Lane::current();
-  if (!lane || now - lane->resumed_at() < kBusyBranch) return;
+  if (!lane || now - lane->awake_since() < kBusyLane) return;
   if (call.cancel.load() || call.next.load() >= call.count || call.running.load() >= call.window)
     return;
   uint32_t l = call.lanes.load();

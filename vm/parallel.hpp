@@ -41,6 +41,7 @@ class BranchExecutor final : public ParallelExecutor {
   static Lane::Source branch_source(const std::shared_ptr<Call>& call);
   static void lane_work(const std::shared_ptr<Call>& call);
   static void on_busy_slice(void* call, std::chrono::steady_clock::time_point now);
+  static void add_lane_if_busy(Call& call, std::chrono::steady_clock::time_point now);
   void run_branch(Call& call, size_t i);
   void settle_prints(Call& call, size_t i, Ctx& bctx);
   bool settle_result(Call& call, size_t i, Ctx& bctx, Value result);

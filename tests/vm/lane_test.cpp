@@ -643,18 +643,18 @@ TEST(Lane, CoopPollReportsNoStaleReadiness) {
   EXPECT_EQ(revents, 0);
 }
 
-TEST(Lane, ResumedAtIsWhenTheRunningFiberLastResumed) {
+TEST(Lane, AwakeSinceIsWhenTheLaneLastCameOutOfItsPoll) {
   HangGuard guard;
   Lane lane;
-  Clock::time_point until, resumed, before;
+  Clock::time_point until, awake, before;
   run_lane(lane, {[&] {
              before = Clock::now();
-             EXPECT_LE(lane.resumed_at(), before);
+             EXPECT_LE(lane.awake_since(), before);
              until = before + 15ms;
-             lane.park(until);
-             resumed = lane.resumed_at();
+             lane.park(until);  // the lane sleeps in its poll until then
+             awake = lane.awake_since();
            }});
-  EXPECT_GE(resumed, until);
+  EXPECT_GE(awake, until);
 }
 
 TEST(Lane, TwoFibersPollingTwoPipesWrittenByAnotherThreadBothResume) {
@@ -1406,6 +1406,30 @@ TEST(ParallelLanes, ComputeBoundBranchesSpreadOverThreads) {
       "(tool/where {}) n)) (range 4))",
       o);
   ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_GE(threads.size(), 2u);
+}
+
+TEST(ParallelLanes, ManyShortComputeBoundBranchesSpreadOverThreads) {
+  HangGuard guard;
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread";
+  // No branch computes for long, but the lane never sleeps between them: it
+  // is busy, so branches must go to another lane too.
+  std::mutex m;
+  std::set<std::thread::id> threads;
+  RunOptions o;
+  o.limits.timeout_ms = 30000;
+  o.limits.pmap_timeout_ms = 30000;
+  o.limits.pmap_max_concurrency = 4;
+  o.tools["where"] = {[&](const H&) {
+                        std::lock_guard lock(m);
+                        threads.insert(std::this_thread::get_id());
+                        return ToolResult::success(H::nil());
+                      },
+                      false, true};
+  Step s = ptc::run(
+      "(count (pmap (fn [i] (let [n (reduce + (range 300))] (tool/where {}) n)) (range 3000)))", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "3000");
   EXPECT_GE(threads.size(), 2u);
 }
 
