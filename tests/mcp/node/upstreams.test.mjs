@@ -263,19 +263,19 @@ describe('upstreams: ptc run --upstreams', () => {
   });
 
   test('an upstream killed while a pmap branch reads it and another computes: restarted from the branch, nothing hangs', async () => {
-    // Branch 0 waits for a slow reply (it holds the reading role, parked on
-    // the lane); branch 1 computes on the same lane while the server is
-    // killed, then finds it dead by writing and calls again: the restart
-    // waits for branch 0 to give the role up, which it can only do if that
-    // wait lets the lane run it.
+    // Branch 0 waits for a reply that never comes (it holds the reading
+    // role, parked on the lane); branch 1 computes on the same lane while the
+    // server is killed, then finds it dead by writing and calls again: the
+    // restart waits for branch 0 to give the role up, which it can only do
+    // if that wait lets the lane run it. Branch 0 then sees the exit, not its
+    // own timeout.
     const { config: victim, pids, killFirstAfter } = victimUpstream('lane-victim');
     const killer = killFirstAfter(300); // branch 1 is computing
-    const t0 = performance.now();
     const r = await ptcWith(
       victim,
       `(vec (pmap (fn [i]
                     (if (= i 0)
-                      [(tool/call {:server "v" :tool "slow" :args {:ms 8000}})]
+                      [(tool/call {:server "v" :tool "hang" :args {}})]
                       (let [first-call (tool/call {:server "v" :tool "echo" :args {:message "before"}})
                             r (vec (range 100000))
                             n (reduce (fn [a _] (+ a (reduce + r))) 0 (range 400))]
@@ -287,15 +287,13 @@ describe('upstreams: ptc run --upstreams', () => {
       ['--pmap-max-concurrency', '2', '--timeout', '30000', '--pmap-timeout', '30000'],
     );
     await killer;
-    const ms = performance.now() - t0;
     assert.equal(r.code, 0, r.stderr);
-    const [[slow], [before, dead, again, computed]] = r.value;
-    assert.equal(slow.reason, 'upstream_unavailable');
+    const [[hung], [before, dead, again, computed]] = r.value;
+    assert.equal(hung.reason, 'upstream_unavailable', hung.message);
     assert.deepEqual(before, { ok: true, value: 'before' });
     assert.equal(dead.ok, false);
     assert.deepEqual(again, { ok: true, value: 'again' });
     assert.equal(computed, true);
-    assert.ok(ms < 8000, `took ${ms} ms: the slow call's own end, not the kill, ended it`);
     for (const pid of pids()) assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is left`);
   });
 
