@@ -120,6 +120,7 @@ class Connection {
   struct Pending {
     bool done = false;
     bool waiting = false;  // in the wait loop (its request is written)
+    bool in_read = false;  // holds (or held, until its poll ends) the reading role
     Reply reply;
     coop::CondVar cv;
   };
@@ -238,7 +239,7 @@ class Connection {
         // stdin is full: if nobody reads stdout, the server may be blocked
         // writing to us. The idle reader drains it now, not after kIdleAfter.
         std::lock_guard lock(mutex);
-        if (!reading && waiters == 0 && !drain_now) {
+        if ((!reading || holder_stalled(Clock::now())) && !drain_now) {
           drain_now = true;
           idle_cv.notify_one();
         }
@@ -472,7 +473,7 @@ class Connection {
     reading = false;
     role_free.notify_all();
     for (auto& [call_id, pp] : pending)
-      if (pp->waiting) {
+      if (pp->waiting && !pp->in_read) {
         pp->cv.notify_one();
         return;
       }
@@ -492,7 +493,9 @@ class Connection {
     while (!dead && !stopping) {
       // Calls still writing do not read: if their write waits for a server
       // that waits for us to read its stdout, this thread reads for them.
-      if (reading || waiters > 0 || (!drain_now && Clock::now() - quiet_since < kIdleAfter)) {
+      auto now = Clock::now();
+      if ((reading && !holder_stalled(now)) ||
+          (!drain_now && (waiters > 0 || now - quiet_since < kIdleAfter))) {
         idle_cv.wait_for(lock, kIdleAfter);
         continue;
       }
@@ -507,7 +510,8 @@ class Connection {
         open = read_once(waiting_calls ? 100 : -1, true, epoch, &replaced);
       } catch (...) {  // never expected (out of memory): the connection ends
         lock.lock();
-        reading = idle_reading = false;
+        idle_reading = false;
+        if (role_epoch == epoch) release_reading();
         lock.unlock();
         mark_dead("could not be read");
         return;
@@ -607,17 +611,20 @@ class Connection {
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
         ms = std::max<int64_t>(ms, 1);
         uint64_t epoch = take_role(now + std::chrono::milliseconds(ms));
+        p->in_read = true;
         lock.unlock();
         bool replaced = false;
         try {
           read_once(static_cast<int>(ms), false, epoch, &replaced);
         } catch (...) {  // never expected (out of memory): give the role back
           lock.lock();
+          p->in_read = false;
           pending.erase(id);
           if (role_epoch == epoch) release_reading();
           throw;
         }
         lock.lock();
+        p->in_read = false;
         if (replaced) continue;  // the new holder reads; this call waits for its reply
         reading = false;
         role_free.notify_all();
@@ -628,6 +635,10 @@ class Connection {
         idle_kicked = true;
         kick_idle_reader();
       }
+      // A fiber of another lane holds the role: look again when it would be
+      // overdue, to take it over then rather than at the end of this slice.
+      if (reading && holder_polling && holder_lane && holder_lane != coop::current_lane())
+        wake = std::min(wake, holder_until + kTakeOver);
       p->cv.wait_until(lock, wake);
     }
   }
