@@ -22,17 +22,19 @@ uintptr_t compute_limit() {
   // Unknown bounds: assume 1 MB below the current frame.
   if (!addr || size == 0)
     low = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - (1u << 20);
+  return stack_limit_for(low, size);
+}
+
+thread_local uintptr_t t_fiber_limit = 0;  // a fiber's stack, while one runs here
+}  // namespace
+
+uintptr_t stack_limit_for(uintptr_t low, size_t size) {
   uintptr_t reserve = kStackReserve;
 #if defined(PTC_SANITIZER_ADDRESS)
   reserve *= 4;  // sanitizer frames are much larger
 #endif
   if (size && reserve > size / 2) reserve = size / 2;
   return low + reserve;
-}
-}  // namespace
-
-namespace {
-thread_local uintptr_t t_fiber_limit = 0;  // a fiber's stack, while one runs here
 }
 
 uintptr_t native_stack_limit() {

@@ -4,6 +4,7 @@
 // hostile program nests things deeply.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ptc {
@@ -13,6 +14,10 @@ namespace ptc {
 constexpr uintptr_t kStackReserve = 256 * 1024;
 
 uintptr_t native_stack_limit();  // lowest usable address of the stack running now
+
+// The limit for a stack whose lowest address is `low` and whose size is
+// `size` (0: unknown): `low` plus the reserve, as every stack keeps.
+uintptr_t stack_limit_for(uintptr_t low, size_t size);
 
 // A fiber runs on a stack of its own: while it runs, its limit replaces the
 // thread's (0 restores the thread's). Returns the limit it replaces.

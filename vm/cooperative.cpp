@@ -10,18 +10,26 @@
 
 namespace ptc::coop {
 
-bool on_lane() {
+namespace {
+// The lane whose fiber is running here, or nullptr (a thread, or a lane's own
+// scheduling code: neither can park).
+Lane* fiber_lane() {
   Lane* lane = Lane::current();
-  return lane && lane->running();
+  return lane && lane->running() ? lane : nullptr;
+}
+}  // namespace
+
+bool on_lane() {
+  return fiber_lane() != nullptr;
 }
 
 const void* current_lane() {
-  return on_lane() ? Lane::current() : nullptr;
+  return fiber_lane();
 }
 
 int poll(pollfd* fds, int nfds, int timeout_ms) {
-  Lane* lane = Lane::current();
-  if (!lane || !lane->running() || timeout_ms == 0) return ::poll(fds, nfds, timeout_ms);
+  Lane* lane = fiber_lane();
+  if (!lane || timeout_ms == 0) return ::poll(fds, nfds, timeout_ms);
   auto until = timeout_ms < 0 ? Clock::time_point::max()
                               : Clock::now() + std::chrono::milliseconds(timeout_ms);
   lane->park(until, fds, nfds);
@@ -37,8 +45,8 @@ struct CondVar::FiberWaiter {
 };
 
 std::cv_status CondVar::wait_until(std::unique_lock<std::mutex>& lock, Clock::time_point until) {
-  Lane* lane = Lane::current();
-  if (!lane || !lane->running()) {
+  Lane* lane = fiber_lane();
+  if (!lane) {
     if (until == Clock::time_point::max()) {
       threads_.wait(lock);
       return std::cv_status::no_timeout;
@@ -89,8 +97,8 @@ void CondVar::notify_all() {
 }
 
 void sleep_for(std::chrono::milliseconds d) {
-  Lane* lane = Lane::current();
-  if (!lane || !lane->running()) return std::this_thread::sleep_for(d);
+  Lane* lane = fiber_lane();
+  if (!lane) return std::this_thread::sleep_for(d);
   auto until = Clock::now() + d;
   while (Clock::now() < until)
     lane->park(until);  // may return early (a stale wake-up): park again

@@ -114,14 +114,9 @@ void give_stack(void* s) {
   ::munmap(s, Fiber::kStackBytes + page_size());
 }
 
-// The lowest address the recursion checks let a fiber's frames reach: the
-// same reserve a thread's stack keeps (vm/../runtime/stack_guard.cpp).
+// The lowest address the recursion checks let a fiber's frames reach.
 uintptr_t stack_limit_of(void* mapping) {
-  uintptr_t reserve = kStackReserve;
-#if defined(PTC_SANITIZER_ADDRESS)
-  reserve *= 4;  // sanitizer frames are much larger
-#endif
-  return reinterpret_cast<uintptr_t>(mapping) + page_size() + reserve;
+  return stack_limit_for(reinterpret_cast<uintptr_t>(mapping) + page_size(), Fiber::kStackBytes);
 }
 
 }  // namespace

@@ -18,14 +18,14 @@ WorkerPool::~WorkerPool() {
 }
 
 bool WorkerPool::submit(std::function<void()> task) noexcept {
-  return enqueue(task, false);
+  return enqueue(std::move(task), false);
 }
 
 bool WorkerPool::start_now(std::function<void()> task) noexcept {
-  return enqueue(task, true);
+  return enqueue(std::move(task), true);
 }
 
-bool WorkerPool::enqueue(std::function<void()>& task, bool only_now) noexcept {
+bool WorkerPool::enqueue(std::function<void()> task, bool only_now) noexcept {
   std::lock_guard lock(mutex_);
   try {
     queue_.push_back(std::move(task));
@@ -33,7 +33,6 @@ bool WorkerPool::enqueue(std::function<void()>& task, bool only_now) noexcept {
     return false;
   }
   if (only_now && idle_ < queue_.size() && threads_.size() >= kMaxThreads) {
-    task = std::move(queue_.back());
     queue_.pop_back();
     return false;
   }
@@ -44,7 +43,6 @@ bool WorkerPool::enqueue(std::function<void()>& task, bool only_now) noexcept {
     } catch (...) {
       // Out of threads or memory: an existing thread may still take the task.
       if (threads_.empty() || only_now) {
-        task = std::move(queue_.back());
         queue_.pop_back();
         return false;
       }

@@ -31,7 +31,7 @@ class WorkerPool {
  private:
   WorkerPool() = default;
   void loop();
-  bool enqueue(std::function<void()>& task, bool only_now) noexcept;
+  bool enqueue(std::function<void()> task, bool only_now) noexcept;
 
   static constexpr size_t kMaxThreads = 64;
   std::mutex mutex_;

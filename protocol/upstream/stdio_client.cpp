@@ -417,12 +417,17 @@ class Connection {
     return ++role_epoch;
   }
 
-  // True when the role's holder is a fiber of another lane still in a poll
-  // that should have ended kTakeOver ago: its lane is busy, so this caller
-  // reads instead (a holder merely waiting for a slow reply is left alone).
+  // True when the role's holder is a fiber of another lane, in its poll
+  // (mutex held): it polls only when its lane is free.
+  bool holder_polls_elsewhere() const {
+    return reading && holder_polling && holder_lane && holder_lane != coop::current_lane();
+  }
+
+  // True when that holder's poll should have ended kTakeOver ago: its lane
+  // is busy, so this caller reads instead (a holder merely waiting for a
+  // slow reply is left alone).
   bool holder_stalled(Clock::time_point now) const {  // mutex held
-    return reading && holder_polling && holder_lane && holder_lane != coop::current_lane() &&
-           now - kTakeOver >= holder_until;
+    return holder_polls_elsewhere() && now - kTakeOver >= holder_until;
   }
 
   // One wait for stdout, by the caller holding the reading role as `epoch`:
@@ -467,11 +472,16 @@ class Connection {
     return true;
   }
 
+  // Nobody holds the reading role any more (mutex held).
+  void drop_role() {
+    reading = false;
+    role_free.notify_all();
+  }
+
   // Gives the reading role up (mutex held) and wakes one caller in the wait
   // loop to take it.
   void release_reading() {
-    reading = false;
-    role_free.notify_all();
+    drop_role();
     for (auto& [call_id, pp] : pending)
       if (pp->waiting && !pp->in_read) {
         pp->cv.notify_one();
@@ -626,9 +636,10 @@ class Connection {
         lock.lock();
         p->in_read = false;
         if (replaced) continue;  // the new holder reads; this call waits for its reply
-        reading = false;
-        role_free.notify_all();
-        if (p->done) release_reading();  // another caller takes over
+        if (p->done)
+          release_reading();  // another caller takes over
+        else
+          drop_role();  // this caller reads again on the next turn
         continue;
       }
       if (idle_reading && !idle_kicked) {
@@ -637,8 +648,7 @@ class Connection {
       }
       // A fiber of another lane holds the role: look again when it would be
       // overdue, to take it over then rather than at the end of this slice.
-      if (reading && holder_polling && holder_lane && holder_lane != coop::current_lane())
-        wake = std::min(wake, holder_until + kTakeOver);
+      if (holder_polls_elsewhere()) wake = std::min(wake, holder_until + kTakeOver);
       p->cv.wait_until(lock, wake);
     }
   }

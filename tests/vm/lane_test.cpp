@@ -1384,11 +1384,10 @@ TEST(ParallelLanes, NestedPmapInsideABranchCompletes) {
   EXPECT_EQ(s.tool_calls.size(), 9u);
 }
 
-TEST(ParallelLanes, ComputeBoundBranchesSpreadOverThreads) {
-  HangGuard guard;
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread";
-  // A cooperative tool runs on its branch's own thread: after a long
-  // computation without waiting, some branches must be on another lane.
+// Runs `program` at concurrency 4 with tool/where, a cooperative tool (so it
+// runs on its branch's own thread) that records that thread; returns the step
+// and the threads the branches ran on.
+std::pair<Step, std::set<std::thread::id>> run_recording_threads(const char* program) {
   std::mutex m;
   std::set<std::thread::id> threads;
   RunOptions o;
@@ -1401,10 +1400,18 @@ TEST(ParallelLanes, ComputeBoundBranchesSpreadOverThreads) {
                         return ToolResult::success(H::nil());
                       },
                       false, true};
-  Step s = ptc::run(
+  Step s = ptc::run(program, o);
+  return {std::move(s), threads};
+}
+
+TEST(ParallelLanes, ComputeBoundBranchesSpreadOverThreads) {
+  HangGuard guard;
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread";
+  // After a long computation without waiting, some branches must be on
+  // another lane.
+  auto [s, threads] = run_recording_threads(
       "(pmap (fn [i] (let [n (reduce + (map (fn [k] (mod (* k k) 7)) (range 200000)))] "
-      "(tool/where {}) n)) (range 4))",
-      o);
+      "(tool/where {}) n)) (range 4))");
   ASSERT_TRUE(s.ok) << s.error.describe();
   EXPECT_GE(threads.size(), 2u);
 }
@@ -1414,20 +1421,8 @@ TEST(ParallelLanes, ManyShortComputeBoundBranchesSpreadOverThreads) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread";
   // No branch computes for long, but the lane never sleeps between them: it
   // is busy, so branches must go to another lane too.
-  std::mutex m;
-  std::set<std::thread::id> threads;
-  RunOptions o;
-  o.limits.timeout_ms = 30000;
-  o.limits.pmap_timeout_ms = 30000;
-  o.limits.pmap_max_concurrency = 4;
-  o.tools["where"] = {[&](const H&) {
-                        std::lock_guard lock(m);
-                        threads.insert(std::this_thread::get_id());
-                        return ToolResult::success(H::nil());
-                      },
-                      false, true};
-  Step s = ptc::run(
-      "(count (pmap (fn [i] (let [n (reduce + (range 300))] (tool/where {}) n)) (range 3000)))", o);
+  auto [s, threads] = run_recording_threads(
+      "(count (pmap (fn [i] (let [n (reduce + (range 300))] (tool/where {}) n)) (range 3000)))");
   ASSERT_TRUE(s.ok) << s.error.describe();
   EXPECT_EQ(s.printed, "3000");
   EXPECT_GE(threads.size(), 2u);
