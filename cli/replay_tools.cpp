@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "vm/tool_broker.hpp"
+#include "embedding/tool_broker.hpp"
 
 namespace ptc::cli {
 

@@ -1,8 +1,8 @@
-# libptc: the engine (runtime, frontend, compiler, vm), the C API and the
+# libptc: the engine (runtime, frontend, compiler, vm, scheduler, embedding), the C API and the
 # upstream MCP clients (include/ptc/upstreams.hpp) as one library a host installs and links, shared (with a SONAME and
 # versioned symbols) and static. Both are built from the layer libraries'
 # objects, so nothing is compiled twice.
-set(PTC_ENGINE_LAYERS ptc_runtime ptc_frontend ptc_compiler ptc_vm)
+set(PTC_ENGINE_LAYERS ptc_runtime ptc_frontend ptc_compiler ptc_vm ptc_scheduler ptc_embedding)
 if(TARGET ptc_capi)
   list(APPEND PTC_ENGINE_LAYERS ptc_capi)
 endif()

@@ -1,4 +1,4 @@
-#include "vm/memory_functions.hpp"
+#include "embedding/memory_functions.hpp"
 
 #include "frontend/reader.hpp"
 #include "runtime/ctx.hpp"

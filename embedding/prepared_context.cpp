@@ -2,9 +2,9 @@
 // and then read in place by any number of runs (RunOptions::prepared_context).
 #include <fmt/format.h>
 
+#include "embedding/shared_inputs.hpp"
 #include "runtime/freeze.hpp"
 #include "runtime/host_value.hpp"
-#include "vm/shared_inputs.hpp"
 
 namespace ptc {
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "vm/shared_inputs.hpp"
+#include "embedding/shared_inputs.hpp"
 
 namespace ptc {
 

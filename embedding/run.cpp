@@ -13,6 +13,9 @@
 #include <unordered_map>
 
 #include "compiler/compiler.hpp"
+#include "embedding/memory_functions.hpp"
+#include "embedding/shared_inputs.hpp"
+#include "embedding/tool_broker.hpp"
 #include "frontend/analyzer.hpp"
 #include "frontend/reader.hpp"
 #include "include/ptc/ptc.hpp"
@@ -21,10 +24,7 @@
 #include "runtime/hashcoll.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/signature.hpp"
-#include "vm/memory_functions.hpp"
-#include "vm/parallel.hpp"
-#include "vm/shared_inputs.hpp"
-#include "vm/tool_broker.hpp"
+#include "scheduler/parallel.hpp"
 #include "vm/vm.hpp"
 
 namespace ptc {

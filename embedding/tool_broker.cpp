@@ -1,4 +1,4 @@
-#include "vm/tool_broker.hpp"
+#include "embedding/tool_broker.hpp"
 
 #include <fmt/format.h>
 #include <xxhash.h>
@@ -13,7 +13,8 @@
 #include "runtime/host_value.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/stack_guard.hpp"
-#include "vm/cooperative.hpp"
+#include "scheduler/cooperative.hpp"
+#include "scheduler/fiber.hpp"
 
 namespace ptc {
 
@@ -105,13 +106,11 @@ void canonical_key(std::string& out, const HostValue& k) {
   out += name;
 }
 
-thread_local const ToolCallContext* t_tool_call = nullptr;
-
 // The context a tool sees while it runs; set for the duration of the call.
 class BrokeredCall final : public ToolCallContext {
  public:
-  explicit BrokeredCall(const Ctx& ctx) : ctx_(ctx), saved_(t_tool_call) { t_tool_call = this; }
-  ~BrokeredCall() { t_tool_call = saved_; }
+  explicit BrokeredCall(const Ctx& ctx) : ctx_(ctx), saved_(exchange_current_tool_call(this)) {}
+  ~BrokeredCall() { exchange_current_tool_call(saved_); }
   BrokeredCall(const BrokeredCall&) = delete;
   BrokeredCall& operator=(const BrokeredCall&) = delete;
   bool cancelled() const override {
@@ -146,16 +145,6 @@ HostValue ledger_copy(Value in_run, const HostValue& value, size_t cap, bool* tr
 }
 
 }  // namespace
-
-const ToolCallContext* current_tool_call() {
-  return t_tool_call;
-}
-
-const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call) {
-  const ToolCallContext* old = t_tool_call;
-  t_tool_call = call;
-  return old;
-}
 
 std::string canonical_args_key(const HostValue& args) {
   std::string text;

@@ -56,9 +56,6 @@ class ToolBroker {
     std::string_view name, const Tools& tools,
     const std::map<std::string, std::string, std::less<>>& unavailable);
 
-// A fiber keeps the tool call it is serving: switching fibers swaps it.
-const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call);
-
 // Keyword map keys become strings at every depth, as JSON would carry them.
 HostValue string_keys(const HostValue& v);
 

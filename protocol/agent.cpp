@@ -9,12 +9,12 @@
 #include <exception>
 #include <stdexcept>
 
+#include "embedding/tool_broker.hpp"
 #include "protocol/agent_state.hpp"
 #include "protocol/lisp_eval.hpp"
 #include "protocol/reference_card.hpp"
 #include "protocol/transport.hpp"
 #include "runtime/error.hpp"
-#include "vm/tool_broker.hpp"
 
 namespace ptc::protocol {
 

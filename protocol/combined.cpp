@@ -9,12 +9,12 @@
 #include <chrono>
 #include <exception>
 
+#include "embedding/tool_broker.hpp"
 #include "protocol/agent_state.hpp"
 #include "protocol/final_answer.hpp"
 #include "protocol/lisp_eval.hpp"
 #include "protocol/native_preview.hpp"
 #include "runtime/error.hpp"
-#include "vm/tool_broker.hpp"
 
 namespace ptc::protocol {
 

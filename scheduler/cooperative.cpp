@@ -1,12 +1,12 @@
-#include "vm/cooperative.hpp"
+#include "scheduler/cooperative.hpp"
 
 #include <algorithm>
 #include <exception>
 #include <memory>
 #include <thread>
 
-#include "vm/lane.hpp"
-#include "vm/worker_pool.hpp"
+#include "scheduler/lane.hpp"
+#include "scheduler/worker_pool.hpp"
 
 namespace ptc::coop {
 

@@ -1,4 +1,4 @@
-#include "vm/fiber.hpp"
+#include "scheduler/fiber.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -10,7 +10,6 @@
 #include "runtime/ctx.hpp"
 #include "runtime/sanitizers.hpp"
 #include "runtime/stack_guard.hpp"
-#include "vm/tool_broker.hpp"
 
 #if defined(PTC_SANITIZER_ADDRESS)
 #include <sanitizer/asan_interface.h>
@@ -66,6 +65,7 @@ namespace ptc {
 namespace {
 
 thread_local Fiber* t_current = nullptr;
+thread_local const ToolCallContext* t_tool_call = nullptr;
 
 size_t page_size() {
   static const size_t size = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -120,6 +120,16 @@ uintptr_t stack_limit_of(void* mapping) {
 }
 
 }  // namespace
+
+const ToolCallContext* current_tool_call() {
+  return t_tool_call;
+}
+
+const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call) {
+  const ToolCallContext* old = t_tool_call;
+  t_tool_call = call;
+  return old;
+}
 
 Fiber::Fiber(std::function<void()> body) : body_(std::move(body)) {
   stack_ = take_stack();

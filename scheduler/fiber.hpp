@@ -28,6 +28,11 @@ namespace ptc {
 class Ctx;
 class ToolCallContext;
 
+// The tool call this thread (or the fiber running on it) is serving, as
+// ptc::current_tool_call() reports it: a fiber keeps its own, swapped at
+// every switch. Returns the one it replaces.
+const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call);
+
 class Fiber {
  public:
   // Throws std::bad_alloc when no stack can be mapped.

@@ -1,4 +1,4 @@
-#include "vm/lane.hpp"
+#include "scheduler/lane.hpp"
 
 #include <sys/eventfd.h>
 #include <unistd.h>

@@ -23,7 +23,7 @@
 #include <mutex>
 #include <vector>
 
-#include "vm/fiber.hpp"
+#include "scheduler/fiber.hpp"
 
 namespace ptc {
 

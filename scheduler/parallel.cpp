@@ -1,4 +1,4 @@
-#include "vm/parallel.hpp"
+#include "scheduler/parallel.hpp"
 
 #include <fmt/format.h>
 
@@ -11,10 +11,10 @@
 #include "runtime/error.hpp"
 #include "runtime/transfer.hpp"
 #include "runtime/vector.hpp"
-#include "vm/cooperative.hpp"
-#include "vm/lane.hpp"
+#include "scheduler/cooperative.hpp"
+#include "scheduler/lane.hpp"
+#include "scheduler/worker_pool.hpp"
 #include "vm/vm.hpp"
-#include "vm/worker_pool.hpp"
 
 namespace ptc {
 

@@ -19,7 +19,7 @@
 #include "compiler/proto.hpp"
 #include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
-#include "vm/lane.hpp"
+#include "scheduler/lane.hpp"
 
 namespace ptc {
 

@@ -1,4 +1,4 @@
-#include "vm/worker_pool.hpp"
+#include "scheduler/worker_pool.hpp"
 
 namespace ptc {
 

@@ -17,7 +17,7 @@
 
 #include "include/ptc/error.hpp"
 #include "protocol/upstream/handshake.hpp"
-#include "vm/cooperative.hpp"
+#include "scheduler/cooperative.hpp"
 
 extern char** environ;
 

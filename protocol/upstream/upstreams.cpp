@@ -10,7 +10,7 @@
 #include "include/ptc/error.hpp"
 #include "protocol/upstream/http_client.hpp"
 #include "protocol/upstream/reply_decoding.hpp"
-#include "vm/cooperative.hpp"
+#include "scheduler/cooperative.hpp"
 
 namespace ptc::upstream {
 

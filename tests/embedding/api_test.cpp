@@ -6,8 +6,8 @@
 #include <chrono>
 #include <thread>
 
+#include "embedding/tool_broker.hpp"
 #include "include/ptc/ptc.hpp"
-#include "vm/tool_broker.hpp"
 
 namespace {
 

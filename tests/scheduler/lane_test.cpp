@@ -27,14 +27,14 @@
 #include <thread>
 #include <vector>
 
+#include "embedding/tool_broker.hpp"
 #include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/stack_guard.hpp"
+#include "scheduler/cooperative.hpp"
+#include "scheduler/fiber.hpp"
+#include "scheduler/lane.hpp"
 #include "support/build_info.hpp"
-#include "vm/cooperative.hpp"
-#include "vm/fiber.hpp"
-#include "vm/lane.hpp"
-#include "vm/tool_broker.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "include/ptc/error.hpp"
 #include "include/ptc/host_value.hpp"
-#include "vm/lane.hpp"
+#include "scheduler/lane.hpp"
 
 namespace ptc::upstream {
 namespace {

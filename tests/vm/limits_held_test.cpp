@@ -10,10 +10,10 @@
 #include <string>
 #include <thread>
 
+#include "embedding/tool_broker.hpp"
 #include "include/ptc/ptc.hpp"
 #include "runtime/hash.hpp"
 #include "support/build_info.hpp"
-#include "vm/tool_broker.hpp"
 
 namespace {
 
