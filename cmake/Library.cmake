@@ -16,9 +16,9 @@ endforeach()
 
 # What the engine's objects call into: Debian shared libraries.
 set(PTC_ENGINE_DEPENDENCIES ${PTC_MIMALLOC} fmt::fmt simdjson::simdjson PkgConfig::GMP
-    PkgConfig::XXHASH PkgConfig::UTF8PROC PkgConfig::RE2 Threads::Threads)
+    PkgConfig::XXHASH PkgConfig::UTF8PROC PkgConfig::RE2 OpenSSL::Crypto Threads::Threads)
 if(TARGET ptc_upstream)
-  list(APPEND PTC_ENGINE_DEPENDENCIES OpenSSL::SSL OpenSSL::Crypto)
+  list(APPEND PTC_ENGINE_DEPENDENCIES OpenSSL::SSL)
 endif()
 
 add_library(ptc_shared SHARED ${PTC_ENGINE_OBJECTS})

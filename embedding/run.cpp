@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "compiler/compiler.hpp"
+#include "embedding/execution.hpp"
 #include "embedding/memory_functions.hpp"
 #include "embedding/shared_inputs.hpp"
 #include "embedding/tool_broker.hpp"
@@ -115,7 +116,7 @@ AnalyzerOptions analyzer_options_for(const RunOptions& options, const MemoryEntr
       memory_functions->forms_for(name, out);
     };
   analyzer_options.check_tool = [&options](std::string_view name) {
-    if (!options.tools.count(name))
+    if (!knows_tool(options.tools, options.deferred_tools, name))
       throw_unknown_tool(name, options.tools, options.unavailable_tools);
   };
   return analyzer_options;
@@ -216,11 +217,9 @@ int64_t ns_of(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
-// The run proper; fills step (value, memory, prints, ledger, usage) or
-// throws. With `program`, the source is not compiled again. `started`: when
-// the run began (its clocks count from there).
-void execute(std::string_view source, const Program* program, const RunOptions& options, Step& step,
-             Clock::time_point started) {
+// Phase 1: the options that are checked before anything runs. Returns the
+// parsed signature, if any.
+std::optional<Signature> check_options(std::string_view source, const RunOptions& options) {
   check_tag("caller", options.caller, kCallers);
   check_tag("profile", options.profile, kProfiles);
   std::optional<Signature> signature;
@@ -236,6 +235,133 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
                 fmt::format("float_precision {} is out of range", *options.float_precision),
                 "give a number of decimals from 0 to 17, or none for full precision");
   check_size(source, options.limits);
+  return signature;
+}
+
+// Phase 2: the compiled program, `program`'s or compiled here into
+// `compiled_here` (under compile_timeout and a compile budget; the run's heap
+// cap starts after it).
+const CompiledProgram* compile_or_reuse(Ctx& ctx, std::string_view source, const Program* program,
+                                        const RunOptions& options, const MemoryEntries& memory,
+                                        MemoryFunctions& memory_functions,
+                                        std::unique_ptr<CompiledProgram>& compiled_here,
+                                        Clock::time_point started) {
+  if (program) {
+    ctx.interner.set_parent(&program->ctx.interner);
+    return program->code.get();
+  }
+  AnalyzerOptions analyzer_options = analyzer_options_for(options, memory, &memory_functions);
+  ctx.start_clock_at(started, options.limits.compile_timeout_ms, "compilation");
+  compiled_here = compile_source(ctx, source, analyzer_options);
+  ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
+  ctx.start_clock();
+  return compiled_here.get();
+}
+
+// Phase 3: context, turn history, budget and memory into the run. Returns the
+// imported memory value per global (what the run did not change is not
+// exported again).
+std::vector<Value> import_inputs(Ctx& ctx, VM& vm, const RunOptions& options,
+                                 const CompiledProgram& code, const MemoryEntries& memory,
+                                 MemoryFunctions& memory_functions) {
+  vm.data = import_context(ctx, options, code);
+  for (auto it = options.turn_history.rbegin(); it != options.turn_history.rend(); ++it)
+    vm.turn_history.push_back(import_value(ctx, *it));  // *1 is the most recent
+  if (!options.budget.is_nil()) ctx.budget = import_value(ctx, options.budget);
+  ctx.tool_catalog = options.tool_catalog.get();
+  // Memory binds globals by name; functions are rebuilt from their source.
+  memory_functions.attach(vm, code);
+  std::vector<Value> imported(code.globals.size());
+  for (uint32_t id = 0; id < code.globals.size(); ++id) {
+    auto found = memory.index.find(code.globals[id]);
+    if (found == memory.index.end()) continue;
+    const HostValue& value = *memory.entries[found->second].second;
+    bool no_data = value.kind() == HostValue::Kind::Opaque && !value.restorer();
+    if (no_data || !memory_functions.restorable(value))
+      vm.lost_functions.push_back(code.globals[id]);
+    else
+      imported[id] = vm.globals()[id] = import_value(ctx, value, &memory_functions);
+  }
+  return imported;
+}
+
+// Phase 4: the program itself. A (fail v) leaves v to the step as data.
+Value run_program(Ctx& ctx, VM& vm, const RunOptions& options, Step& step) {
+  try {
+    return vm.run();
+  } catch (LispError& e) {
+    if (e.error().kind == ErrorKind::Fail && ctx.failed_with) {
+      ExportBudget fail_budget;
+      fail_budget.remaining = options.limits.max_heap_bytes;
+      try {
+        step.fail_value = export_value(*ctx.failed_with, fail_budget);
+      } catch (LispError&) {
+        // Too large to copy out: the printed (capped) value in error.fail_value remains.
+      }
+    }
+    throw;
+  }
+}
+
+// Phase 5: the result and the new memory out of the run. Copying out is
+// bounded like the run, by one budget for the result and the memory
+// together: a value built from shared structure can be far larger than the
+// heap it occupies, and may be def'd many times.
+HostValue export_outputs(VM& vm, Value v, const RunOptions& options, const CompiledProgram& code,
+                         const MemoryEntries& memory, const std::vector<Value>& imported,
+                         Step& step) {
+  ExportBudget out_budget;
+  out_budget.remaining = options.limits.max_heap_bytes;
+  HostValue result = export_value(v, out_budget);
+  out_budget.restorable_functions = true;
+  std::vector<std::pair<HostValue, HostValue>> new_memory;
+  for (const auto& [name, value] : memory.entries)
+    new_memory.emplace_back(HostValue::string(name), *value);
+  for (uint32_t id = 0; id < code.globals.size(); ++id) {
+    Value g = vm.globals()[id];
+    if (VM::is_unbound(g) || g.identical(imported[id])) continue;
+    const std::string& name = code.globals[id];
+    HostValue exported = export_value(g, out_budget);
+    auto found = memory.index.find(name);
+    if (found != memory.index.end())
+      new_memory[found->second].second = std::move(exported);
+    else
+      new_memory.emplace_back(HostValue::string(name), std::move(exported));
+  }
+  step.memory = HostValue::map(std::move(new_memory));
+  return result;
+}
+
+// Phase 6: float precision and the signature over the result, and its
+// printed form.
+void finish_result(HostValue result, Value v, const std::optional<Signature>& signature,
+                   const RunOptions& options, Step& step) {
+  if (options.float_precision) result = round_floats(result, *options.float_precision);
+  if (signature) {
+    SignatureCheck check = check_output(*signature, result);
+    if (!check.ok)
+      throw_error(ErrorKind::ValidationError,
+                  fmt::format("the result does not match the signature {}: {}", options.signature,
+                              check.message),
+                  "return a value of the declared shape");
+    result = std::move(check.value);
+  }
+  if (options.float_precision || signature)
+    step.printed = format_value(result, options.display_limit, &step.truncated);
+  else
+    step.printed =
+        display_value(v, options.display_limit, &step.truncated, options.limits.max_heap_bytes);
+  step.value = std::move(result);
+}
+
+// The run proper; fills step (value, memory, prints, ledger, usage) or
+// throws. With `program`, the source is not compiled again. `started`: when
+// the run began (its clocks count from there). With `execution`, the run is
+// that execution's: deferred tools wait for its host, and what the world
+// answers is journaled.
+void execute(std::string_view source, const Program* program, const RunOptions& options, Step& step,
+             Clock::time_point started, ExecutionState* execution) {
+  std::optional<Signature> signature = check_options(source, options);
   auto memory = memory_entries(options.memory);
   if (program && reads_memory_functions(*program->code, memory)) program = nullptr;
 
@@ -245,8 +371,10 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   Ctx ctx(limits, started);
   ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
   ctx.cancel = options.cancel;
+  if (execution) execution->attach(ctx);
   CurrentRun current(ctx);
-  ToolBroker tools(options.tools, ctx.limits, ctx, options.tool_cache);
+  ToolBroker tools(options.tools, options.deferred_tools, ctx.limits, ctx, options.tool_cache,
+                   execution, execution ? execution->first_ledger_seq() : 0);
   std::unique_ptr<BranchExecutor> parallel;
   struct Collect {  // whatever happens, prints and the ledgers reach the step
     Ctx& ctx;
@@ -263,105 +391,28 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
 
   MemoryFunctions memory_functions(ctx, memory);
   std::unique_ptr<CompiledProgram> compiled_here;
-  const CompiledProgram* code;
-  if (program) {
-    code = program->code.get();
-    ctx.interner.set_parent(&program->ctx.interner);
-  } else {
-    AnalyzerOptions analyzer_options = analyzer_options_for(options, memory, &memory_functions);
-    ctx.start_clock_at(started, options.limits.compile_timeout_ms, "compilation");
-    compiled_here = compile_source(ctx, source, analyzer_options);
-    code = compiled_here.get();
-    ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
-    ctx.start_clock();
-  }
+  const CompiledProgram* code = compile_or_reuse(ctx, source, program, options, memory,
+                                                 memory_functions, compiled_here, started);
   size_t base_used = ctx.arena.used();
   parallel = std::make_unique<BranchExecutor>(*code, ctx.limits);
   ctx.parallel = parallel.get();
   VM vm(ctx, *code);
-  vm.data = import_context(ctx, options, *code);
-  for (auto it = options.turn_history.rbegin(); it != options.turn_history.rend(); ++it)
-    vm.turn_history.push_back(import_value(ctx, *it));  // *1 is the most recent
-  if (!options.budget.is_nil()) ctx.budget = import_value(ctx, options.budget);
-  ctx.tool_catalog = options.tool_catalog.get();
   vm.tool_caller = [&tools](Ctx& c, std::string_view name, Value args) {
     return tools.call(c, name, args);
   };
-  // Memory binds globals by name; functions are rebuilt from their source.
-  memory_functions.attach(vm, *code);
-  std::vector<Value> imported(code->globals.size());
-  for (uint32_t id = 0; id < code->globals.size(); ++id) {
-    auto found = memory.index.find(code->globals[id]);
-    if (found == memory.index.end()) continue;
-    const HostValue& value = *memory.entries[found->second].second;
-    bool no_data = value.kind() == HostValue::Kind::Opaque && !value.restorer();
-    if (no_data || !memory_functions.restorable(value))
-      vm.lost_functions.push_back(code->globals[id]);
-    else
-      imported[id] = vm.globals()[id] = import_value(ctx, value, &memory_functions);
-  }
-
-  Value v;
-  try {
-    v = vm.run();
-  } catch (LispError& e) {
-    if (e.error().kind == ErrorKind::Fail && ctx.failed_with) {
-      ExportBudget fail_budget;
-      fail_budget.remaining = options.limits.max_heap_bytes;
-      try {
-        step.fail_value = export_value(*ctx.failed_with, fail_budget);
-      } catch (LispError&) {
-        // Too large to copy out: the printed (capped) value in error.fail_value remains.
-      }
-    }
-    throw;
-  }
-
-  // Copying out is bounded like the run, by one budget for the result and
-  // the memory together: a value built from shared structure can be far
-  // larger than the heap it occupies, and may be def'd many times.
-  size_t out_cap = options.limits.max_heap_bytes;
-  ExportBudget out_budget;
-  out_budget.remaining = out_cap;
-  HostValue result = export_value(v, out_budget);
-  out_budget.restorable_functions = true;
-  std::vector<std::pair<HostValue, HostValue>> new_memory;
-  for (const auto& [name, value] : memory.entries)
-    new_memory.emplace_back(HostValue::string(name), *value);
-  for (uint32_t id = 0; id < code->globals.size(); ++id) {
-    Value g = vm.globals()[id];
-    if (VM::is_unbound(g) || g.identical(imported[id])) continue;
-    const std::string& name = code->globals[id];
-    HostValue exported = export_value(g, out_budget);
-    auto found = memory.index.find(name);
-    if (found != memory.index.end())
-      new_memory[found->second].second = std::move(exported);
-    else
-      new_memory.emplace_back(HostValue::string(name), std::move(exported));
-  }
+  std::vector<Value> imported = import_inputs(ctx, vm, options, *code, memory, memory_functions);
+  Value v = run_program(ctx, vm, options, step);
+  HostValue result = export_outputs(vm, v, options, *code, memory, imported, step);
   step.usage.memory_bytes = ctx.arena.used() - base_used;
-
-  if (options.float_precision) result = round_floats(result, *options.float_precision);
-  if (signature) {
-    SignatureCheck check = check_output(*signature, result);
-    if (!check.ok)
-      throw_error(ErrorKind::ValidationError,
-                  fmt::format("the result does not match the signature {}: {}", options.signature,
-                              check.message),
-                  "return a value of the declared shape");
-    result = std::move(check.value);
-  }
-  if (options.float_precision || signature)
-    step.printed = format_value(result, options.display_limit, &step.truncated);
-  else
-    step.printed = display_value(v, options.display_limit, &step.truncated, out_cap);
-  step.value = std::move(result);
+  finish_result(std::move(result), v, signature, options, step);
   step.returned = vm.returned();
-  step.memory = HostValue::map(std::move(new_memory));
   step.ok = true;
 }
 
-Step run_step(std::string_view source, const Program* program, const RunOptions& options) {
+}  // namespace
+
+Step run_step(std::string_view source, const Program* program, const RunOptions& options,
+              ExecutionState* execution) {
   auto start = Clock::now();
   Step step;
   TelemetryEvent event;
@@ -379,7 +430,7 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
   }
   bool crashed = false;
   try {
-    execute(source, program, options, step, start);
+    execute(source, program, options, step, start, execution);
   } catch (LispError& e) {
     step.error = e.error();
   } catch (std::bad_alloc&) {
@@ -401,7 +452,9 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
     step.printed.clear();
   }
   auto end = Clock::now();
-  step.usage.duration_ms = std::chrono::duration<double, std::milli>(end - start).count();
+  // An execution's time waiting for its host is not the run's.
+  auto paused = std::chrono::nanoseconds(execution ? execution->paused_ns() : 0);
+  step.usage.duration_ms = std::chrono::duration<double, std::milli>(end - start - paused).count();
   if (options.telemetry) {
     event.kind = crashed ? TelemetryEvent::Kind::Exception : TelemetryEvent::Kind::Stop;
     event.monotonic_ns = ns_of(end);
@@ -415,14 +468,12 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
   return step;
 }
 
-}  // namespace
-
 Step run(std::string_view source, const RunOptions& options) {
-  return run_step(source, nullptr, options);
+  return run_step(source, nullptr, options, nullptr);
 }
 
 Step run(const Program& program, const RunOptions& options) {
-  return run_step(program.source, &program, options);
+  return run_step(program.source, &program, options, nullptr);
 }
 
 std::string_view program_source(const Program& program) {

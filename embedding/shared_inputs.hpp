@@ -12,7 +12,7 @@
 
 namespace ptc {
 
-class Program {
+class Program : public std::enable_shared_from_this<Program> {
  public:
   Program(std::string source_text, const Limits& limits)
       : source(std::move(source_text)), ctx(limits) {}

@@ -4,15 +4,20 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <iterator>
 #include <optional>
 
+#include "embedding/execution.hpp"
 #include "runtime/error.hpp"
+#include "runtime/hashcoll.hpp"
 #include "runtime/host_value.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/stack_guard.hpp"
+#include "runtime/vector.hpp"
 #include "scheduler/cooperative.hpp"
 #include "scheduler/fiber.hpp"
 
@@ -22,15 +27,26 @@ namespace {
 
 void canonical_key(std::string& out, const HostValue& k);
 
+void put_int(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+// tag, length, ':', text
+void put_text(std::string& out, char tag, std::string_view s) {
+  out += tag;
+  put_int(out, static_cast<int64_t>(s.size()));
+  out += ':';
+  out += s;
+}
+
 // Canonical text of a host value: a tag per kind, lengths before text, map
-// entries sorted by their canonical keys.
+// entries sorted by their canonical keys. Written straight into `out` where
+// no sorting is needed (a hot path: every tool call hashes its arguments).
 void canonical(std::string& out, const HostValue& v) {
   check_native_stack("hashing tool arguments");
   using K = HostValue::Kind;
-  auto text = [&](char tag, const std::string& s) {
-    out += fmt::format("{}{}:", tag, s.size());
-    out += s;
-  };
   switch (v.kind()) {
     case K::Nil:
       out += 'n';
@@ -39,27 +55,39 @@ void canonical(std::string& out, const HostValue& v) {
       out += v.as_bool() ? 't' : 'f';
       return;
     case K::Int:
-      out += fmt::format("i{};", v.as_int());
+      out += 'i';
+      put_int(out, v.as_int());
+      out += ';';
       return;
     case K::BigInt:
-      text('i', v.text());
+      put_text(out, 'i', v.text());
       return;
     case K::Float: {
       double d = v.as_float();
-      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18)
-        out += fmt::format("i{};", static_cast<int64_t>(d));
-      else
-        out += fmt::format("d{};", d);
+      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
+        out += 'i';
+        put_int(out, static_cast<int64_t>(d));
+      } else {
+        fmt::format_to(std::back_inserter(out), "d{}", d);
+      }
+      out += ';';
       return;
     }
     case K::String:
     case K::Keyword:  // a keyword and a string of the same name are one key
-      text('s', v.text());
+      put_text(out, 's', v.text());
       return;
     case K::Opaque:
-      text('o', v.text());
+      put_text(out, 'o', v.text());
       return;
     case K::Vector:
+      out += 'v';
+      put_int(out, static_cast<int64_t>(v.items().size()));
+      out += '[';
+      for (const HostValue& x : v.items())
+        canonical(out, x);
+      out += ']';
+      return;
     case K::Set: {
       std::vector<std::string> parts;
       for (const HostValue& x : v.items()) {
@@ -67,27 +95,38 @@ void canonical(std::string& out, const HostValue& v) {
         canonical(p, x);
         parts.push_back(std::move(p));
       }
-      if (v.kind() == K::Set) std::sort(parts.begin(), parts.end());
-      out += fmt::format("{}{}[", v.kind() == K::Set ? '#' : 'v', parts.size());
+      std::sort(parts.begin(), parts.end());
+      out += '#';
+      put_int(out, static_cast<int64_t>(parts.size()));
+      out += '[';
       for (const std::string& p : parts)
         out += p;
       out += ']';
       return;
     }
     case K::Map: {
-      std::vector<std::pair<std::string, std::string>> entries;
       const auto& items = v.items();
-      for (size_t i = 0; i + 1 < items.size(); i += 2) {
-        std::string k, val;
-        canonical_key(k, items[i]);
-        canonical(val, items[i + 1]);
-        entries.emplace_back(std::move(k), std::move(val));
-      }
-      std::sort(entries.begin(), entries.end());
-      out += fmt::format("m{}{{", entries.size());
-      for (const auto& [k, val] : entries) {
-        out += k;
-        out += val;
+      size_t n = items.size() / 2;
+      out += 'm';
+      put_int(out, static_cast<int64_t>(n));
+      out += '{';
+      if (n == 1) {
+        canonical_key(out, items[0]);
+        canonical(out, items[1]);
+      } else {
+        std::vector<std::pair<std::string, std::string>> entries;
+        entries.reserve(n);
+        for (size_t i = 0; i + 1 < items.size(); i += 2) {
+          std::string k, val;
+          canonical_key(k, items[i]);
+          canonical(val, items[i + 1]);
+          entries.emplace_back(std::move(k), std::move(val));
+        }
+        std::sort(entries.begin(), entries.end());
+        for (const auto& [k, val] : entries) {
+          out += k;
+          out += val;
+        }
       }
       out += '}';
       return;
@@ -100,10 +139,13 @@ void canonical(std::string& out, const HostValue& v) {
 void canonical_key(std::string& out, const HostValue& k) {
   if (k.kind() != HostValue::Kind::String && k.kind() != HostValue::Kind::Keyword)
     return canonical(out, k);
-  std::string name = k.text();
-  std::replace(name.begin(), name.end(), '-', '_');
-  out += fmt::format("s{}:", name.size());
+  const std::string& name = k.text();
+  out += 's';
+  put_int(out, static_cast<int64_t>(name.size()));
+  out += ':';
+  size_t at = out.size();
   out += name;
+  std::replace(out.begin() + static_cast<ptrdiff_t>(at), out.end(), '-', '_');
 }
 
 // The context a tool sees while it runs; set for the duration of the call.
@@ -114,9 +156,9 @@ class BrokeredCall final : public ToolCallContext {
   BrokeredCall(const BrokeredCall&) = delete;
   BrokeredCall& operator=(const BrokeredCall&) = delete;
   bool cancelled() const override {
-    return ctx_.cancel_requested() || std::chrono::steady_clock::now() >= ctx_.deadline();
+    return ctx_.cancel_requested() || ctx_.clock_now() >= ctx_.deadline();
   }
-  std::chrono::steady_clock::time_point deadline() const override { return ctx_.deadline(); }
+  std::chrono::steady_clock::time_point deadline() const override { return ctx_.steady_deadline(); }
 
  private:
   const Ctx& ctx_;
@@ -127,12 +169,59 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// True when `v`'s printed form surely takes at most `budget` bytes (counting
+// each item at its longest: a string byte escaped to six, a number at its
+// widest), which it takes from `budget`; false when it might take more. Most
+// tool arguments and results are small: they need not be printed to tell.
+bool surely_prints_within(Value v, size_t& budget) {
+  auto take = [&budget](size_t n) {
+    if (n > budget) return false;
+    budget -= n;
+    return true;
+  };
+  switch (v.type()) {
+    case Type::Nil:
+    case Type::Bool:
+      return take(5);
+    case Type::Int:
+    case Type::Float:
+      return take(32);
+    case Type::String: {
+      size_t n = v.str()->view().size();
+      return n <= budget / 6 && take(6 * n + 2);
+    }
+    case Type::Keyword:
+      return take(v.kw()->name().size() + 1);
+    case Type::Vector:
+    case Type::Set:
+    case Type::Map: {
+      check_native_stack("measuring a value");
+      if (!take(3)) return false;
+      if (v.is_vector()) {
+        for (VecIter it(v.vec()); !it.done(); it.next())
+          if (!take(1) || !surely_prints_within(it.value(), budget)) return false;
+        return true;
+      }
+      const HashObj* h = v.is_map() ? static_cast<const HashObj*>(v.map()) : v.set();
+      for (HashIter it(h); !it.done(); it.next()) {
+        if (!take(2) || !surely_prints_within(it.key(), budget)) return false;
+        if (v.is_map() && !surely_prints_within(it.val(), budget)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 // The ledger keeps a value whole when its printed form fits in `cap` bytes,
 // else a string preview of that form. `in_run` is the value as the run holds
 // it; printing it stops soon after the cap, so a huge value costs little here.
 HostValue ledger_copy(Value in_run, const HostValue& value, size_t cap, bool* truncated) {
   *truncated = false;
   if (!cap) return value;
+  size_t budget = cap;
+  if (surely_prints_within(in_run, budget)) return value;
   PrintOptions opts;
   opts.floats = FloatStyle::Display;
   opts.max_bytes = cap;
@@ -151,7 +240,13 @@ std::string canonical_args_key(const HostValue& args) {
   if (args.kind() != HostValue::Kind::Map) text.push_back('N');  // never equal to a map's form
   canonical(text, args);
   XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
-  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string key(32, '0');
+  for (int i = 0; i < 16; ++i) {
+    key[15 - i] = kHex[(h.high64 >> (4 * i)) & 15];
+    key[31 - i] = kHex[(h.low64 >> (4 * i)) & 15];
+  }
+  return key;
 }
 
 size_t host_value_bytes(const HostValue& v) {
@@ -190,9 +285,42 @@ HostValue string_keys(const HostValue& v) {
   return map_host_value(v, same, key);
 }
 
-Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
+namespace {
+
+bool listed(const std::vector<std::string>& names, std::string_view name) {
+  for (const std::string& n : names)
+    if (n == name || n == "*") return true;
+  return false;
+}
+
+// A tool only named in RunOptions::deferred_tools.
+const Tool kDeferredTool{nullptr, false, false, true};
+
+}  // namespace
+
+bool defers_tool(const Tools& tools, const std::vector<std::string>& deferred,
+                 std::string_view name) {
+  auto found = tools.find(name);
+  if (found != tools.end() && found->second.deferred) return true;
+  for (const std::string& n : deferred)
+    if (n == name || (n == "*" && found == tools.end())) return true;
+  return false;
+}
+
+bool knows_tool(const Tools& tools, const std::vector<std::string>& deferred,
+                std::string_view name) {
+  return tools.count(name) || listed(deferred, name);
+}
+
+const Tool& ToolBroker::find_tool(std::string_view name) const {
   auto found = tools_.find(name);
-  if (found == tools_.end()) throw_unknown_tool(name, tools_, {});
+  if (found != tools_.end()) return found->second;
+  if (listed(deferred_, name)) return kDeferredTool;
+  throw_unknown_tool(name, tools_, {});
+}
+
+Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
+  const Tool& tool = find_tool(name);
   if (!args.is_nil() && !args.is_map())
     throw_error(
         ErrorKind::TypeError,
@@ -209,66 +337,125 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
   entry.name = std::string(name);
   // The tool gets the whole arguments; the ledger keeps a bounded preview
   // and the canonical key, so the call stays identifiable.
-  HostValue full_args = args.is_nil() ? HostValue::map({})
-                                      : string_keys(export_value(args, ctx.arena.remaining() + 1));
+  HostValue full_args;
+  if (args.is_nil()) {
+    full_args = HostValue::map({});
+  } else {
+    ExportBudget budget;
+    budget.remaining = ctx.arena.remaining() + 1;
+    budget.string_keys = true;
+    full_args = export_value(args, budget);
+  }
   entry.args_key = canonical_args_key(full_args);
   entry.args = args.is_nil() ? full_args
                              : ledger_copy(args, full_args, limits_.max_tool_call_result_bytes,
                                            &entry.args_truncated);
-  const Tool& tool = found->second;
-  if (tool.cacheable) {
-    std::optional<HostValue> hit = cache_->find(entry.name, entry.args_key);
-    if (hit) {
-      entry.cached = true;
-      return finish(ctx, std::move(entry), *hit);
+  ToolOutcome fresh;
+  const ToolOutcome& outcome = obtain(ctx, tool, entry, full_args, fresh);
+  full_args = HostValue();  // no longer needed; the run may be near its heap cap
+  return settle(ctx, tool, entry, outcome);
+}
+
+// How the call ends: from the journal (an execution replaying), the cache, the
+// host (a deferred tool) or the tool itself (into `outcome`); an execution
+// journals it.
+const ToolOutcome& ToolBroker::obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry,
+                                      const HostValue& args, ToolOutcome& outcome) {
+  bool deferred = defers_tool(tools_, deferred_, entry.name);
+  bool pending_before = false;  // the call was pending when the execution was dumped
+  uint32_t number = 0;
+  if (execution_) {
+    number = ctx.place.tool_calls++;
+    switch (execution_->source_of(ctx, number, entry.name, entry.args_key)) {
+      case AnswerSource::Journal:
+        return execution_->replayed(ctx, number);
+      case AnswerSource::Host:
+        deferred = pending_before = true;
+        break;
+      case AnswerSource::Live:
+        break;
     }
   }
+  outcome.tool = entry.name;
+  outcome.args_key = entry.args_key;
+  std::optional<HostValue> hit;
+  if (tool.cacheable && !pending_before) hit = cache_->find(entry.name, entry.args_key);
+  if (hit) {
+    outcome.cached = true;
+    outcome.value = std::move(*hit);
+  } else if (deferred) {
+    if (!execution_)
+      throw_error(ErrorKind::ArgsError,
+                  fmt::format("tool/{} is deferred: the host answers it, and ptc::run cannot "
+                              "wait for an answer",
+                              entry.name),
+                  "run the program with ptc::start, which suspends at deferred tools");
+    auto t0 = std::chrono::steady_clock::now();
+    ToolResult r = execution_->await_answer(ctx, number, entry.name, args);
+    outcome.duration_ms = ms_since(t0);
+    outcome.ok = r.ok;
+    outcome.value = std::move(r.value);
+    outcome.error = std::move(r.error);
+  } else {
+    auto t0 = std::chrono::steady_clock::now();
+    ToolResult r;
+    auto invoke = [&] {
+      BrokeredCall context(ctx);  // on the thread that runs the tool
+      try {
+        r = tool.fn ? tool.fn(args) : ToolResult::failure("the tool has no implementation");
+      } catch (const std::exception& e) {
+        r = ToolResult::failure(e.what());
+      } catch (...) {
+        r = ToolResult::failure("the tool raised an unknown exception");
+      }
+    };
+    if (tool.cooperative)
+      invoke();
+    else
+      coop::run_blocking(invoke);  // here, unless other branches share this thread
+    outcome.duration_ms = ms_since(t0);
+    outcome.ok = r.ok;
+    outcome.value = std::move(r.value);
+    outcome.error = std::move(r.error);
+  }
+  outcome.ledger_seq = next_seq_.fetch_add(1);
+  if (execution_) execution_->record(ctx, outcome);
+  return outcome;
+}
 
-  auto t0 = std::chrono::steady_clock::now();
-  ToolResult r;
-  auto invoke = [&] {
-    BrokeredCall context(ctx);  // on the thread that runs the tool
-    try {
-      r = tool.fn ? tool.fn(full_args) : ToolResult::failure("the tool has no implementation");
-    } catch (const std::exception& e) {
-      r = ToolResult::failure(e.what());
-    } catch (...) {
-      r = ToolResult::failure("the tool raised an unknown exception");
-    }
-  };
-  if (tool.cooperative)
-    invoke();
-  else
-    coop::run_blocking(invoke);  // here, unless other branches share this thread
-  entry.duration_ms = ms_since(t0);
-  if (!r.ok) {
-    entry.error = r.error;
-    record(std::move(entry));
-    throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", name, r.error),
+Value ToolBroker::settle(Ctx& ctx, const Tool& tool, ToolCall& entry, const ToolOutcome& outcome) {
+  entry.cached = outcome.cached;
+  entry.duration_ms = outcome.duration_ms;
+  uint64_t seq = outcome.ledger_seq;
+  if (outcome.cached) return finish(ctx, entry, outcome.value, seq);
+  if (!outcome.ok) {
+    entry.error = outcome.error;
+    record(entry, seq);
+    throw_error(ErrorKind::ToolError,
+                fmt::format("tool/{} failed: {}", outcome.tool, outcome.error),
                 "check the arguments against the tool's description");
   }
-  full_args = HostValue();  // no longer needed; the run may be near its heap cap
   if (tool.cacheable) {
-    charge_run(host_value_bytes(r.value) + entry.name.size() + entry.args_key.size() + 64);
-    cache_->store(entry.name, entry.args_key, r.value);
+    charge_run(host_value_bytes(outcome.value) + entry.name.size() + entry.args_key.size() + 64);
+    cache_->store(entry.name, entry.args_key, outcome.value);
   }
   // The time limit includes the tool's time: a slow tool cannot stretch it.
   ctx.check_deadline();
-  return finish(ctx, std::move(entry), r.value);
+  return finish(ctx, entry, outcome.value, seq);
 }
 
-Value ToolBroker::finish(Ctx& ctx, ToolCall entry, const HostValue& result) {
+Value ToolBroker::finish(Ctx& ctx, ToolCall& entry, const HostValue& result, uint64_t seq) {
   Value imported;
   try {
     imported = import_value(ctx, result);
   } catch (LispError& e) {  // the call happened: the ledger says how it ended
     entry.error = e.error().message;
-    record(std::move(entry));
+    record(entry, seq);
     throw;
   }
   entry.result =
       ledger_copy(imported, result, limits_.max_tool_call_result_bytes, &entry.result_truncated);
-  record(std::move(entry));
+  record(entry, seq);
   return imported;
 }
 
@@ -277,11 +464,11 @@ void ToolBroker::charge_run(size_t bytes) {
   run_.arena.charge(bytes);
 }
 
-void ToolBroker::record(ToolCall entry) {
+void ToolBroker::record(ToolCall& entry, uint64_t seq) {
   charge_run(sizeof(ToolCall) + entry.name.size() + entry.args_key.size() + entry.error.size() +
              host_value_bytes(entry.args) + host_value_bytes(entry.result));
   std::lock_guard lock(mutex_);
-  ledger_.push_back(std::move(entry));
+  ledger_.emplace_back(seq, std::move(entry));
 }
 
 void throw_unknown_tool(std::string_view name, const Tools& tools,
@@ -326,7 +513,17 @@ size_t ToolCache::size() const {
 
 std::vector<ToolCall> ToolBroker::take_ledger() {
   std::lock_guard lock(mutex_);
-  return std::move(ledger_);
+  // In the order the calls ended: parallel branches may record out of it, and
+  // a replayed execution records its calls again in an order of its own.
+  auto by_seq = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(ledger_.begin(), ledger_.end(), by_seq))
+    std::stable_sort(ledger_.begin(), ledger_.end(), by_seq);
+  std::vector<ToolCall> out;
+  out.reserve(ledger_.size());
+  for (auto& [_, call] : ledger_)
+    out.push_back(std::move(call));
+  ledger_.clear();
+  return out;
 }
 
 }  // namespace ptc

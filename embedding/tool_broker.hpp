@@ -11,44 +11,70 @@
 #include <unordered_map>
 #include <vector>
 
+#include "embedding/journal.hpp"
 #include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
 
 namespace ptc {
 
+class ExecutionState;
+
 class ToolBroker {
  public:
   // `run` is the run's own context: the ledger and the cache are charged to
-  // its heap, whichever branch makes the call.
-  ToolBroker(const Tools& tools, const Limits& limits, Ctx& run,
-             std::shared_ptr<ToolCache> shared_cache = nullptr)
+  // its heap, whichever branch makes the call. With `execution`, deferred
+  // tools wait for the host and every call's outcome is journaled (or, when
+  // the execution replays, taken from its journal).
+  ToolBroker(const Tools& tools, const std::vector<std::string>& deferred, const Limits& limits,
+             Ctx& run, std::shared_ptr<ToolCache> shared_cache = nullptr,
+             ExecutionState* execution = nullptr, uint64_t first_ledger_seq = 0)
       : tools_(tools),
+        deferred_(deferred),
         limits_(limits),
         run_(run),
-        cache_(shared_cache ? std::move(shared_cache) : std::make_shared<ToolCache>()) {}
+        cache_(shared_cache ? std::move(shared_cache) : std::make_shared<ToolCache>()),
+        execution_(execution),
+        next_seq_(first_ledger_seq) {}
 
   // Runs tool `name` with the program's argument map; the result lives in
   // ctx's arena. Failures throw LispError (unknown_tool, tool_error,
   // tool_call_limit_exceeded).
   Value call(Ctx& ctx, std::string_view name, Value args);
 
+  // The ledger, in the order the calls ended.
   std::vector<ToolCall> take_ledger();
 
  private:
-  void record(ToolCall entry);
+  const Tool& find_tool(std::string_view name) const;
+  const ToolOutcome& obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry,
+                            const HostValue& args, ToolOutcome& outcome);
+  Value settle(Ctx& ctx, const Tool& tool, ToolCall& entry, const ToolOutcome& outcome);
   // Brings a successful result into the run and records the call.
-  Value finish(Ctx& ctx, ToolCall entry, const HostValue& result);
+  Value finish(Ctx& ctx, ToolCall& entry, const HostValue& result, uint64_t seq);
+  // Moves the entry into the ledger.
+  void record(ToolCall& entry, uint64_t seq);
   // Counts bytes the broker keeps (ledger, cache) against the run's heap.
   void charge_run(size_t bytes);
 
   const Tools& tools_;
+  const std::vector<std::string>& deferred_;
   const Limits& limits_;
   Ctx& run_;
   std::atomic<uint32_t> calls_{0};
   std::shared_ptr<ToolCache> cache_;
+  ExecutionState* execution_;
+  std::atomic<uint64_t> next_seq_;
   std::mutex mutex_;  // guards ledger_
-  std::vector<ToolCall> ledger_;
+  std::vector<std::pair<uint64_t, ToolCall>> ledger_;
 };
+
+// Whether tool/`name` is deferred under these options (Tool::deferred, or
+// listed in RunOptions::deferred_tools, "*" covering the tools not given).
+bool defers_tool(const Tools& tools, const std::vector<std::string>& deferred,
+                 std::string_view name);
+// Whether a program may call tool/`name` (given, or deferred).
+bool knows_tool(const Tools& tools, const std::vector<std::string>& deferred,
+                std::string_view name);
 
 // The unknown_tool error for tool/<name>: says why when the tool is one of
 // `unavailable`, else lists the tools there are (or that there are none).

@@ -287,6 +287,10 @@ Reason classify(ErrorKind kind) {
     // "oversized" arguments), a bad option of the call.
     case ErrorKind::ArgsError:
     case ErrorKind::ProgramTooLarge:
+    // lisp_eval never loads snapshots; an embedding that maps its errors
+    // through here has given bytes that were not one.
+    case ErrorKind::SnapshotError:
+    case ErrorKind::SnapshotDivergence:
       return Reason::ArgsError;
     case ErrorKind::ValidationError:
       return Reason::ValidationError;

@@ -7,6 +7,20 @@
 
 namespace ptc {
 
+namespace {
+thread_local Ctx* t_current_run = nullptr;
+}  // namespace
+
+[[gnu::noinline]] Ctx* CurrentRun::get() {
+  return t_current_run;
+}
+
+[[gnu::noinline]] Ctx* CurrentRun::exchange(Ctx* ctx) {
+  Ctx* old = t_current_run;
+  t_current_run = ctx;
+  return old;
+}
+
 Ctx::Ctx(const Limits& lim) : Ctx(lim, std::chrono::steady_clock::now()) {}
 
 Ctx::Ctx(const Limits& lim, std::chrono::steady_clock::time_point start)
@@ -19,7 +33,7 @@ void Ctx::start_clock() {
 }
 
 void Ctx::start_clock(uint32_t timeout_ms, const char* phase) {
-  start_clock_at(std::chrono::steady_clock::now(), timeout_ms, phase);
+  start_clock_at(clock_now(), timeout_ms, phase);
 }
 
 void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t timeout_ms,
@@ -32,28 +46,27 @@ void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t t
 
 void Ctx::start_clock_until(std::chrono::steady_clock::time_point deadline, uint32_t timeout_ms,
                             const char* phase) {
-  start_ = std::chrono::steady_clock::now();
+  start_ = clock_now();
   deadline_ = deadline;
   timeout_ms_ = timeout_ms;
   phase_ = phase;
 }
 
 int64_t Ctx::elapsed_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                               start_)
-      .count();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_now() - start_).count();
 }
 
 int64_t Ctx::remaining_ms() const {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      deadline_ - std::chrono::steady_clock::now());
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock_now());
   return left.count() > 0 ? left.count() : 0;
 }
 
 void Ctx::end_slice() {
   spent_ += static_cast<uint64_t>(kSlice - budget_);
   budget_ = kSlice;
-  auto now = std::chrono::steady_clock::now();
+  auto steady = std::chrono::steady_clock::now();
+  auto now = steady;
+  if (paused_ns_) now -= std::chrono::nanoseconds(paused_ns_->load(std::memory_order_relaxed));
   if (now >= deadline_) {
     throw_error(ErrorKind::Timeout, fmt::format("{} timed out after {} ms", phase_, timeout_ms_),
                 "the program did too much work; process fewer items or avoid nested loops "
@@ -63,7 +76,13 @@ void Ctx::end_slice() {
     cancelled_ = true;
     throw_error(ErrorKind::Cancelled, "execution was cancelled");
   }
-  if (on_slice) on_slice(on_slice_arg, now);
+  if (on_slice) on_slice(on_slice_arg, steady);
+}
+
+int64_t Ctx::clock_ms() {
+  if (world) return world->clock_ms(*this);
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
 void Ctx::add_print(std::string line) {

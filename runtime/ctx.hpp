@@ -45,6 +45,36 @@ struct ParallelBranches {
   void (*annotate)(LispError& e, size_t branch, size_t count);
 };
 
+// What a run reads from the world outside it besides tools (the clock), for
+// runs whose reads are journaled: an execution that can be suspended and
+// written to bytes replays them (embedding/execution.cpp). Parallel branches
+// report their start and end, so that each gets a place of its own.
+class World {
+ public:
+  // System/currentTimeMillis and (java.util.Date.) in `ctx`'s branch.
+  virtual int64_t clock_ms(Ctx& ctx) = 0;
+  // Branch `index` of the `call`-th parallel call `parent` made starts in `branch`.
+  virtual void branch_started(Ctx& parent, Ctx& branch, uint32_t call, size_t index) = 0;
+  virtual void branch_ended(Ctx& branch) = 0;
+  // True when parallel branches must share the thread of the call (fibers
+  // on one lane): the execution they belong to may be suspended whole.
+  virtual bool branches_share_thread() const = 0;
+
+ protected:
+  ~World() = default;
+};
+
+// Where a context stands in what it asked of the world, for a journaled run
+// (Ctx::world): its branch's path ("" for the program, "p0.3/" for branch 3
+// of its first parallel call) and how many tool calls, clock reads and
+// parallel calls it made so far.
+struct WorldPlace {
+  std::string path;
+  uint32_t tool_calls = 0;
+  uint32_t clock_reads = 0;
+  uint32_t parallel_calls = 0;
+};
+
 // Runs parallel branches; implemented by the embedding layer, which owns the
 // threads. Without one, a run evaluates branches in order on its own thread.
 class ParallelExecutor {
@@ -90,6 +120,9 @@ class Ctx {
   void* on_slice_arg = nullptr;
   // Regexes compiled by this run, by pattern (each is charged once).
   std::map<std::string, Value, std::less<>> regexes;
+  // Set for runs whose reads of the world are journaled; `place` is then kept.
+  World* world = nullptr;
+  WorldPlace place;
 
   Value call(Value fn, const Value* args, uint32_t nargs) {
     return invoker->invoke(fn, args, nargs);
@@ -118,7 +151,26 @@ class Ctx {
   // start_clock(timeout_ms, phase) counted from `start` instead of now.
   void start_clock_at(std::chrono::steady_clock::time_point start, uint32_t timeout_ms,
                       const char* phase);
+  // The run's clock: the steady clock less the time the run spent suspended
+  // (an execution waiting for its host), so that limits count the time the
+  // program runs. Deadlines are on this clock.
+  std::chrono::steady_clock::time_point clock_now() const {
+    auto now = std::chrono::steady_clock::now();
+    if (paused_ns_) now -= std::chrono::nanoseconds(paused_ns_->load(std::memory_order_relaxed));
+    return now;
+  }
+  // The time spent suspended so far, kept by the execution (nullptr: none).
+  void count_pauses_in(const std::atomic<int64_t>* paused_ns) { paused_ns_ = paused_ns; }
+  const std::atomic<int64_t>* pauses() const { return paused_ns_; }
+  // The deadline on the run's clock, and on the steady clock (for tools).
   std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+  std::chrono::steady_clock::time_point steady_deadline() const {
+    if (!paused_ns_ || deadline_ == std::chrono::steady_clock::time_point::max()) return deadline_;
+    return deadline_ + std::chrono::nanoseconds(paused_ns_->load(std::memory_order_relaxed));
+  }
+  // Milliseconds since the Unix epoch, as System/currentTimeMillis reads them
+  // (through the world when it is journaled).
+  int64_t clock_ms();
   uint32_t timeout_ms() const { return timeout_ms_; }
   const char* phase() const { return phase_; }
   // Checks the deadline (and cancellation) now, after work that took time
@@ -155,6 +207,7 @@ class Ctx {
   uint32_t timeout_ms_ = 0;
   bool cancelled_ = false;
   const char* phase_ = "execution";
+  const std::atomic<int64_t>* paused_ns_ = nullptr;
 };
 
 // Marks the run executing on this thread for as long as it lives. Deep walks
@@ -163,23 +216,23 @@ class Ctx {
 // items: they charge the current run through charge_walk, so its time limit
 // holds inside them too. A thread running part of a run (a parallel branch)
 // opens its own scope.
+//
+// The thread-local is read and written only inside ctx.cpp's functions, never
+// inline: a suspended execution's fiber may resume on another thread, and a
+// frame that spans the suspension must not keep the first thread's address of
+// it (compilers cache thread-local addresses within a function).
 class CurrentRun {
  public:
-  explicit CurrentRun(Ctx& ctx) : saved_(current_) { current_ = &ctx; }
-  ~CurrentRun() { current_ = saved_; }
+  explicit CurrentRun(Ctx& ctx) : saved_(exchange(&ctx)) {}
+  ~CurrentRun() { exchange(saved_); }
   CurrentRun(const CurrentRun&) = delete;
   CurrentRun& operator=(const CurrentRun&) = delete;
-  static Ctx* get() { return current_; }
+  static Ctx* get();
   // A fiber keeps its own current run: switching fibers swaps it.
-  static Ctx* exchange(Ctx* ctx) {
-    Ctx* old = current_;
-    current_ = ctx;
-    return old;
-  }
+  static Ctx* exchange(Ctx* ctx);
 
  private:
   Ctx* saved_;
-  static inline thread_local Ctx* current_ = nullptr;
 };
 
 // Charges `items` reductions to the run on this thread, if any.

@@ -325,7 +325,13 @@ HostValue export_rec(Value v, ExportBudget& budget) {
       std::vector<std::pair<HostValue, HostValue>> entries;
       entries.reserve(v.map()->count);
       for (HashIter it(v.map()); !it.done(); it.next()) {
-        HostValue k = export_rec(it.key(), budget);
+        HostValue k;
+        if (budget.string_keys && it.key().type() == Type::Keyword) {
+          budget.charge(sizeof(HostValue));
+          k = HostValue::string(std::string(it.key().kw()->name()));
+        } else {
+          k = export_rec(it.key(), budget);
+        }
         entries.emplace_back(std::move(k), export_rec(it.val(), budget));
       }
       return HostValue::map(std::move(entries));

@@ -34,6 +34,9 @@ struct ExportBudget {
   // Give functions a Restorer (memory export): their source is printed and
   // their captured values exported, which other exports need not pay for.
   bool restorable_functions = false;
+  // Map keys that are keywords become strings, at every depth, as JSON would
+  // carry them (tool arguments).
+  bool string_keys = false;
   // One Restorer per function object, so a function captured by many others
   // is exported once and comes back as one function.
   std::unordered_map<const void*, std::shared_ptr<const Restorer>> restorers;

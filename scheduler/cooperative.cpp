@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 
 #include "scheduler/lane.hpp"
@@ -94,6 +95,26 @@ void CondVar::notify_all() {
     fibers_.clear();
   }
   threads_.notify_all();
+}
+
+void HostWait::wait() {
+  Lane* lane = fiber_lane();
+  if (lane) {
+    lane_ = lane;
+    task_ = lane->running();
+    while (!answered_)
+      lane->park_for_host();
+    lane_ = nullptr;
+    return;
+  }
+  if (!Fiber::current()) throw std::logic_error("a wait for the host outside a suspendable fiber");
+  while (!answered_)
+    Fiber::suspend();  // the execution's own fiber: straight back to the host
+}
+
+void HostWait::answer() {
+  answered_ = true;
+  if (lane_) lane_->wake(static_cast<Lane::Task*>(task_));
 }
 
 void sleep_for(std::chrono::milliseconds d) {

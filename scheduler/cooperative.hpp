@@ -15,6 +15,10 @@
 #include <mutex>
 #include <vector>
 
+namespace ptc {
+class Lane;
+}  // namespace ptc
+
 namespace ptc::coop {
 
 using Clock = std::chrono::steady_clock;
@@ -63,6 +67,26 @@ class CondVar {
 
 // Sleeps for `d`; on a lane the fiber parks instead.
 void sleep_for(std::chrono::milliseconds d);
+
+// A wait for an answer only the host can give (an execution's deferred tool
+// call). The waiting fiber parks; once every fiber of the execution waits so,
+// the execution's own fiber is suspended and the host's thread returns to
+// it. answer() comes from the host while the execution is suspended, before
+// it resumes the execution's fiber (on whatever thread it calls from).
+class HostWait {
+ public:
+  // From a fiber: returns once answered. Throws std::logic_error outside one
+  // (nothing could ever answer).
+  void wait();
+  // From the host, while the execution is suspended.
+  void answer();
+  bool answered() const { return answered_; }
+
+ private:
+  Lane* lane_ = nullptr;
+  void* task_ = nullptr;
+  bool answered_ = false;
+};
 
 // Runs `fn` to its end. On a lane it runs on a pool thread while the fiber
 // waits (the lane's other branches go on); elsewhere, or when no thread can

@@ -66,6 +66,7 @@ namespace {
 
 thread_local Fiber* t_current = nullptr;
 thread_local const ToolCallContext* t_tool_call = nullptr;
+thread_local Lane* t_lane = nullptr;
 
 size_t page_size() {
   static const size_t size = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -121,17 +122,27 @@ uintptr_t stack_limit_of(void* mapping) {
 
 }  // namespace
 
-const ToolCallContext* current_tool_call() {
+[[gnu::noinline]] const ToolCallContext* current_tool_call() {
   return t_tool_call;
 }
 
-const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call) {
+[[gnu::noinline]] const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call) {
   const ToolCallContext* old = t_tool_call;
   t_tool_call = call;
   return old;
 }
 
-Fiber::Fiber(std::function<void()> body) : body_(std::move(body)) {
+[[gnu::noinline]] Lane* lane_slot() {
+  return t_lane;
+}
+
+[[gnu::noinline]] Lane* exchange_lane_slot(Lane* lane) {
+  Lane* old = t_lane;
+  t_lane = lane;
+  return old;
+}
+
+Fiber::Fiber(std::function<void()> body) : body_(std::move(body)), lane_(lane_slot()) {
   stack_ = take_stack();
   stack_limit_ = stack_limit_of(stack_);
 #if defined(PTC_FIBER_OWN_SWITCH)
@@ -238,10 +249,12 @@ void Fiber::resume() {
   Ctx* caller_run = CurrentRun::exchange(run_);
   const ToolCallContext* caller_call = exchange_current_tool_call(tool_call_);
   uintptr_t caller_limit = exchange_native_stack_limit(stack_limit_);
+  Lane* caller_lane = exchange_lane_slot(lane_);
   switch_to_fiber();
   run_ = CurrentRun::exchange(caller_run);
   tool_call_ = exchange_current_tool_call(caller_call);
   exchange_native_stack_limit(caller_limit);
+  lane_ = exchange_lane_slot(caller_lane);
   t_current = outer_;
   if (finished_ && error_) {
     std::exception_ptr e = error_;

@@ -1,8 +1,10 @@
 // A fiber: a function running on a stack of its own that the thread running
-// it can suspend and resume. A fiber never moves to another thread (a run's
-// arena and register stacks belong to the thread that made them). Parallel
-// branches run as fibers on a lane (vm/lane.hpp), so that a branch waiting
-// for an upstream reply leaves its thread to the other branches.
+// it can suspend and resume. Parallel branches run as fibers on a lane
+// (scheduler/lane.hpp), so that a branch waiting for an upstream reply leaves
+// its thread to the other branches; a suspendable execution runs as a fiber
+// that its host resumes, from any thread (a suspended fiber holds no thread,
+// and what a run allocates is not tied to one: arena chunks and register
+// stacks come from the process allocator).
 //
 // The thread-locals a run keeps (the current run, the tool call being
 // served, the stack limit the recursion checks use) belong to the fiber
@@ -26,12 +28,22 @@
 namespace ptc {
 
 class Ctx;
+class Lane;
 class ToolCallContext;
 
-// The tool call this thread (or the fiber running on it) is serving, as
-// ptc::current_tool_call() reports it: a fiber keeps its own, swapped at
-// every switch. Returns the one it replaces.
+// Fiber-locals: what a thread keeps for the run it is working on, kept per
+// fiber instead while fibers run (swapped at every switch). A fiber may be
+// resumed on another thread than the one it last ran on (a suspended
+// execution resumed by its host from any thread), so these thread-locals are
+// only ever read and written inside fiber.cpp's functions: a frame that spans
+// a switch must not keep one thread's address of them.
+//
+// The tool call being served, as ptc::current_tool_call() reports it.
+// Returns the one it replaces.
 const ToolCallContext* exchange_current_tool_call(const ToolCallContext* call);
+// The lane running here (inside its fibers too), as Lane::current() reports it.
+Lane* lane_slot();
+Lane* exchange_lane_slot(Lane* lane);
 
 class Fiber {
  public:
@@ -73,6 +85,7 @@ class Fiber {
   // The fiber's own thread-locals while it is switched out.
   Ctx* run_ = nullptr;
   const ToolCallContext* tool_call_ = nullptr;
+  Lane* lane_ = nullptr;  // the lane current where the fiber was made
   uintptr_t stack_limit_ = 0;
   // Sanitizer bookkeeping (unused in plain builds).
   void* asan_fake_stack_ = nullptr;

@@ -11,8 +11,6 @@
 namespace ptc {
 
 namespace {
-thread_local Lane* t_lane = nullptr;
-
 // One eventfd per thread, kept for its next lanes (a pmap call makes one).
 struct WakeFd {
   int fd = -1;
@@ -21,26 +19,32 @@ struct WakeFd {
   }
 };
 thread_local WakeFd t_wake_fd;
+
+// This thread's eventfd. Out of line: a lane that comes back from its host on
+// another thread asks again (fiber.hpp says why thread-locals are read so).
+[[gnu::noinline]] int thread_wake_fd() {
+  if (t_wake_fd.fd < 0) {
+    t_wake_fd.fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (t_wake_fd.fd < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+  }
+  return t_wake_fd.fd;
+}
 }  // namespace
 
 struct Lane::Task {
   enum class State { Ready, Running, Parked };
   std::unique_ptr<Fiber> fiber;
   State state = State::Ready;
-  bool woken = false;  // a wake() while it ran: its next park returns at once
+  bool woken = false;     // a wake() while it ran: its next park returns at once
+  bool for_host = false;  // parked until the host answers (park_for_host)
+  int on_lane_waits = 0;  // > 0: its waits are for other fibers of the lane
   Clock::time_point until = Clock::time_point::max();
   pollfd* fds = nullptr;
   int nfds = 0;
   size_t polled_at = 0;  // index of its first descriptor in the lane's poll
 };
 
-Lane::Lane() {
-  if (t_wake_fd.fd < 0) {
-    t_wake_fd.fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (t_wake_fd.fd < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
-  }
-  wake_fd_ = t_wake_fd.fd;
-}
+Lane::Lane() : wake_fd_(thread_wake_fd()) {}
 
 Lane::~Lane() {
   uint64_t stale = 0;  // a wake() that came after the last poll
@@ -48,7 +52,7 @@ Lane::~Lane() {
 }
 
 Lane* Lane::current() {
-  return t_lane;
+  return lane_slot();
 }
 
 size_t Lane::add_source(Source source) {
@@ -63,11 +67,10 @@ void Lane::remove_source(size_t id) {
 }
 
 void Lane::run(Source source) {
-  outer_ = t_lane;
-  t_lane = this;
+  outer_ = exchange_lane_slot(this);
   struct Restore {
     Lane* self;
-    ~Restore() { t_lane = self->outer_; }
+    ~Restore() { exchange_lane_slot(self->outer_); }
   } restore{this};
   add_source(std::move(source));
   awake_since_ = Clock::now();
@@ -117,13 +120,13 @@ bool Lane::start_from_sources() {
     } catch (const std::bad_alloc&) {
       // No stack to be had: the work runs here, on the lane's own stack, its
       // waits blocking the thread (slower, never lost).
-      t_lane = outer_;
+      exchange_lane_slot(outer_);
       try {
         body();
       } catch (...) {
         if (!error_) error_ = std::current_exception();
       }
-      t_lane = this;
+      exchange_lane_slot(this);
       return true;
     }
     task->state = Task::State::Running;
@@ -173,10 +176,36 @@ void Lane::park(Clock::time_point until, pollfd* fds, int nfds) {
   Fiber::suspend();
 }
 
+void Lane::park_for_host() {
+  Task* t = running_;
+  {
+    std::lock_guard lock(mutex_);
+    if (t->woken) {
+      t->woken = false;
+      return;
+    }
+    t->state = Task::State::Parked;
+    t->for_host = true;
+    t->until = Clock::time_point::max();
+    t->fds = nullptr;
+    t->nfds = 0;
+  }
+  Fiber::suspend();
+}
+
+Lane::WaitingOnLane::WaitingOnLane(Lane& lane) : task_(lane.running_) {
+  if (task_) ++task_->on_lane_waits;
+}
+
+Lane::WaitingOnLane::~WaitingOnLane() {
+  if (task_) --task_->on_lane_waits;
+}
+
 void Lane::wake(Task* task) {
   std::lock_guard lock(mutex_);
   if (task->state == Task::State::Parked) {
     task->state = Task::State::Ready;
+    task->for_host = false;
     task->fds = nullptr;
     task->nfds = 0;
     ready_.push_back(task);
@@ -194,6 +223,23 @@ void Lane::wake(Task* task) {
 void Lane::wait_for_events() {
   std::vector<pollfd> fds;
   auto until = Clock::time_point::max();
+  {
+    std::lock_guard lock(mutex_);
+    if (!ready_.empty()) return;
+    if (waits_for_host_only()) {
+      // Nothing here can go on before the host answers: the thread goes back
+      // to it (the execution is suspended), and the lane carries on where
+      // the host resumes it, maybe on another thread.
+      host_idle_ = true;
+    }
+  }
+  if (host_idle_) {
+    host_idle_ = false;
+    Fiber::suspend();
+    wake_fd_ = thread_wake_fd();
+    awake_since_ = Clock::now();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     if (!ready_.empty()) return;
@@ -241,6 +287,25 @@ void Lane::wait_for_events() {
       ready_.push_back(t.get());
     }
   }
+}
+
+}  // namespace ptc
+
+namespace ptc {
+
+// Under mutex_, with no fiber ready: true when every parked fiber waits for
+// the host, or for other fibers of this lane that do, and the lane runs on a
+// fiber its host can suspend.
+bool Lane::waits_for_host_only() const {
+  bool any_for_host = false;
+  for (const auto& t : tasks_) {
+    if (t->state != Task::State::Parked) return false;
+    if (t->for_host)
+      any_for_host = true;
+    else if (t->on_lane_waits == 0 || t->nfds > 0)
+      return false;
+  }
+  return any_for_host && Fiber::current() != nullptr;
 }
 
 }  // namespace ptc

@@ -58,18 +58,41 @@ class Lane {
   // `fds` is ready (their revents set). A wake() that came while the fiber
   // ran makes it return at once; callers wait in loops that re-check.
   void park(Clock::time_point until, pollfd* fds = nullptr, int nfds = 0);
+  // From a fiber of this lane: suspends it until wake(), for an answer only
+  // the host can give (an execution's deferred tool call). When every fiber
+  // of the lane waits so, the lane suspends the fiber it runs on itself (the
+  // execution's), handing the thread back to the host, whose resume() runs
+  // it again, on any thread.
+  void park_for_host();
   // Any thread: `task` (a fiber of this lane, parked or running) runs again.
   void wake(Task* task);
+
+  // While one lives, the running fiber's waits are for other fibers of this
+  // lane (a parallel call inside a branch, waiting for its branches): they
+  // do not keep the lane from handing its thread back to the host when all
+  // those fibers wait for it.
+  class WaitingOnLane {
+   public:
+    explicit WaitingOnLane(Lane& lane);
+    ~WaitingOnLane();
+    WaitingOnLane(const WaitingOnLane&) = delete;
+    WaitingOnLane& operator=(const WaitingOnLane&) = delete;
+
+   private:
+    Task* task_;
+  };
 
  private:
   void resume(Task* task);
   bool start_from_sources();
   void wait_for_events();
+  bool waits_for_host_only() const;
 
   std::mutex mutex_;  // guards the tasks' wait state, ready_ and sleeping_
   std::vector<std::unique_ptr<Task>> tasks_;
   std::deque<Task*> ready_;
   bool sleeping_ = false;
+  bool host_idle_ = false;
   int wake_fd_ = -1;
   std::vector<std::pair<size_t, Source>> sources_;
   size_t next_source_id_ = 0;

@@ -47,6 +47,7 @@ struct BranchExecutor::Call {
   size_t count;
   Ctx* parent;
   VM* parent_vm;
+  uint32_t number;  // the how-many-th parallel call of the parent's branch (from 0)
   Limits branch_limits;
   // One deadline for every branch: the run's, or the call's pmap_timeout
   // when that comes first. A branch never gets a clock of its own.
@@ -131,9 +132,19 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
       bctx.on_slice = &BranchExecutor::on_busy_slice;
       bctx.on_slice_arg = &call;
     }
+    bctx.count_pauses_in(call.parent->pauses());
     bctx.start_clock_until(call.deadline, call.deadline_ms, call.deadline_phase);
     call.ran[i] = 1;
     CurrentRun current(bctx);
+    struct InWorld {  // a journaled run knows each branch by its place
+      Ctx& branch;
+      InWorld(Call& call, Ctx& b, size_t i) : branch(b) {
+        if (call.parent->world) call.parent->world->branch_started(*call.parent, b, call.number, i);
+      }
+      ~InWorld() {
+        if (branch.world) branch.world->branch_ended(branch);
+      }
+    } in_world(call, bctx, i);
     bool keep;
     try {
       VM vm(bctx, program_);
@@ -277,7 +288,9 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   auto* parent_vm = dynamic_cast<VM*>(ctx.invoker);
   if (!parent_vm) throw_error(ErrorKind::RuntimeError, "parallel call outside a running program");
   ctx.check_deadline();  // a call made after the deadline starts nothing
-  auto started = std::chrono::steady_clock::now();
+  auto started = ctx.clock_now();
+  auto started_steady = std::chrono::steady_clock::now();
+  uint32_t number = ctx.place.parallel_calls++;
   uint32_t window = limits_.pmap_max_concurrency ? limits_.pmap_max_concurrency : default_window();
   // As many workers as slots allow, up to the window; none at all is an error
   // (waiting could deadlock: the slots free only when their holders finish).
@@ -304,6 +317,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   call->count = b.count;
   call->parent = &ctx;
   call->parent_vm = parent_vm;
+  call->number = number;
   call->branch_limits = ctx.limits;
   if (limits_.worker_max_heap_bytes)
     call->branch_limits.max_heap_bytes = limits_.worker_max_heap_bytes;
@@ -331,9 +345,13 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
     // lane to the others, so `workers` calls are in flight on one thread.
     call->window = workers;
     call->max_lanes = std::min<uint32_t>(workers, hardware_threads());
+    // Branches of a suspendable execution stay on one lane: it is suspended
+    // whole, and a suspended execution holds no thread.
+    if (ctx.world && ctx.world->branches_share_thread()) call->max_lanes = 1;
     call->lanes = 1;
     if (Lane* lane = Lane::current(); lane && lane->running()) {
       size_t source = lane->add_source(branch_source(call));
+      Lane::WaitingOnLane waiting_for_branches(*lane);
       std::unique_lock lock(call->mutex);
       call->changed.wait(lock, [&] {
         return call->running.load() == 0 && call->in_flight == 0 &&
@@ -388,7 +406,8 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
     }
   }
   record.duration_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_steady)
+          .count();
   {
     std::lock_guard lock(mutex_);
     records_.push_back(record);

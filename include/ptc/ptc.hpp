@@ -53,6 +53,10 @@ struct Tool {
   // Any other tool may block its thread, so in a pmap whose branches share
   // a thread it runs on a thread of its own while the other branches go on.
   bool cooperative = false;
+  // Not called by ptc: the host answers it. Under ptc::start a program that
+  // calls it suspends until Execution::resume gives the answer; ptc::run
+  // cannot wait, and fails such a call with args_error. `fn` may be empty.
+  bool deferred = false;
 };
 
 // What a tool may ask about the call it is serving, while it runs (on the
@@ -194,6 +198,10 @@ struct RunOptions {
   HostValue memory;                     // map: names bound by earlier def/defn
   std::vector<HostValue> turn_history;  // earlier results, oldest first: *1 is the last
   Tools tools;
+  // Tools the host answers itself (as Tool::deferred): a name that `tools`
+  // does not hold is a tool of its own, with no function. "*" defers every
+  // tool the program calls that `tools` does not give.
+  std::vector<std::string> deferred_tools;
   // Tools a program may not call, with what it is told instead (e.g. "it is
   // exposed to the model natively only; set expose to both to call it from
   // programs"). Every tool/<name> a program calls is checked before it runs:
@@ -246,6 +254,88 @@ struct Step {
 };
 
 Step run(std::string_view source, const RunOptions& options = {});
+
+// ---------------------------------------------------------------- executions
+
+// A tool call an execution waits on. The id is stable (the same after dump
+// and load) and names where the call stands: "c2" is the program's third
+// tool call, "p0.3/c0" the first of branch 3 of its first pmap or pcalls.
+struct PendingCall {
+  std::string id;
+  std::string tool;  // the name after tool/
+  HostValue args;    // exactly as a host tool would receive them
+};
+
+// A run that can wait: it runs until it finishes or until every live part of
+// it waits for a deferred tool (a pmap suspends once, with all its calls
+// pending), then hands back its pending calls; resume() continues it with
+// answers, from any thread. A suspended execution holds no thread, only its
+// own memory. Everything a run has applies: limits (`timeout` counts the time
+// the program runs, not the time it waits), the tool cache (a cached call
+// never suspends), the ledger, telemetry; other tools are called as in run().
+// For any program and answers, the outcome is exactly what run() gives with
+// synchronous tools returning the same answers.
+//
+// One call at a time: the methods may be called from any thread, and calls
+// from several threads at once are taken one after another.
+class ExecutionState;
+class Execution {
+ public:
+  explicit Execution(std::unique_ptr<ExecutionState> state);
+  Execution(Execution&&) noexcept;
+  Execution& operator=(Execution&&) noexcept;
+  // A suspended execution dropped is cancelled first (its frames unwound).
+  ~Execution();
+
+  bool done() const;
+  // The outcome once done(): the Step run() gives. Throws LispError
+  // (args_error) before.
+  const Step& step() const;
+  // The calls it waits on, in the order they were made; empty once done.
+  std::vector<PendingCall> pending() const;
+  // Answers to pending calls by id, any non-empty subset: a value, or an
+  // error the program sees as the tool's failure (ToolResult::failure).
+  // Runs until the execution finishes or every live part waits again.
+  // Throws LispError (args_error), leaving the execution unchanged, for no
+  // answers, an id that is not pending (unknown, or answered before) or an
+  // execution that is done.
+  Execution& resume(std::map<std::string, ToolResult, std::less<>> answers);
+  // Ends a suspended execution: it finishes with a cancelled error (a
+  // finished one is left as it is).
+  void cancel();
+  // The suspended execution as bytes for ptc::load: its inputs (program,
+  // context, memory, turn history, signature) and the journal of what the
+  // world answered (tool results by call id, clock reads). With a key, the
+  // bytes carry an HMAC-SHA256 that load checks. Throws LispError
+  // (args_error) once done.
+  std::string dump(std::string_view key = {}) const;
+  // Bytes of memory the execution holds: its heaps and its journal.
+  size_t heap_bytes() const;
+
+ private:
+  std::unique_ptr<ExecutionState> state_;
+};
+
+// Runs a program until it finishes or waits for the host: tools that are
+// deferred (Tool::deferred, RunOptions::deferred_tools) suspend it. The
+// options are copied; `cancel`, when set, must outlive the execution.
+Execution start(std::string_view source, const RunOptions& options = {});
+class Program;
+Execution start(const Program& program, const RunOptions& options = {});
+
+// An execution from dump()'s bytes, continuing exactly where it stood (in
+// another process, after a restart). The program, context, memory, turn
+// history, signature, float precision and budget come from the bytes; the
+// rest from `options`: the limits, the tools (a tool the program knows that
+// `options.tools` does not give is deferred), the cache, cancel, telemetry.
+// Loading replays the program against the journal to the same pending
+// calls, bounded by the limits. Throws LispError: snapshot_error (bytes that
+// are not a snapshot, truncated, corrupt or with a bad or missing HMAC when
+// a key is given, or signed when none is), snapshot_divergence (the replay
+// asked for what the journal does not hold: another engine version, a
+// changed program).
+Execution load(std::string_view snapshot, const RunOptions& options = {},
+               std::string_view key = {});
 
 // ---------------------------------------------------------------- compiled programs
 

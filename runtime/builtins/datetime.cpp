@@ -454,11 +454,6 @@ std::optional<int64_t> read_java_date_string(std::string_view s) {
 // ---------------------------------------------------------------------------
 // Builtins.
 
-int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
 int64_t midnight(std::string_view fname, int64_t epoch_day) {
   auto ms = instant_ms(epoch_day, 0, 0);
   if (!ms) out_of_range(fname, "the date-time");
@@ -467,7 +462,7 @@ int64_t midnight(std::string_view fname, int64_t epoch_day) {
 
 Value date_ctor(Ctx& ctx, const Value* a, uint32_t n) {
   static constexpr std::string_view kName = "java.util.Date.";
-  if (n == 0) return make_temporal(ctx, kDateTime, now_ms());
+  if (n == 0) return make_temporal(ctx, kDateTime, ctx.clock_ms());
   Value x = a[0];
   switch (x.type()) {
     case Type::Int: {
@@ -631,8 +626,8 @@ Value is_after(Ctx&, const Value* a, uint32_t) {
   return Value::boolean(compare_same_kind(".isAfter", a[0], a[1]) > 0);
 }
 
-Value current_time_millis(Ctx&, const Value*, uint32_t) {
-  return Value::integer(now_ms());
+Value current_time_millis(Ctx& ctx, const Value*, uint32_t) {
+  return Value::integer(ctx.clock_ms());
 }
 
 // clang-format off

@@ -476,6 +476,8 @@ TEST(LispEvalErrors, EveryErrorKindIsClassified) {
       {"args_error", "args_error"},
       {"validation_error", "validation_error"},
       {"fail", "fail"},
+      {"snapshot_error", "args_error"},  // bytes given to load that are not a snapshot
+      {"snapshot_divergence", "args_error"},
   };
   size_t count = 0;
 #define PTC_X(name, reason)                                                         \

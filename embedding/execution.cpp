@@ -1,0 +1,461 @@
+#include "embedding/execution.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <new>
+
+#include "embedding/shared_inputs.hpp"
+#include "embedding/snapshot.hpp"
+#include "embedding/tool_broker.hpp"
+#include "runtime/error.hpp"
+#include "runtime/host_value.hpp"
+
+namespace ptc {
+
+namespace {
+
+std::string id_list(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const std::string& id : ids) {
+    if (out.size() > 200) return out + ", ...";
+    out += (out.empty() ? "" : ", ") + id;
+  }
+  return out.empty() ? "none" : out;
+}
+
+bool is_resource_error(ErrorKind kind) {
+  return kind == ErrorKind::Timeout || kind == ErrorKind::Cancelled ||
+         kind == ErrorKind::MemoryLimit;
+}
+
+}  // namespace
+
+ExecutionState::ExecutionState(std::string source, std::shared_ptr<const Program> program,
+                               RunOptions options)
+    : source_(std::move(source)),
+      program_(std::move(program)),
+      options_(std::move(options)),
+      engine_(snapshot_engine()),
+      recorded_by_(engine_) {
+  if (!options_.context_json.empty()) {
+    context_text_ = std::string(options_.context_json);
+    options_.context_json = context_text_;
+  }
+}
+
+ExecutionState::~ExecutionState() {
+  if (fiber_ && !done_) {
+    try {
+      cancel();
+    } catch (...) {}
+    // A fiber that would not end keeps its frames: let it go rather than
+    // reuse a stack that is still in use.
+    if (!done_) (void)fiber_.release();
+  }
+}
+
+// ---------------------------------------------------------------- running
+
+void ExecutionState::run_until_waiting() {
+  if (!fiber_) {
+    try {
+      fiber_ = std::make_unique<Fiber>([this] {
+        std::string_view source = program_ ? program_source(*program_) : source_;
+        step_ = run_step(source, program_.get(), options_, this);
+      });
+    } catch (const std::bad_alloc&) {
+      throw_error(ErrorKind::MemoryLimit, "no memory for the execution's stack",
+                  "run fewer executions at once");
+    }
+  }
+  do {
+    try {
+      fiber_->resume();
+    } catch (...) {
+      // run_step reports every failure in its Step; nothing is expected here.
+      step_ = Step();
+      step_.error = Error{
+          ErrorKind::RuntimeError, "internal error: the execution's fiber failed", "", {}, ""};
+      step_.memory = options_.memory;
+    }
+  } while (!fiber_->finished() && withdraw_stopped_waits());
+  if (fiber_->finished()) {
+    done_ = true;
+    fiber_.reset();
+    contexts_.clear();
+    pending_.clear();
+    pending_by_id_.clear();
+    return;
+  }
+  suspended_at_ = Clock::now();
+}
+
+bool ExecutionState::withdraw_stopped_waits() {
+  bool any = false;
+  for (size_t i = 0; i < pending_.size();) {
+    Pending* p = pending_[i];
+    if (!p->ctx->cancel_requested()) {
+      ++i;
+      continue;
+    }
+    pending_by_id_.erase(p->call.id);
+    pending_.erase(pending_.begin() + static_cast<ptrdiff_t>(i));
+    p->cancelled = true;
+    p->wait.answer();
+    any = true;
+  }
+  return any;
+}
+
+void ExecutionState::count_pause() {
+  auto paused = Clock::now() - suspended_at_;
+  paused_ns_.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(paused).count(),
+                       std::memory_order_relaxed);
+}
+
+std::vector<PendingCall> ExecutionState::pending() const {
+  std::vector<PendingCall> out;
+  out.reserve(pending_.size());
+  for (const Pending* p : pending_)
+    out.push_back(p->call);
+  return out;
+}
+
+std::vector<std::string> ExecutionState::pending_ids() const {
+  std::vector<std::string> ids;
+  ids.reserve(pending_.size());
+  for (const Pending* p : pending_)
+    ids.push_back(p->call.id);
+  return ids;
+}
+
+void ExecutionState::resume(std::map<std::string, ToolResult, std::less<>> answers) {
+  if (done_)
+    throw_error(ErrorKind::ArgsError, "the execution is done: there is nothing to resume",
+                "read its outcome with step()");
+  if (answers.empty())
+    throw_error(ErrorKind::ArgsError, "resume() needs at least one answer",
+                fmt::format("answer some of the pending calls: {}", id_list(pending_ids())));
+  // Every id is checked before anything changes.
+  for (const auto& [id, _] : answers) {
+    if (pending_by_id_.count(id)) continue;
+    auto place = parse_call_id(id);
+    const BranchJournal* branch = place ? journal_.find(place->first) : nullptr;
+    if (branch && place->second < branch->tools.size())
+      throw_error(ErrorKind::ArgsError, fmt::format("call {} was answered before", id),
+                  fmt::format("answer only the pending calls: {}", id_list(pending_ids())));
+    throw_error(ErrorKind::ArgsError, fmt::format("no pending call has the id \"{}\"", id),
+                fmt::format("answer only the pending calls: {}", id_list(pending_ids())));
+  }
+  count_pause();
+  for (auto& [id, result] : answers) {
+    auto it = pending_by_id_.find(id);
+    Pending* p = it->second;
+    pending_by_id_.erase(it);
+    pending_.erase(std::find(pending_.begin(), pending_.end(), p));
+    p->answer = std::move(result);
+    p->wait.answer();
+  }
+  run_until_waiting();
+}
+
+void ExecutionState::cancel() {
+  if (done_ || !fiber_) return;
+  cancelling_ = true;
+  count_pause();
+  // Every live part of the run waits on a call: each is told it was cancelled
+  // and unwinds; a part that waits again is told at once (await_answer).
+  for (Pending* p : pending_) {
+    p->cancelled = true;
+    p->wait.answer();
+  }
+  pending_.clear();
+  pending_by_id_.clear();
+  for (int round = 0; !done_ && round < 64; ++round) {
+    run_until_waiting();
+    if (!done_) count_pause();
+  }
+}
+
+size_t ExecutionState::heap_bytes() const {
+  size_t bytes = journal_.bytes();
+  for (const Ctx* c : contexts_)
+    bytes += c->arena.used();
+  return bytes;
+}
+
+// ---------------------------------------------------------------- the run's side
+
+void ExecutionState::attach(Ctx& run) {
+  run.world = this;
+  run.count_pauses_in(&paused_ns_);
+  contexts_.push_back(&run);
+}
+
+AnswerSource ExecutionState::source_of(const Ctx& ctx, uint32_t number, std::string_view tool,
+                                       std::string_view args_key) {
+  const BranchJournal* branch = journal_.find(ctx.place.path);
+  if (branch && number < branch->tools.size()) {
+    const ToolOutcome& t = branch->tools[number];
+    if (t.tool != tool)
+      diverge(fmt::format("call {} is to tool/{}, where the journal holds a call to tool/{}",
+                          call_id(ctx.place.path, number), tool, t.tool));
+    if (t.args_key != args_key)
+      diverge(fmt::format("call {} to tool/{} has other arguments than the journal's",
+                          call_id(ctx.place.path, number), tool));
+    return AnswerSource::Journal;
+  }
+  if (!replaying_) return AnswerSource::Live;
+  std::string id = call_id(ctx.place.path, number);
+  if (pending_at_dump_.count(id)) return AnswerSource::Host;
+  diverge(fmt::format("the program makes call {} (to tool/{}), which the journal does not hold", id,
+                      tool));
+}
+
+const ToolOutcome& ExecutionState::replayed(const Ctx& ctx, uint32_t number) {
+  ++replayed_tools_;
+  return journal_.find(ctx.place.path)->tools[number];
+}
+
+ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_view tool,
+                                        const HostValue& args) {
+  if (cancelling_) {
+    ctx.mark_cancelled();
+    throw_error(ErrorKind::Cancelled, "execution was cancelled");
+  }
+  Pending p;
+  p.ctx = &ctx;
+  p.call = PendingCall{call_id(ctx.place.path, number), std::string(tool), args};
+  pending_.push_back(&p);
+  pending_by_id_.emplace(p.call.id, &p);
+  struct Unlist {  // a wait that ends without the host (unwinding) leaves no stale entry
+    ExecutionState& self;
+    Pending& p;
+    ~Unlist() {
+      auto it = self.pending_by_id_.find(p.call.id);
+      if (it == self.pending_by_id_.end() || it->second != &p) return;
+      self.pending_by_id_.erase(it);
+      self.pending_.erase(std::find(self.pending_.begin(), self.pending_.end(), &p));
+    }
+  } unlist{*this, p};
+  p.wait.wait();
+  if (p.cancelled) {
+    // Stopped from outside (the host, or a failing sibling branch): the
+    // cause is reported elsewhere.
+    ctx.mark_cancelled();
+    throw_error(ErrorKind::Cancelled, "execution was cancelled");
+  }
+  return std::move(p.answer);
+}
+
+void ExecutionState::record(const Ctx& ctx, const ToolOutcome& outcome) {
+  journal_.add_tool(ctx.place.path, outcome);
+}
+
+int64_t ExecutionState::clock_ms(Ctx& ctx) {
+  uint32_t read = ctx.place.clock_reads++;
+  if (const BranchJournal* branch = journal_.find(ctx.place.path)) {
+    if (auto ms = branch->clock(read)) {
+      ++replayed_clocks_;
+      return *ms;
+    }
+  }
+  if (replaying_)
+    diverge(
+        fmt::format("the program reads the clock (read {} of branch \"{}\") where the "
+                    "journal holds no reading",
+                    read, ctx.place.path));
+  using namespace std::chrono;
+  int64_t ms = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+  journal_.add_clock(ctx.place.path, ms);
+  return ms;
+}
+
+void ExecutionState::branch_started(Ctx& parent, Ctx& branch, uint32_t call, size_t index) {
+  branch.world = this;
+  branch.place.path = fmt::format("{}p{}.{}/", parent.place.path, call, index);
+  contexts_.push_back(&branch);
+}
+
+void ExecutionState::branch_ended(Ctx& branch) {
+  auto it = std::find(contexts_.begin(), contexts_.end(), &branch);
+  if (it != contexts_.end()) contexts_.erase(it);
+}
+
+void ExecutionState::diverge(std::string what) const {
+  std::string engines =
+      recorded_by_ == engine_
+          ? fmt::format("it was written by this engine ({})", engine_)
+          : fmt::format("it was written by {}; this is {}", recorded_by_, engine_);
+  throw_error(ErrorKind::SnapshotDivergence,
+              fmt::format("the snapshot does not replay: {} ({})", what, engines),
+              "load a snapshot with the engine and the program that wrote it");
+}
+
+// ---------------------------------------------------------------- bytes
+
+std::string ExecutionState::dump(std::string_view key) const {
+  if (done_)
+    throw_error(ErrorKind::ArgsError, "the execution is done: there is nothing to dump",
+                "read its outcome with step()");
+  if (!inputs_) {
+    auto in = std::make_unique<SnapshotInputs>();
+    in->engine = recorded_by_;
+    in->source = std::string(program_ ? program_source(*program_) : source_);
+    if (!context_text_.empty()) {
+      in->context_is_json = true;
+      in->context_json = context_text_;
+    } else if (options_.prepared_context) {
+      ExportBudget budget;
+      budget.remaining = SIZE_MAX;
+      in->context = export_value(options_.prepared_context->data, budget);
+    } else {
+      in->context = options_.context;
+    }
+    in->memory = options_.memory;
+    in->turn_history = options_.turn_history;
+    in->signature = options_.signature;
+    in->float_precision = options_.float_precision;
+    in->filter_context = options_.filter_context;
+    in->budget = options_.budget;
+    for (const auto& [name, tool] : options_.tools)
+      in->tools.push_back({name, tool.cacheable, tool.deferred});
+    in->deferred_tools = options_.deferred_tools;
+    in->limits = options_.limits;
+    inputs_ = std::move(in);
+  }
+  return encode_snapshot(*inputs_, journal_, pending_ids(), key);
+}
+
+void ExecutionState::replay(Journal journal, std::vector<std::string> pending_ids,
+                            std::string recorded_by) {
+  journal_ = std::move(journal);
+  replaying_ = true;
+  pending_at_dump_.clear();
+  for (std::string& id : pending_ids)
+    pending_at_dump_.insert(std::move(id));
+  recorded_by_ = std::move(recorded_by);
+  journal_tools_ = journal_.tool_count();
+  for (const auto& [_, b] : journal_.branches())
+    journal_clocks_ += b.clock_reads();
+}
+
+void ExecutionState::check_replay() {
+  replaying_ = false;
+  if (done_) {
+    if (step_.error.kind == ErrorKind::SnapshotDivergence) throw LispError(step_.error);
+    // A limit reached while replaying ends the execution as it would any run.
+    if (!step_.ok && is_resource_error(step_.error.kind)) return;
+    std::vector<std::string> expected(pending_at_dump_.begin(), pending_at_dump_.end());
+    diverge(fmt::format("the program ended ({}) where it waited on {}",
+                        step_.ok ? "with a value" : std::string(reason_name(step_.error.kind)),
+                        id_list(expected)));
+  }
+  std::vector<std::string> now = pending_ids();
+  std::set<std::string, std::less<>> waiting(now.begin(), now.end());
+  std::string problem;
+  if (waiting != pending_at_dump_) {
+    std::vector<std::string> expected(pending_at_dump_.begin(), pending_at_dump_.end());
+    problem = fmt::format("it waits on {} where the snapshot waited on {}", id_list(now),
+                          id_list(expected));
+  } else if (replayed_tools_ != journal_tools_ || replayed_clocks_ != journal_clocks_) {
+    problem = fmt::format("it used {} of the journal's {} tool calls and {} of its {} clock reads",
+                          replayed_tools_, journal_tools_, replayed_clocks_, journal_clocks_);
+  }
+  if (problem.empty()) return;
+  try {
+    diverge(problem);
+  } catch (LispError&) {
+    cancel();
+    throw;
+  }
+}
+
+// ---------------------------------------------------------------- the API
+
+Execution::Execution(std::unique_ptr<ExecutionState> state) : state_(std::move(state)) {}
+Execution::Execution(Execution&&) noexcept = default;
+Execution& Execution::operator=(Execution&&) noexcept = default;
+Execution::~Execution() = default;
+
+bool Execution::done() const {
+  std::lock_guard lock(state_->api_mutex);
+  return state_->done();
+}
+
+const Step& Execution::step() const {
+  std::lock_guard lock(state_->api_mutex);
+  if (!state_->done())
+    throw_error(ErrorKind::ArgsError, "the execution is suspended: it has no outcome yet",
+                "answer its pending calls with resume()");
+  return state_->step();
+}
+
+std::vector<PendingCall> Execution::pending() const {
+  std::lock_guard lock(state_->api_mutex);
+  return state_->pending();
+}
+
+Execution& Execution::resume(std::map<std::string, ToolResult, std::less<>> answers) {
+  std::lock_guard lock(state_->api_mutex);
+  state_->resume(std::move(answers));
+  return *this;
+}
+
+void Execution::cancel() {
+  std::lock_guard lock(state_->api_mutex);
+  state_->cancel();
+}
+
+std::string Execution::dump(std::string_view key) const {
+  std::lock_guard lock(state_->api_mutex);
+  return state_->dump(key);
+}
+
+size_t Execution::heap_bytes() const {
+  std::lock_guard lock(state_->api_mutex);
+  return state_->heap_bytes();
+}
+
+Execution start(std::string_view source, const RunOptions& options) {
+  auto state = std::make_unique<ExecutionState>(std::string(source), nullptr, options);
+  state->run_until_waiting();
+  return Execution(std::move(state));
+}
+
+Execution start(const Program& program, const RunOptions& options) {
+  auto state = std::make_unique<ExecutionState>(std::string(), program.shared_from_this(), options);
+  state->run_until_waiting();
+  return Execution(std::move(state));
+}
+
+Execution load(std::string_view bytes, const RunOptions& options, std::string_view key) {
+  Snapshot snapshot = decode_snapshot(bytes, key);
+  SnapshotInputs& in = snapshot.inputs;
+  RunOptions o = options;
+  o.context = in.context;
+  o.context_json = in.context_is_json ? std::string_view(in.context_json) : std::string_view();
+  o.prepared_context = nullptr;
+  o.memory = in.memory;
+  o.turn_history = in.turn_history;
+  o.signature = in.signature;
+  o.float_precision = in.float_precision;
+  o.filter_context = in.filter_context;
+  o.budget = in.budget;
+  // The program was compiled against these tools: one the host does not give
+  // now is answered by the host.
+  for (const SnapshotTool& t : in.tools)
+    if (!o.tools.count(t.name)) o.tools[t.name] = Tool{nullptr, t.cacheable, false, true};
+  for (const std::string& name : in.deferred_tools)
+    if (std::find(o.deferred_tools.begin(), o.deferred_tools.end(), name) == o.deferred_tools.end())
+      o.deferred_tools.push_back(name);
+  auto state = std::make_unique<ExecutionState>(std::move(in.source), nullptr, std::move(o));
+  state->replay(std::move(snapshot.journal), std::move(snapshot.pending), std::move(in.engine));
+  state->run_until_waiting();
+  state->check_replay();
+  return Execution(std::move(state));
+}
+
+}  // namespace ptc

@@ -1,0 +1,134 @@
+#include "embedding/journal.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "embedding/tool_broker.hpp"
+
+namespace ptc {
+
+std::optional<int64_t> BranchJournal::clock(uint32_t read) const {
+  // Runs are contiguous and ordered: the last run starting at or before `read`.
+  size_t lo = 0, hi = clocks.size();
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (clocks[mid].first <= read)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0) return std::nullopt;
+  const ClockRun& run = clocks[lo - 1];
+  if (read - run.first >= run.count) return std::nullopt;
+  return run.ms;
+}
+
+void BranchJournal::add_clock(int64_t ms) {
+  if (!clocks.empty() && clocks.back().ms == ms) {
+    ++clocks.back().count;
+    return;
+  }
+  clocks.push_back({clock_reads(), 1, ms});
+}
+
+BranchJournal& Journal::branch(std::string_view path) {
+  auto it = branches_.find(path);
+  if (it != branches_.end()) return it->second;
+  return branches_.emplace(std::string(path), BranchJournal{}).first->second;
+}
+
+const BranchJournal* Journal::find(std::string_view path) const {
+  auto it = branches_.find(path);
+  return it == branches_.end() ? nullptr : &it->second;
+}
+
+void Journal::add_tool(std::string_view path, ToolOutcome outcome) {
+  branch(path).tools.push_back(std::move(outcome));
+  ++tool_count_;
+}
+
+void Journal::add_clock(std::string_view path, int64_t ms) {
+  branch(path).add_clock(ms);
+}
+
+void Journal::add_clock_run(std::string_view path, uint32_t count, int64_t ms) {
+  BranchJournal& b = branch(path);
+  b.clocks.push_back({b.clock_reads(), count, ms});
+}
+
+size_t Journal::bytes() const {
+  size_t bytes = 0;
+  for (const auto& [path, b] : branches_) {
+    bytes += path.size() + 96 + b.clocks.size() * sizeof(ClockRun);
+    for (const ToolOutcome& t : b.tools)
+      bytes += sizeof(ToolOutcome) + t.tool.size() + t.args_key.size() + t.error.size() +
+               host_value_bytes(t.value);
+  }
+  return bytes;
+}
+
+size_t Journal::clock_entries() const {
+  size_t n = 0;
+  for (const auto& [_, b] : branches_)
+    n += b.clocks.size();
+  return n;
+}
+
+std::string call_id(std::string_view path, uint32_t number) {
+  std::string id(path);
+  id += 'c';
+  id += std::to_string(number);
+  return id;
+}
+
+namespace {
+
+// Reads a decimal number at the front of `s` (no sign, no leading zeros but
+// "0"); nullopt when there is none.
+std::optional<uint32_t> read_number(std::string_view& s) {
+  size_t n = 0;
+  while (n < s.size() && s[n] >= '0' && s[n] <= '9')
+    ++n;
+  if (n == 0 || (n > 1 && s[0] == '0')) return std::nullopt;
+  uint32_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + n, v);
+  if (ec != std::errc() || end != s.data() + n) return std::nullopt;
+  s.remove_prefix(n);
+  return v;
+}
+
+// Consumes one "p<call>.<branch>/" segment; false when `s` does not start with one.
+bool read_segment(std::string_view& s) {
+  std::string_view t = s;
+  if (t.empty() || t[0] != 'p') return false;
+  t.remove_prefix(1);
+  if (!read_number(t) || t.empty() || t[0] != '.') return false;
+  t.remove_prefix(1);
+  if (!read_number(t) || t.empty() || t[0] != '/') return false;
+  t.remove_prefix(1);
+  s = t;
+  return true;
+}
+
+}  // namespace
+
+bool valid_branch_path(std::string_view path) {
+  while (!path.empty())
+    if (!read_segment(path)) return false;
+  return true;
+}
+
+std::optional<std::pair<std::string, uint32_t>> parse_call_id(std::string_view id) {
+  std::string_view rest = id;
+  while (!rest.empty() && rest[0] == 'p')
+    if (!read_segment(rest)) return std::nullopt;
+  std::string path(id.substr(0, id.size() - rest.size()));
+  if (rest.empty() || rest[0] != 'c') return std::nullopt;
+  rest.remove_prefix(1);
+  auto number = read_number(rest);
+  if (!number || !rest.empty()) return std::nullopt;
+  return std::make_pair(std::move(path), *number);
+}
+
+}  // namespace ptc

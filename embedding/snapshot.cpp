@@ -1,0 +1,553 @@
+#include "embedding/snapshot.hpp"
+
+#include <fmt/format.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "runtime/error.hpp"
+#include "runtime/stack_guard.hpp"
+#include "runtime/strings.hpp"
+
+namespace ptc {
+
+namespace {
+
+constexpr std::string_view kMagic = "ptc-snap";
+constexpr size_t kMacBytes = 32;
+constexpr uint8_t kSigned = 1;
+// Decimal digits of the largest integer a run can hold (2^20 bits), and a margin.
+constexpr size_t kMaxBigIntDigits = 330'000;
+
+enum Tag : uint8_t {
+  kNil = 0,
+  kFalse = 1,
+  kTrue = 2,
+  kInt = 3,
+  kBigInt = 4,
+  kFloat = 5,
+  kString = 6,
+  kKeyword = 7,
+  kVector = 8,
+  kMap = 9,
+  kSet = 10,
+  kOpaque = 11,
+};
+
+std::string mac_of(std::string_view data, std::string_view key) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+            reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len) ||
+      len != kMacBytes)
+    throw_error(ErrorKind::SnapshotError, "HMAC-SHA256 could not be computed");
+  return std::string(reinterpret_cast<const char*>(out), len);
+}
+
+// ---------------------------------------------------------------- writing
+
+class Writer {
+ public:
+  std::string out;
+
+  void u8(uint8_t v) { out.push_back(static_cast<char>(v)); }
+  void varint(uint64_t v) {
+    while (v >= 0x80) {
+      out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+      v >>= 7;
+    }
+    out.push_back(static_cast<char>(v));
+  }
+  void svarint(int64_t v) {
+    varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+  }
+  void f64(double d) {
+    uint64_t bits;
+    std::memcpy(&bits, &d, 8);
+    for (int i = 0; i < 8; ++i)
+      out.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+  }
+  void str(std::string_view s) {
+    varint(s.size());
+    out.append(s);
+  }
+  void value(const HostValue& v) {
+    check_native_stack("writing a snapshot");
+    using K = HostValue::Kind;
+    switch (v.kind()) {
+      case K::Nil:
+        return u8(kNil);
+      case K::Bool:
+        return u8(v.as_bool() ? kTrue : kFalse);
+      case K::Int:
+        u8(kInt);
+        return svarint(v.as_int());
+      case K::BigInt:
+        u8(kBigInt);
+        return str(v.text());
+      case K::Float:
+        u8(kFloat);
+        return f64(v.as_float());
+      case K::String:
+        u8(kString);
+        return str(v.text());
+      case K::Keyword:
+        u8(kKeyword);
+        return str(v.text());
+      case K::Vector:
+      case K::Set:
+        u8(v.kind() == K::Vector ? kVector : kSet);
+        varint(v.items().size());
+        for (const HostValue& x : v.items())
+          value(x);
+        return;
+      case K::Map:
+        u8(kMap);
+        varint(v.items().size() / 2);
+        for (const HostValue& x : v.items())
+          value(x);
+        return;
+      case K::Opaque: {
+        u8(kOpaque);
+        str(v.text());
+        const Restorer* r = v.restorer();
+        u8(r ? 1 : 0);
+        if (r) {
+          str(r->factory);
+          varint(r->args.size());
+          for (const HostValue& a : r->args)
+            value(a);
+        }
+        return;
+      }
+    }
+  }
+};
+
+void write_limits(Writer& w, const Limits& l) {
+  w.varint(l.max_heap_bytes);
+  w.varint(l.timeout_ms);
+  w.varint(l.loop_limit);
+  w.varint(l.max_call_depth);
+  w.varint(l.max_symbols);
+  w.varint(l.max_program_bytes);
+  w.varint(l.max_print_length);
+  w.varint(l.max_nesting_depth);
+  w.varint(l.compile_timeout_ms);
+  w.u8(l.max_tool_calls ? 1 : 0);
+  w.varint(l.max_tool_calls.value_or(0));
+  w.varint(l.max_tool_call_result_bytes);
+  w.varint(l.pmap_timeout_ms);
+  w.varint(l.pmap_max_concurrency);
+  w.varint(l.max_parallel_workers);
+  w.varint(l.worker_max_heap_bytes);
+}
+
+void write_journal(Writer& w, const Journal& journal) {
+  w.varint(journal.branches().size());
+  for (const auto& [path, branch] : journal.branches()) {
+    w.str(path);
+    w.varint(branch.tools.size());
+    for (const ToolOutcome& t : branch.tools) {
+      w.str(t.tool);
+      w.str(t.args_key);
+      w.u8((t.ok ? 1 : 0) | (t.cached ? 2 : 0));
+      if (t.ok)
+        w.value(t.value);
+      else
+        w.str(t.error);
+      w.f64(t.duration_ms);
+      w.varint(t.ledger_seq);
+    }
+    w.varint(branch.clocks.size());
+    for (const ClockRun& c : branch.clocks) {
+      w.varint(c.count);
+      w.svarint(c.ms);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- reading
+
+class Reader {
+ public:
+  Reader(std::string_view bytes, size_t end) : data_(bytes), pos_(0), end_(end) {}
+
+  size_t pos() const { return pos_; }
+  void skip(size_t n) { pos_ += n; }
+  size_t left() const { return end_ - pos_; }
+  bool at_end() const { return pos_ == end_; }
+
+  [[noreturn]] void fail(std::string_view what) const {
+    throw_error(ErrorKind::SnapshotError, fmt::format("{} (at byte {})", what, pos_),
+                "give load() the bytes dump() wrote, whole and unchanged");
+  }
+
+  uint8_t u8(std::string_view what) {
+    if (left() < 1) truncated(what);
+    return static_cast<uint8_t>(data_[pos_++]);
+  }
+  uint64_t varint(std::string_view what) {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      if (left() < 1) truncated(what);
+      auto b = static_cast<uint8_t>(data_[pos_++]);
+      if (shift == 63 && b > 1) fail(fmt::format("{}: a number larger than 64 bits", what));
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+      if (shift == 63) fail(fmt::format("{}: a number larger than 64 bits", what));
+    }
+  }
+  uint32_t u32(std::string_view what) {
+    uint64_t v = varint(what);
+    if (v > UINT32_MAX) fail(fmt::format("{}: {} is out of range", what, v));
+    return static_cast<uint32_t>(v);
+  }
+  int64_t svarint(std::string_view what) {
+    uint64_t z = varint(what);
+    return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
+  }
+  double f64(std::string_view what) {
+    if (left() < 8) truncated(what);
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; ++i)
+      bits |= static_cast<uint64_t>(static_cast<uint8_t>(data_[pos_ + i])) << (8 * i);
+    pos_ += 8;
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  // A count of items each at least `min_bytes` long: never more than fit.
+  size_t count(std::string_view what, size_t min_bytes = 1) {
+    size_t at = pos_;
+    uint64_t n = varint(what);
+    if (n > left() / min_bytes) {
+      pos_ = at;
+      fail(fmt::format("{}: {} items cannot fit in the {} bytes left", what, n, left()));
+    }
+    return static_cast<size_t>(n);
+  }
+  std::string_view bytes(std::string_view what) {
+    size_t at = pos_;
+    uint64_t n = varint(what);
+    if (n > left()) {
+      pos_ = at;
+      fail(fmt::format("{}: a length of {} runs past the end ({} bytes left)", what, n, left()));
+    }
+    std::string_view s = data_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  std::string str(std::string_view what) {
+    size_t at = pos_;
+    std::string_view s = bytes(what);
+    size_t bad = 0;
+    if (!is_valid_utf8(s, &bad)) {
+      pos_ = at;
+      fail(fmt::format("{}: not UTF-8 (byte {} of the text)", what, bad));
+    }
+    return std::string(s);
+  }
+  bool flag(std::string_view what) {
+    uint8_t b = u8(what);
+    if (b > 1) fail(fmt::format("{}: {} is not a flag (0 or 1)", what, b));
+    return b == 1;
+  }
+
+  HostValue value(std::string_view what) {
+    check_native_stack("reading a snapshot");
+    size_t at = pos_;
+    uint8_t tag = u8(what);
+    switch (tag) {
+      case kNil:
+        return HostValue();
+      case kFalse:
+        return HostValue::boolean(false);
+      case kTrue:
+        return HostValue::boolean(true);
+      case kInt:
+        return HostValue::integer(svarint(what));
+      case kBigInt: {
+        std::string digits = str(what);
+        if (!valid_bigint(digits)) {
+          pos_ = at;
+          fail(fmt::format("{}: not a big integer", what));
+        }
+        return HostValue::bigint(std::move(digits));
+      }
+      case kFloat:
+        return HostValue::floating(f64(what));
+      case kString:
+        return HostValue::string(str(what));
+      case kKeyword:
+        return HostValue::keyword(str(what));
+      case kVector:
+      case kSet: {
+        size_t n = count(what);
+        std::vector<HostValue> items;
+        items.reserve(n);
+        for (size_t i = 0; i < n; ++i)
+          items.push_back(value(what));
+        return tag == kVector ? HostValue::vector(std::move(items))
+                              : HostValue::set(std::move(items));
+      }
+      case kMap: {
+        size_t n = count(what, 2);
+        std::vector<std::pair<HostValue, HostValue>> entries;
+        entries.reserve(n);
+        for (size_t i = 0; i < n; ++i) {
+          HostValue k = value(what);
+          entries.emplace_back(std::move(k), value(what));
+        }
+        return HostValue::map(std::move(entries));
+      }
+      case kOpaque: {
+        std::string printed = str(what);
+        if (!flag(what)) return HostValue::opaque(std::move(printed));
+        auto restorer = std::make_shared<Restorer>();
+        restorer->factory = str(what);
+        size_t n = count(what);
+        restorer->args.reserve(n);
+        for (size_t i = 0; i < n; ++i)
+          restorer->args.push_back(value(what));
+        return HostValue::opaque(std::move(printed), std::move(restorer));
+      }
+      default:
+        pos_ = at;
+        fail(fmt::format("{}: unknown value tag {}", what, tag));
+    }
+  }
+
+ private:
+  [[noreturn]] void truncated(std::string_view what) const {
+    throw_error(
+        ErrorKind::SnapshotError,
+        fmt::format("the snapshot is truncated: it ends at byte {} while reading {}", pos_, what),
+        "give load() the bytes dump() wrote, whole");
+  }
+  static bool valid_bigint(std::string_view s) {
+    size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
+    if (i == s.size() || s.size() > kMaxBigIntDigits || (s[i] == '0' && s.size() > i + 1))
+      return false;
+    for (; i < s.size(); ++i)
+      if (s[i] < '0' || s[i] > '9') return false;
+    return true;
+  }
+
+  std::string_view data_;
+  size_t pos_;
+  size_t end_;
+};
+
+Limits read_limits(Reader& r) {
+  Limits l;
+  auto size = [&](const char* what) { return static_cast<size_t>(r.varint(what)); };
+  l.max_heap_bytes = size("the limits (max_heap)");
+  l.timeout_ms = r.u32("the limits (timeout)");
+  l.loop_limit = r.u32("the limits (loop_limit)");
+  l.max_call_depth = r.u32("the limits (max_call_depth)");
+  l.max_symbols = r.u32("the limits (max_symbols)");
+  l.max_program_bytes = size("the limits (max_program_bytes)");
+  l.max_print_length = r.u32("the limits (max_print_length)");
+  l.max_nesting_depth = r.u32("the limits (max_nesting_depth)");
+  l.compile_timeout_ms = r.u32("the limits (compile_timeout)");
+  bool has_calls = r.flag("the limits (max_tool_calls)");
+  uint32_t calls = r.u32("the limits (max_tool_calls)");
+  if (has_calls) l.max_tool_calls = calls;
+  l.max_tool_call_result_bytes = size("the limits (max_tool_call_result_bytes)");
+  l.pmap_timeout_ms = r.u32("the limits (pmap_timeout)");
+  l.pmap_max_concurrency = r.u32("the limits (pmap_max_concurrency)");
+  l.max_parallel_workers = r.u32("the limits (max_parallel_workers)");
+  l.worker_max_heap_bytes = size("the limits (worker_max_heap)");
+  return l;
+}
+
+bool hex_key(std::string_view s) {
+  if (s.size() != 32) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+void read_journal(Reader& r, Journal& journal) {
+  size_t branches = r.count("the journal's branches", 3);
+  for (size_t b = 0; b < branches; ++b) {
+    std::string path = r.str("a journal branch's path");
+    if (!valid_branch_path(path)) r.fail(fmt::format("\"{}\" is not a branch path", path));
+    if (journal.find(path)) r.fail(fmt::format("the journal lists branch \"{}\" twice", path));
+    BranchJournal& branch = journal.branch(path);
+    std::string where = fmt::format("the journal of branch \"{}\"", path);
+    size_t tools = r.count(where, 13);
+    for (size_t i = 0; i < tools; ++i) {
+      ToolOutcome t;
+      t.tool = r.str(where);
+      if (t.tool.empty()) r.fail(where + ": a tool call with no tool name");
+      t.args_key = r.str(where);
+      if (!hex_key(t.args_key)) r.fail(where + ": an arguments key that is not 32 hex digits");
+      uint8_t flags = r.u8(where);
+      if (flags > 3) r.fail(fmt::format("{}: unknown call flags {}", where, flags));
+      t.ok = flags & 1;
+      t.cached = flags & 2;
+      if (t.ok)
+        t.value = r.value(where);
+      else
+        t.error = r.str(where);
+      t.duration_ms = r.f64(where);
+      if (!std::isfinite(t.duration_ms) || t.duration_ms < 0)
+        r.fail(where + ": a call duration that is not a time");
+      t.ledger_seq = r.varint(where);
+      journal.add_tool(path, std::move(t));
+    }
+    size_t runs = r.count(where, 2);
+    for (size_t i = 0; i < runs; ++i) {
+      uint32_t n = r.u32(where);
+      if (n == 0) r.fail(where + ": a run of no clock reads");
+      int64_t ms = r.svarint(where);
+      if (branch.clock_reads() > UINT32_MAX - n) r.fail(where + ": too many clock reads");
+      journal.add_clock_run(path, n, ms);
+    }
+  }
+}
+
+}  // namespace
+
+std::string snapshot_engine() {
+  BuildInfo b = build_info();
+  return fmt::format("ptc {} (git {})", b.version, b.git_revision);
+}
+
+std::string encode_snapshot(const SnapshotInputs& d, const Journal& journal,
+                            const std::vector<std::string>& pending, std::string_view key) {
+  Writer w;
+  w.out.append(kMagic);
+  w.u8(kSnapshotFormat & 0xff);
+  w.u8(kSnapshotFormat >> 8);
+  w.u8(key.empty() ? 0 : kSigned);
+  w.str(d.engine);
+  w.str(d.source);
+  w.u8(d.context_is_json ? 1 : 0);
+  if (d.context_is_json)
+    w.str(d.context_json);
+  else
+    w.value(d.context);
+  w.value(d.memory);
+  w.varint(d.turn_history.size());
+  for (const HostValue& h : d.turn_history)
+    w.value(h);
+  w.str(d.signature);
+  w.u8(d.float_precision ? 1 : 0);
+  w.svarint(d.float_precision.value_or(0));
+  w.u8(d.filter_context ? 1 : 0);
+  w.value(d.budget);
+  w.varint(d.tools.size());
+  for (const SnapshotTool& t : d.tools) {
+    w.str(t.name);
+    w.u8((t.cacheable ? 1 : 0) | (t.deferred ? 2 : 0));
+  }
+  w.varint(d.deferred_tools.size());
+  for (const std::string& n : d.deferred_tools)
+    w.str(n);
+  write_limits(w, d.limits);
+  write_journal(w, journal);
+  w.varint(pending.size());
+  for (const std::string& id : pending)
+    w.str(id);
+  if (!key.empty()) w.out += mac_of(w.out, key);
+  return std::move(w.out);
+}
+
+Snapshot decode_snapshot(std::string_view bytes, std::string_view key) {
+  auto fail = [](std::string message, std::string hint) {
+    throw_error(ErrorKind::SnapshotError, std::move(message), std::move(hint));
+  };
+  if (bytes.size() < kMagic.size() + 3 || bytes.substr(0, kMagic.size()) != kMagic)
+    fail("these bytes are not a ptc snapshot (they do not start with \"ptc-snap\")",
+         "give load() the bytes Execution::dump() wrote");
+  auto version =
+      static_cast<uint16_t>(static_cast<uint8_t>(bytes[8]) | (static_cast<uint8_t>(bytes[9]) << 8));
+  if (version != kSnapshotFormat)
+    fail(fmt::format("the snapshot has format version {}; this engine reads version {}", version,
+                     kSnapshotFormat),
+         "load it with the engine version that dumped it");
+  auto flags = static_cast<uint8_t>(bytes[10]);
+  if (flags & ~kSigned) fail(fmt::format("unknown snapshot flags {} (at byte 10)", flags), "");
+  size_t end = bytes.size();
+  if (flags & kSigned) {
+    if (key.empty())
+      fail("the snapshot is signed (HMAC-SHA256) and no key was given to check it",
+           "load it with the key it was dumped with");
+    if (bytes.size() < 11 + kMacBytes) fail("the snapshot is truncated inside its HMAC", "");
+    end = bytes.size() - kMacBytes;
+    std::string expected = mac_of(bytes.substr(0, end), key);
+    if (CRYPTO_memcmp(expected.data(), bytes.data() + end, kMacBytes) != 0)
+      fail("the snapshot's HMAC does not match: it was changed, or signed with another key",
+           "load it with the key it was dumped with; do not use bytes that fail this check");
+  } else if (!key.empty()) {
+    fail("the snapshot is not signed, and a key was given: it cannot be checked",
+         "dump it with the key (Execution::dump(key)), or load it without one");
+  }
+
+  Reader r(bytes, end);
+  r.skip(kMagic.size() + 3);  // the header, checked above
+  Snapshot snapshot;
+  SnapshotInputs& d = snapshot.inputs;
+  d.engine = r.str("the engine name");
+  d.source = r.str("the program");
+  d.context_is_json = r.flag("the context's form");
+  if (d.context_is_json)
+    d.context_json = r.str("the context (JSON)");
+  else
+    d.context = r.value("the context");
+  d.memory = r.value("the memory");
+  size_t history = r.count("the turn history");
+  for (size_t i = 0; i < history; ++i)
+    d.turn_history.push_back(r.value("the turn history"));
+  d.signature = r.str("the signature");
+  bool has_precision = r.flag("the float precision");
+  int64_t precision = r.svarint("the float precision");
+  if (has_precision) {
+    if (precision < 0 || precision > 17)
+      r.fail(fmt::format("float precision {} is out of range", precision));
+    d.float_precision = static_cast<int>(precision);
+  }
+  d.filter_context = r.flag("the context filter");
+  d.budget = r.value("the budget");
+  size_t tools = r.count("the tools", 2);
+  for (size_t i = 0; i < tools; ++i) {
+    SnapshotTool t;
+    t.name = r.str("a tool's name");
+    uint8_t f = r.u8("a tool's flags");
+    if (f > 3) r.fail(fmt::format("unknown tool flags {}", f));
+    t.cacheable = f & 1;
+    t.deferred = f & 2;
+    d.tools.push_back(std::move(t));
+  }
+  size_t deferred = r.count("the deferred tools");
+  for (size_t i = 0; i < deferred; ++i)
+    d.deferred_tools.push_back(r.str("a deferred tool's name"));
+  d.limits = read_limits(r);
+  read_journal(r, snapshot.journal);
+  size_t pending = r.count("the pending calls");
+  if (pending == 0) r.fail("the snapshot waits on no call");
+  std::set<std::string, std::less<>> seen;
+  for (size_t i = 0; i < pending; ++i) {
+    std::string id = r.str("a pending call's id");
+    auto place = parse_call_id(id);
+    if (!place) r.fail(fmt::format("\"{}\" is not a call id", id));
+    const BranchJournal* branch = snapshot.journal.find(place->first);
+    size_t made = branch ? branch->tools.size() : 0;
+    if (place->second != made)
+      r.fail(fmt::format("pending call {} is not the next call of its branch (which made {})", id,
+                         made));
+    if (!seen.insert(id).second) r.fail(fmt::format("pending call {} is listed twice", id));
+    snapshot.pending.push_back(std::move(id));
+  }
+  if (!r.at_end()) r.fail(fmt::format("{} bytes follow the snapshot's end", r.left()));
+  return snapshot;
+}
+
+}  // namespace ptc

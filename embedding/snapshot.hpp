@@ -1,0 +1,70 @@
+// The bytes of a suspended execution (Execution::dump, ptc::load): its inputs
+// and its journal, in a versioned binary format. Bytes read back are
+// untrusted (they come from storage): every field is checked, and anything
+// wrong — not a snapshot, another format version, truncation, a length past
+// the end, a bad UTF-8 string, an unknown tag, a malformed call id, a bad
+// HMAC — is a snapshot_error saying what and at which byte, never a crash.
+//
+// Layout: "ptc-snap", format version (u16, little-endian), flags (u8: bit 0
+// signed), then the body, then with bit 0 the HMAC-SHA256 of everything
+// before it (32 bytes). Numbers in the body are LEB128 varints (signed ones
+// zigzagged), floats 8 bytes little-endian, strings a varint length and
+// bytes, values a tag byte and their parts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "embedding/journal.hpp"
+#include "include/ptc/ptc.hpp"
+
+namespace ptc {
+
+// A tool the program was compiled against.
+struct SnapshotTool {
+  std::string name;
+  bool cacheable = false;
+  bool deferred = false;
+};
+
+// What an execution started from: everything of its RunOptions that decides
+// what the program computes.
+struct SnapshotInputs {
+  std::string engine;  // the engine that wrote it: version and git revision
+  std::string source;
+  // The context: JSON text when the run was given text, else a value.
+  bool context_is_json = false;
+  std::string context_json;
+  HostValue context;
+  HostValue memory;
+  std::vector<HostValue> turn_history;
+  std::string signature;
+  std::optional<int> float_precision;
+  bool filter_context = true;
+  HostValue budget;
+  std::vector<SnapshotTool> tools;
+  std::vector<std::string> deferred_tools;
+  Limits limits;  // what it ran with (ptc resume uses them unless told otherwise)
+};
+
+struct Snapshot {
+  SnapshotInputs inputs;
+  Journal journal;
+  std::vector<std::string> pending;  // ids of the calls it waited on, in order
+};
+
+constexpr uint16_t kSnapshotFormat = 1;
+
+// With a non-empty key, the bytes are signed.
+std::string encode_snapshot(const SnapshotInputs& inputs, const Journal& journal,
+                            const std::vector<std::string>& pending, std::string_view key);
+// Throws LispError(snapshot_error). With a key, the bytes must be signed with
+// it; without one, they must not be signed.
+Snapshot decode_snapshot(std::string_view bytes, std::string_view key);
+
+// The engine's name in snapshots: "ptc 0.1.0 (git <revision>)".
+std::string snapshot_engine();
+
+}  // namespace ptc
