@@ -11,6 +11,7 @@
 #include "embedding/tool_broker.hpp"
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
+#include "scheduler/parallel.hpp"
 
 namespace ptc {
 
@@ -43,6 +44,11 @@ ExecutionState::ExecutionState(std::string source, std::shared_ptr<const Program
     context_text_ = std::string(options_.context_json);
     options_.context_json = context_text_;
   }
+  // The default window depends on the machine; an execution keeps the one it
+  // started with (a snapshot carries it), so that its replay elsewhere starts
+  // the same branches.
+  if (options_.limits.pmap_max_concurrency == 0)
+    options_.limits.pmap_max_concurrency = default_pmap_window();
 }
 
 ExecutionState::~ExecutionState() {
@@ -435,6 +441,8 @@ Execution load(std::string_view bytes, const RunOptions& options, std::string_vi
   Snapshot snapshot = decode_snapshot(bytes, key);
   SnapshotInputs& in = snapshot.inputs;
   RunOptions o = options;
+  if (o.limits.pmap_max_concurrency == 0)
+    o.limits.pmap_max_concurrency = in.limits.pmap_max_concurrency;
   o.context = in.context;
   o.context_json = in.context_is_json ? std::string_view(in.context_json) : std::string_view();
   o.prepared_context = nullptr;

@@ -26,9 +26,6 @@ unsigned hardware_threads() {
   return hw;
 }
 
-uint32_t default_window() {
-  return 2 * hardware_threads();
-}
 
 // A lane that has run branches this long without sleeping (computing, not
 // waiting) gets another lane (thread), so compute-bound branches still
@@ -36,6 +33,10 @@ uint32_t default_window() {
 constexpr auto kBusyLane = std::chrono::milliseconds(2);
 
 }  // namespace
+
+uint32_t default_pmap_window() {
+  return 2 * hardware_threads();
+}
 
 // Everything the workers of one call share. Workers that start after the
 // call is over (queued helpers) only touch `next`, `in_flight` and `cancel`;
@@ -291,7 +292,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   auto started = ctx.clock_now();
   auto started_steady = std::chrono::steady_clock::now();
   uint32_t number = ctx.place.parallel_calls++;
-  uint32_t window = limits_.pmap_max_concurrency ? limits_.pmap_max_concurrency : default_window();
+  uint32_t window = limits_.pmap_max_concurrency ? limits_.pmap_max_concurrency : default_pmap_window();
   // As many workers as slots allow, up to the window; none at all is an error
   // (waiting could deadlock: the slots free only when their holders finish).
   auto wanted = static_cast<uint32_t>(std::min<size_t>(b.count, window));

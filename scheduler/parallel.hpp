@@ -23,6 +23,10 @@
 
 namespace ptc {
 
+// Branches in flight per parallel call when pmap_max_concurrency is 0: twice
+// the hardware threads.
+uint32_t default_pmap_window();
+
 class BranchExecutor final : public ParallelExecutor {
  public:
   BranchExecutor(const CompiledProgram& program, const Limits& limits)
