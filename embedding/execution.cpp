@@ -54,7 +54,7 @@ ExecutionState::ExecutionState(std::string source, std::shared_ptr<const Program
 ExecutionState::~ExecutionState() {
   if (fiber_ && !done_) {
     try {
-      cancel();
+      stop(Stopping::Drop);
     } catch (...) {}
     // A fiber that would not end keeps its frames: let it go rather than
     // reuse a stack that is still in use.
@@ -69,7 +69,11 @@ void ExecutionState::run_until_waiting() {
     try {
       fiber_ = std::make_unique<Fiber>([this] {
         std::string_view source = program_ ? program_source(*program_) : source_;
-        step_ = run_step(source, program_.get(), options_, this);
+        try {
+          step_ = run_step(source, program_.get(), options_, this);
+        } catch (const Dropped&) {
+          // Unwound for the destructor: nobody reads the outcome.
+        }
       });
     } catch (const std::bad_alloc&) {
       throw_error(ErrorKind::MemoryLimit, "no memory for the execution's stack",
@@ -168,8 +172,12 @@ void ExecutionState::resume(std::map<std::string, ToolResult, std::less<>> answe
 }
 
 void ExecutionState::cancel() {
+  stop(Stopping::Cancel);
+}
+
+void ExecutionState::stop(Stopping how) {
   if (done_ || !fiber_) return;
-  cancelling_ = true;
+  stopping_ = how;
   count_pause();
   // Every live part of the run waits on a call: each is told it was cancelled
   // and unwinds; a part that waits again is told at once (await_answer).
@@ -204,7 +212,7 @@ AnswerSource ExecutionState::source_of(const Ctx& ctx, uint32_t number, std::str
                                        std::string_view args_key) {
   const BranchJournal* branch = journal_.find(ctx.place.path);
   if (branch && number < branch->tools.size()) {
-    const ToolOutcome& t = branch->tools[number];
+    const JournalCall& t = branch->tools[number];
     if (t.tool != tool)
       diverge(fmt::format("call {} is to tool/{}, where the journal holds a call to tool/{}",
                           call_id(ctx.place.path, number), tool, t.tool));
@@ -220,17 +228,23 @@ AnswerSource ExecutionState::source_of(const Ctx& ctx, uint32_t number, std::str
                       tool));
 }
 
-const ToolOutcome& ExecutionState::replayed(const Ctx& ctx, uint32_t number) {
+const JournalCall& ExecutionState::recorded(const Ctx& ctx, uint32_t number) {
   ++replayed_tools_;
   return journal_.find(ctx.place.path)->tools[number];
 }
 
+void ExecutionState::stopped(Ctx& ctx) const {
+  // Dropped: the frames only unwind, past every handler of program errors.
+  if (stopping_ == Stopping::Drop) throw Dropped{};
+  // Stopped from outside (the host, or a failing sibling branch): the cause
+  // is reported elsewhere.
+  ctx.mark_cancelled();
+  throw_error(ErrorKind::Cancelled, "execution was cancelled");
+}
+
 ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_view tool,
                                         const HostValue& args) {
-  if (cancelling_) {
-    ctx.mark_cancelled();
-    throw_error(ErrorKind::Cancelled, "execution was cancelled");
-  }
+  if (stopping_ != Stopping::None) stopped(ctx);
   Pending p;
   p.ctx = &ctx;
   p.call = PendingCall{call_id(ctx.place.path, number), std::string(tool), args};
@@ -247,17 +261,29 @@ ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_v
     }
   } unlist{*this, p};
   p.wait.wait();
-  if (p.cancelled) {
-    // Stopped from outside (the host, or a failing sibling branch): the
-    // cause is reported elsewhere.
-    ctx.mark_cancelled();
-    throw_error(ErrorKind::Cancelled, "execution was cancelled");
-  }
+  if (p.cancelled) stopped(ctx);
   return std::move(p.answer);
 }
 
-void ExecutionState::record(const Ctx& ctx, const ToolOutcome& outcome) {
-  journal_.add_tool(ctx.place.path, outcome);
+void ExecutionState::record(const Ctx& ctx, JournalCall call) {
+  journal_.add_tool(ctx.place.path, std::move(call));
+}
+
+std::vector<ToolCall> ExecutionState::ledger() const {
+  if (stopping_ == Stopping::Drop) return {};  // nobody reads it
+  std::vector<const JournalCall*> calls;
+  calls.reserve(journal_.tool_count());
+  for (const auto& [_, branch] : journal_.branches())
+    for (const JournalCall& c : branch.tools)
+      calls.push_back(&c);
+  std::sort(calls.begin(), calls.end(), [](const JournalCall* a, const JournalCall* b) {
+    return a->ledger_seq < b->ledger_seq;
+  });
+  std::vector<ToolCall> out;
+  out.reserve(calls.size());
+  for (const JournalCall* c : calls)
+    out.push_back(c->ledger_entry());
+  return out;
 }
 
 int64_t ExecutionState::clock_ms(Ctx& ctx) {
@@ -306,38 +332,38 @@ std::string ExecutionState::dump(std::string_view key) const {
   if (done_)
     throw_error(ErrorKind::ArgsError, "the execution is done: there is nothing to dump",
                 "read its outcome with step()");
-  if (!inputs_) {
-    auto in = std::make_unique<SnapshotInputs>();
-    in->engine = recorded_by_;
-    in->source = std::string(program_ ? program_source(*program_) : source_);
+  if (inputs_bytes_.empty()) {
+    SnapshotInputs in;
+    in.source = std::string(program_ ? program_source(*program_) : source_);
+    in.compiled_in_run = !program_;
     if (!context_text_.empty()) {
-      in->context_is_json = true;
-      in->context_json = context_text_;
+      in.context_is_json = true;
+      in.context_json = context_text_;
     } else if (options_.prepared_context) {
       ExportBudget budget;
       budget.remaining = SIZE_MAX;
-      in->context = export_value(options_.prepared_context->data, budget);
+      in.context = export_value(options_.prepared_context->data, budget);
     } else {
-      in->context = options_.context;
+      in.context = options_.context;
     }
-    in->memory = options_.memory;
-    in->turn_history = options_.turn_history;
-    in->signature = options_.signature;
-    in->float_precision = options_.float_precision;
-    in->filter_context = options_.filter_context;
-    in->budget = options_.budget;
+    in.memory = options_.memory;
+    in.turn_history = options_.turn_history;
+    in.signature = options_.signature;
+    in.float_precision = options_.float_precision;
+    in.filter_context = options_.filter_context;
+    in.budget = options_.budget;
     for (const auto& [name, tool] : options_.tools)
-      in->tools.push_back({name, tool.cacheable, tool.deferred});
-    in->deferred_tools = options_.deferred_tools;
-    in->limits = options_.limits;
-    inputs_ = std::move(in);
+      in.tools.push_back({name, tool.cacheable, tool.deferred});
+    in.deferred_tools = options_.deferred_tools;
+    inputs_bytes_ = encode_inputs(in);
   }
-  return encode_snapshot(*inputs_, journal_, pending_ids(), key);
+  return encode_snapshot(engine_, inputs_bytes_, options_.limits, journal_, pending_ids(), key);
 }
 
 void ExecutionState::replay(Journal journal, std::vector<std::string> pending_ids,
-                            std::string recorded_by) {
+                            std::string recorded_by, std::string inputs_bytes) {
   journal_ = std::move(journal);
+  inputs_bytes_ = std::move(inputs_bytes);
   replaying_ = true;
   pending_at_dump_.clear();
   for (std::string& id : pending_ids)
@@ -386,43 +412,57 @@ Execution::Execution(Execution&&) noexcept = default;
 Execution& Execution::operator=(Execution&&) noexcept = default;
 Execution::~Execution() = default;
 
+ExecutionState& Execution::state() const {
+  if (!state_)
+    throw_error(ErrorKind::ArgsError, "this Execution holds no execution (it was moved from)",
+                "use the Execution it was moved to");
+  return *state_;
+}
+
 bool Execution::done() const {
-  std::lock_guard lock(state_->api_mutex);
-  return state_->done();
+  ExecutionState& s = state();
+  std::lock_guard lock(s.api_mutex);
+  return s.done();
 }
 
 const Step& Execution::step() const {
-  std::lock_guard lock(state_->api_mutex);
-  if (!state_->done())
+  ExecutionState& s = state();
+  std::lock_guard lock(s.api_mutex);
+  if (!s.done())
     throw_error(ErrorKind::ArgsError, "the execution is suspended: it has no outcome yet",
                 "answer its pending calls with resume()");
-  return state_->step();
+  return s.step();
 }
 
 std::vector<PendingCall> Execution::pending() const {
-  std::lock_guard lock(state_->api_mutex);
-  return state_->pending();
+  ExecutionState& s = state();
+  std::lock_guard lock(s.api_mutex);
+  return s.pending();
 }
 
 Execution& Execution::resume(std::map<std::string, ToolResult, std::less<>> answers) {
-  std::lock_guard lock(state_->api_mutex);
-  state_->resume(std::move(answers));
+  ExecutionState& s = state();
+  std::lock_guard lock(s.api_mutex);
+  s.resume(std::move(answers));
   return *this;
 }
 
 void Execution::cancel() {
-  std::lock_guard lock(state_->api_mutex);
-  state_->cancel();
+  ExecutionState& s = state();
+  std::lock_guard lock(s.api_mutex);
+  s.cancel();
 }
 
 std::string Execution::dump(std::string_view key) const {
-  std::lock_guard lock(state_->api_mutex);
-  return state_->dump(key);
+  ExecutionState& s = state();
+  std::lock_guard lock(s.api_mutex);
+  return s.dump(key);
 }
 
 size_t Execution::heap_bytes() const {
-  std::lock_guard lock(state_->api_mutex);
-  return state_->heap_bytes();
+  ExecutionState& s = state();
+  std::lock_guard lock(s.api_mutex);
+  return s.heap_bytes();
 }
 
 Execution start(std::string_view source, const RunOptions& options) {
@@ -435,6 +475,21 @@ Execution start(const Program& program, const RunOptions& options) {
   auto state = std::make_unique<ExecutionState>(std::string(), program.shared_from_this(), options);
   state->run_until_waiting();
   return Execution(std::move(state));
+}
+
+SnapshotInfo inspect_snapshot(std::string_view bytes, std::string_view key) {
+  Snapshot snapshot = decode_snapshot(bytes, key);
+  SnapshotInfo info;
+  info.engine = std::move(snapshot.inputs.engine);
+  info.source = std::move(snapshot.inputs.source);
+  info.limits = snapshot.inputs.limits;
+  for (const SnapshotTool& t : snapshot.inputs.tools)
+    info.tools.push_back(t.name);
+  for (const std::string& name : snapshot.inputs.deferred_tools)
+    if (std::find(info.tools.begin(), info.tools.end(), name) == info.tools.end())
+      info.tools.push_back(name);
+  info.pending = std::move(snapshot.pending);
+  return info;
 }
 
 Execution load(std::string_view bytes, const RunOptions& options, std::string_view key) {
@@ -456,11 +511,28 @@ Execution load(std::string_view bytes, const RunOptions& options, std::string_vi
   // now is answered by the host.
   for (const SnapshotTool& t : in.tools)
     if (!o.tools.count(t.name)) o.tools[t.name] = Tool{nullptr, t.cacheable, false, true};
+  // Names it deferred stay deferred unless the host gives the tool now.
   for (const std::string& name : in.deferred_tools)
-    if (std::find(o.deferred_tools.begin(), o.deferred_tools.end(), name) == o.deferred_tools.end())
+    if (!o.tools.count(name) &&
+        std::find(o.deferred_tools.begin(), o.deferred_tools.end(), name) == o.deferred_tools.end())
       o.deferred_tools.push_back(name);
-  auto state = std::make_unique<ExecutionState>(std::move(in.source), nullptr, std::move(o));
-  state->replay(std::move(snapshot.journal), std::move(snapshot.pending), std::move(in.engine));
+  // A program compiled apart (ptc::start(program)) is compiled apart again,
+  // once: a durable host loads the same programs again and again. One the
+  // run compiled itself is compiled by the replay alike (the heap it used
+  // counts the compiled program).
+  static ProgramCache* loaded_programs = new ProgramCache(64, size_t{16} << 20);
+  std::shared_ptr<const Program> program;
+  if (!in.compiled_in_run) {
+    try {
+      program = loaded_programs->get(in.source, o);
+    } catch (LispError&) {
+      // It does not compile here: the run reports it (as a divergence).
+    }
+  }
+  auto state = std::make_unique<ExecutionState>(program ? std::string() : std::move(in.source),
+                                                std::move(program), std::move(o));
+  state->replay(std::move(snapshot.journal), std::move(snapshot.pending), std::move(in.engine),
+                std::move(snapshot.inputs_bytes));
   state->run_until_waiting();
   state->check_replay();
   return Execution(std::move(state));

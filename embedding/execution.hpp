@@ -70,7 +70,8 @@ class ExecutionState final : public World {
   std::string dump(std::string_view key) const;
   // Loading: the journal to replay, the calls that were pending, and the
   // engine that recorded them.
-  void replay(Journal journal, std::vector<std::string> pending_ids, std::string recorded_by);
+  void replay(Journal journal, std::vector<std::string> pending_ids, std::string recorded_by,
+              std::string inputs_bytes);
   // After a load's replay: throws snapshot_divergence (unwinding the run)
   // when it did not end where the snapshot stood.
   void check_replay();
@@ -82,12 +83,14 @@ class ExecutionState final : public World {
   int64_t paused_ns() const { return paused_ns_.load(std::memory_order_relaxed); }
   AnswerSource source_of(const Ctx& ctx, uint32_t number, std::string_view tool,
                          std::string_view args_key);
-  // The journal's outcome of the call (stays in place while the branch waits).
-  const ToolOutcome& replayed(const Ctx& ctx, uint32_t number);
+  // The journal's record of the call (a replay).
+  const JournalCall& recorded(const Ctx& ctx, uint32_t number);
   // Waits for the host's answer (the fiber parks); throws cancelled when the
   // execution is cancelled meanwhile.
   ToolResult await_answer(Ctx& ctx, uint32_t number, std::string_view tool, const HostValue& args);
-  void record(const Ctx& ctx, const ToolOutcome& outcome);
+  void record(const Ctx& ctx, JournalCall call);
+  // The run's ledger: every journaled call's entry, in the order they ended.
+  std::vector<ToolCall> ledger() const;
 
   // ---- World
   int64_t clock_ms(Ctx& ctx) override;
@@ -96,6 +99,13 @@ class ExecutionState final : public World {
   bool branches_share_thread() const override { return true; }
 
  private:
+  // How the execution is being stopped: cancelled (it ends with a cancelled
+  // error), or dropped by its destructor (it only unwinds).
+  enum class Stopping { None, Cancel, Drop };
+  // Thrown through the run's frames when it is dropped: not a program error,
+  // so no handler of those stops or rewraps it.
+  struct Dropped {};
+
   struct Pending {
     const Ctx* ctx;  // the branch waiting
     PendingCall call;
@@ -104,6 +114,8 @@ class ExecutionState final : public World {
     bool cancelled = false;
   };
   [[noreturn]] void diverge(std::string what) const;
+  void stop(Stopping how);
+  [[noreturn]] void stopped(Ctx& ctx) const;
   // Waits of branches stopped meanwhile (a sibling failed): they are told so
   // rather than left for the host. True when there were any.
   bool withdraw_stopped_waits();
@@ -116,12 +128,12 @@ class ExecutionState final : public World {
   RunOptions options_;
   std::string engine_;       // this engine
   std::string recorded_by_;  // the engine that recorded the journal (loaded: the snapshot's)
-  mutable std::unique_ptr<SnapshotInputs> inputs_;  // made by the first dump
+  mutable std::string inputs_bytes_;  // the snapshot's inputs part, once written (or loaded)
 
   std::unique_ptr<Fiber> fiber_;
   Step step_;
   bool done_ = false;
-  bool cancelling_ = false;
+  Stopping stopping_ = Stopping::None;
   Clock::time_point suspended_at_{};
   std::atomic<int64_t> paused_ns_{0};
 

@@ -4,7 +4,9 @@
 
 #include <charconv>
 
+#include "embedding/snapshot.hpp"
 #include "embedding/tool_broker.hpp"
+#include "runtime/host_value.hpp"
 
 namespace ptc {
 
@@ -43,8 +45,60 @@ const BranchJournal* Journal::find(std::string_view path) const {
   return it == branches_.end() ? nullptr : &it->second;
 }
 
-void Journal::add_tool(std::string_view path, ToolOutcome outcome) {
-  branch(path).tools.push_back(std::move(outcome));
+JournalValue JournalValue::encoded(std::string_view bytes) {
+  JournalValue v;
+  v.bytes_ = bytes;
+  return v;
+}
+
+const HostValue& JournalValue::value() const {
+  if (!decoded_) {
+    value_ = decode_value(bytes_);
+    decoded_ = true;
+  }
+  return value_;
+}
+
+std::string_view JournalValue::bytes() const {
+  if (decoded_ && bytes_.empty()) {
+    if (encoded_.empty()) encoded_ = encode_value(value_);
+    return encoded_;
+  }
+  return bytes_;
+}
+
+size_t JournalValue::held_bytes() const {
+  return (decoded_ ? host_value_bytes(value_) : 0) + encoded_.size();
+}
+
+Value JournalValue::import(Ctx& ctx) const {
+  return decoded_ ? import_value(ctx, value_) : import_encoded(ctx, bytes_);
+}
+
+ToolCall JournalCall::ledger_entry() const {
+  ToolCall c;
+  c.name = tool;
+  c.args = ledger_args.value();
+  c.args_truncated = args_truncated;
+  c.args_key = args_key;
+  if (result_truncated)
+    c.result = ledger_result.value();
+  else if (ok && error.empty())
+    c.result = value.value();
+  c.result_truncated = result_truncated;
+  c.error = error;
+  c.duration_ms = duration_ms;
+  c.cached = cached;
+  return c;
+}
+
+JournalCall& Journal::new_call(BranchJournal& branch) {
+  ++tool_count_;
+  return branch.tools.emplace_back();
+}
+
+void Journal::add_tool(std::string_view path, JournalCall call) {
+  branch(path).tools.push_back(std::move(call));
   ++tool_count_;
 }
 
@@ -58,12 +112,12 @@ void Journal::add_clock_run(std::string_view path, uint32_t count, int64_t ms) {
 }
 
 size_t Journal::bytes() const {
-  size_t bytes = 0;
+  size_t bytes = snapshot_ ? snapshot_->size() : 0;
   for (const auto& [path, b] : branches_) {
     bytes += path.size() + 96 + b.clocks.size() * sizeof(ClockRun);
-    for (const ToolOutcome& t : b.tools)
-      bytes += sizeof(ToolOutcome) + t.tool.size() + t.args_key.size() + t.error.size() +
-               host_value_bytes(t.value);
+    for (const JournalCall& t : b.tools)
+      bytes += sizeof(JournalCall) + t.tool.size() + t.args_key.size() + t.error.size() +
+               t.value.held_bytes() + t.ledger_args.held_bytes() + t.ledger_result.held_bytes();
   }
   return bytes;
 }

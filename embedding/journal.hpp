@@ -10,25 +10,69 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "include/ptc/host_value.hpp"
+#include "include/ptc/ptc.hpp"
+#include "runtime/value.hpp"
 
 namespace ptc {
 
-// How one tool call ended, as the broker saw it.
-struct ToolOutcome {
+class Ctx;
+
+// A value the journal holds: a host value (recorded by this process) or its
+// bytes in a snapshot (loaded), each made from the other when first asked
+// for. A loaded journal's values stay bytes unless a ledger or the cache
+// needs them as host values: a replay imports them from the bytes, and a
+// dump copies the bytes.
+class JournalValue {
+ public:
+  JournalValue() = default;
+  explicit JournalValue(HostValue value) : value_(std::move(value)), decoded_(true) {}
+  // `bytes` (checked when the snapshot was read) must outlive it: they are
+  // the journal's own copy of the snapshot.
+  static JournalValue encoded(std::string_view bytes);
+
+  const HostValue& value() const;
+  std::string_view bytes() const;
+  // Into the run's arena, as import_value would.
+  Value import(Ctx& ctx) const;
+  // About how many bytes it holds of its own (a loaded snapshot's bytes are
+  // the journal's).
+  size_t held_bytes() const;
+
+ private:
+  mutable HostValue value_;
+  mutable bool decoded_ = false;
+  std::string_view bytes_;       // into a loaded snapshot
+  mutable std::string encoded_;  // the encoding of value_, once asked for
+};
+
+// One tool call: how it ended, and its entry in the run's ledger as the
+// broker wrote it (what a replay gives back without working it out again).
+struct JournalCall {
   std::string tool;
   std::string args_key;  // canonical_args_key of its arguments
-  bool ok = true;
-  HostValue value;      // when ok
-  std::string error;    // when not: the tool's message
+  bool ok = true;        // the tool succeeded: `value` is its answer
+  JournalValue value;
+  std::string error;    // the tool's message, or why its answer could not be used
   bool cached = false;  // answered from the tool cache
   double duration_ms = 0;
-  uint64_t ledger_seq = 0;  // where its ledger entry stood among the run's
+  uint64_t ledger_seq = 0;   // where its ledger entry stood among the run's
+  JournalValue ledger_args;  // the ledger's arguments (a preview when truncated)
+  bool args_truncated = false;
+  JournalValue ledger_result;  // the ledger's preview of `value`, when truncated
+  bool result_truncated = false;
+  // Heap bytes the call charged to the run: storing its answer in the cache,
+  // and its ledger entry.
+  uint64_t cache_charge = 0;
+  uint64_t ledger_charge = 0;
+
+  // The ledger entry.
+  ToolCall ledger_entry() const;
 };
 
 // Clock reads first .. first+count-1 of a branch all read `ms` (a program
@@ -41,7 +85,7 @@ struct ClockRun {
 };
 
 struct BranchJournal {
-  std::vector<ToolOutcome> tools;  // by call number
+  std::vector<JournalCall> tools;  // by call number
   std::vector<ClockRun> clocks;    // by first read, contiguous
 
   uint32_t clock_reads() const {
@@ -53,12 +97,17 @@ struct BranchJournal {
 
 class Journal {
  public:
+  // The bytes of the snapshot it was read from, which its values point into.
+  void keep(std::shared_ptr<const std::string> snapshot) { snapshot_ = std::move(snapshot); }
+
   // The branch at `path`, made when missing.
   BranchJournal& branch(std::string_view path);
   const BranchJournal* find(std::string_view path) const;
   const std::map<std::string, BranchJournal, std::less<>>& branches() const { return branches_; }
 
-  void add_tool(std::string_view path, ToolOutcome outcome);
+  void add_tool(std::string_view path, JournalCall call);
+  // A new call at the end of `branch` (one of this journal's), to fill in.
+  JournalCall& new_call(BranchJournal& branch);
   void add_clock(std::string_view path, int64_t ms);
   // `count` reads in a row that read `ms` (a snapshot's run).
   void add_clock_run(std::string_view path, uint32_t count, int64_t ms);
@@ -71,6 +120,7 @@ class Journal {
  private:
   std::map<std::string, BranchJournal, std::less<>> branches_;
   size_t tool_count_ = 0;
+  std::shared_ptr<const std::string> snapshot_;
 };
 
 // A call's id: the branch path, then "c" and its number there ("p0.3/c1").

@@ -9,9 +9,13 @@
 #include <cstring>
 #include <set>
 
+#include "runtime/bignum.hpp"
+#include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
+#include "runtime/hashcoll.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
+#include "runtime/vector.hpp"
 
 namespace ptc {
 
@@ -56,11 +60,14 @@ class Writer {
 
   void u8(uint8_t v) { out.push_back(static_cast<char>(v)); }
   void varint(uint64_t v) {
+    char buf[10];
+    size_t n = 0;
     while (v >= 0x80) {
-      out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+      buf[n++] = static_cast<char>((v & 0x7f) | 0x80);
       v >>= 7;
     }
-    out.push_back(static_cast<char>(v));
+    buf[n++] = static_cast<char>(v);
+    out.append(buf, n);
   }
   void svarint(int64_t v) {
     varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
@@ -68,8 +75,10 @@ class Writer {
   void f64(double d) {
     uint64_t bits;
     std::memcpy(&bits, &d, 8);
+    char buf[8];
     for (int i = 0; i < 8; ++i)
-      out.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+      buf[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+    out.append(buf, 8);
   }
   void str(std::string_view s) {
     varint(s.size());
@@ -152,16 +161,19 @@ void write_journal(Writer& w, const Journal& journal) {
   for (const auto& [path, branch] : journal.branches()) {
     w.str(path);
     w.varint(branch.tools.size());
-    for (const ToolOutcome& t : branch.tools) {
+    for (const JournalCall& t : branch.tools) {
       w.str(t.tool);
       w.str(t.args_key);
-      w.u8((t.ok ? 1 : 0) | (t.cached ? 2 : 0));
-      if (t.ok)
-        w.value(t.value);
-      else
-        w.str(t.error);
+      w.u8((t.ok ? 1 : 0) | (t.cached ? 2 : 0) | (t.args_truncated ? 4 : 0) |
+           (t.result_truncated ? 8 : 0));
+      if (t.ok) w.out += t.value.bytes();
+      w.str(t.error);
       w.f64(t.duration_ms);
       w.varint(t.ledger_seq);
+      w.out += t.ledger_args.bytes();
+      if (t.result_truncated) w.out += t.ledger_result.bytes();
+      w.varint(t.cache_charge);
+      w.varint(t.ledger_charge);
     }
     w.varint(branch.clocks.size());
     for (const ClockRun& c : branch.clocks) {
@@ -192,6 +204,8 @@ class Reader {
     return static_cast<uint8_t>(data_[pos_++]);
   }
   uint64_t varint(std::string_view what) {
+    if (pos_ < end_ && !(static_cast<uint8_t>(data_[pos_]) & 0x80))  // one byte: most are
+      return static_cast<uint8_t>(data_[pos_++]);
     uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
       if (left() < 1) truncated(what);
@@ -242,7 +256,78 @@ class Reader {
     pos_ += n;
     return s;
   }
-  std::string str(std::string_view what) {
+  std::string str(std::string_view what) { return std::string(text(what)); }
+  bool flag(std::string_view what) {
+    uint8_t b = u8(what);
+    if (b > 1) fail(fmt::format("{}: {} is not a flag (0 or 1)", what, b));
+    return b == 1;
+  }
+
+  // Checks a value as value() reads it, without building it; its bytes.
+  std::string_view value_bytes(std::string_view what) {
+    size_t at = pos_;
+    skip_value(what);
+    return data_.substr(at, pos_ - at);
+  }
+
+  void skip_value(std::string_view what) {
+    check_native_stack("reading a snapshot");
+    size_t at = pos_;
+    uint8_t tag = u8(what);
+    switch (tag) {
+      case kNil:
+      case kFalse:
+      case kTrue:
+        return;
+      case kInt:
+        (void)svarint(what);
+        return;
+      case kBigInt: {
+        size_t text = pos_;
+        std::string_view digits = bytes(what);
+        if (!valid_bigint(digits)) {
+          pos_ = text;
+          fail(fmt::format("{}: not a big integer", what));
+        }
+        return;
+      }
+      case kFloat:
+        (void)f64(what);
+        return;
+      case kString:
+      case kKeyword:
+        text(what);
+        return;
+      case kVector:
+      case kSet: {
+        size_t n = count(what);
+        for (size_t i = 0; i < n; ++i)
+          skip_value(what);
+        return;
+      }
+      case kMap: {
+        size_t n = count(what, 2);
+        for (size_t i = 0; i < 2 * n; ++i)
+          skip_value(what);
+        return;
+      }
+      case kOpaque: {
+        text(what);
+        if (!flag(what)) return;
+        text(what);
+        size_t n = count(what);
+        for (size_t i = 0; i < n; ++i)
+          skip_value(what);
+        return;
+      }
+      default:
+        pos_ = at;
+        fail(fmt::format("{}: unknown value tag {}", what, tag));
+    }
+  }
+
+  // A UTF-8 text, in place.
+  std::string_view text(std::string_view what) {
     size_t at = pos_;
     std::string_view s = bytes(what);
     size_t bad = 0;
@@ -250,12 +335,7 @@ class Reader {
       pos_ = at;
       fail(fmt::format("{}: not UTF-8 (byte {} of the text)", what, bad));
     }
-    return std::string(s);
-  }
-  bool flag(std::string_view what) {
-    uint8_t b = u8(what);
-    if (b > 1) fail(fmt::format("{}: {} is not a flag (0 or 1)", what, b));
-    return b == 1;
+    return s;
   }
 
   HostValue value(std::string_view what) {
@@ -343,6 +423,78 @@ class Reader {
   size_t end_;
 };
 
+// A value's bytes (checked when the snapshot was read) into a run's arena,
+// exactly as import_value builds the host value they stand for: the same
+// objects, the same reductions charged.
+class Importer {
+ public:
+  Importer(Ctx& ctx, std::string_view bytes) : ctx_(ctx), r_(bytes, bytes.size()) {}
+
+  Value value() {
+    check_native_stack("importing a nested value");
+    ctx_.tick();
+    const char* what = "a journaled value";
+    switch (r_.u8(what)) {
+      case kNil:
+        return Value::nil();
+      case kFalse:
+        return Value::boolean(false);
+      case kTrue:
+        return Value::boolean(true);
+      case kInt:
+        return Value::integer(r_.svarint(what));
+      case kBigInt:
+        return integer_from_decimal(ctx_.arena, r_.bytes(what));
+      case kFloat:
+        return Value::floating(r_.f64(what));
+      case kString:
+        return ctx_.string(r_.bytes(what));
+      case kKeyword:
+        return ctx_.keyword(r_.bytes(what));
+      case kVector: {
+        size_t n = r_.count(what);
+        VecBuilder b(ctx_.arena);
+        for (size_t i = 0; i < n; ++i)
+          b.push(value());
+        return vec_value(b.finish());
+      }
+      case kMap: {
+        size_t n = r_.count(what, 2);
+        HashBuilder b(ctx_.arena, Type::Map);
+        for (size_t i = 0; i < n; ++i) {
+          Value k = value();
+          b.put(k, value());
+        }
+        return Value::object(finish_map(b));
+      }
+      case kSet: {
+        size_t n = r_.count(what);
+        HashBuilder b(ctx_.arena, Type::Set);
+        for (size_t i = 0; i < n; ++i)
+          b.put(value());
+        return Value::object(finish_set(b));
+      }
+      case kOpaque: {
+        // No function restorer here: an opaque value imports as its text.
+        Value text = ctx_.string(r_.bytes(what));
+        if (r_.flag(what)) {
+          (void)r_.bytes(what);  // the factory's source
+          size_t n = r_.count(what);
+          for (size_t i = 0; i < n; ++i)
+            r_.skip_value(what);
+        }
+        return text;
+      }
+      default:
+        r_.fail("a journaled value with an unknown tag");
+    }
+  }
+
+ private:
+  Ctx& ctx_;
+  Reader r_;
+};
+
 Limits read_limits(Reader& r) {
   Limits l;
   auto size = [&](const char* what) { return static_cast<size_t>(r.varint(what)); };
@@ -382,25 +534,30 @@ void read_journal(Reader& r, Journal& journal) {
     BranchJournal& branch = journal.branch(path);
     std::string where = fmt::format("the journal of branch \"{}\"", path);
     size_t tools = r.count(where, 13);
+    branch.tools.reserve(tools);
     for (size_t i = 0; i < tools; ++i) {
-      ToolOutcome t;
+      JournalCall& t = journal.new_call(branch);
       t.tool = r.str(where);
       if (t.tool.empty()) r.fail(where + ": a tool call with no tool name");
       t.args_key = r.str(where);
       if (!hex_key(t.args_key)) r.fail(where + ": an arguments key that is not 32 hex digits");
       uint8_t flags = r.u8(where);
-      if (flags > 3) r.fail(fmt::format("{}: unknown call flags {}", where, flags));
+      if (flags > 15) r.fail(fmt::format("{}: unknown call flags {}", where, flags));
       t.ok = flags & 1;
       t.cached = flags & 2;
-      if (t.ok)
-        t.value = r.value(where);
-      else
-        t.error = r.str(where);
+      t.args_truncated = flags & 4;
+      t.result_truncated = flags & 8;
+      if (t.ok) t.value = JournalValue::encoded(r.value_bytes(where));
+      t.error = r.str(where);
+      if (!t.ok && t.error.empty()) r.fail(where + ": a failed call with no message");
       t.duration_ms = r.f64(where);
       if (!std::isfinite(t.duration_ms) || t.duration_ms < 0)
         r.fail(where + ": a call duration that is not a time");
       t.ledger_seq = r.varint(where);
-      journal.add_tool(path, std::move(t));
+      t.ledger_args = JournalValue::encoded(r.value_bytes(where));
+      if (t.result_truncated) t.ledger_result = JournalValue::encoded(r.value_bytes(where));
+      t.cache_charge = r.varint(where);
+      t.ledger_charge = r.varint(where);
     }
     size_t runs = r.count(where, 2);
     for (size_t i = 0; i < runs; ++i) {
@@ -420,15 +577,10 @@ std::string snapshot_engine() {
   return fmt::format("ptc {} (git {})", b.version, b.git_revision);
 }
 
-std::string encode_snapshot(const SnapshotInputs& d, const Journal& journal,
-                            const std::vector<std::string>& pending, std::string_view key) {
+std::string encode_inputs(const SnapshotInputs& d) {
   Writer w;
-  w.out.append(kMagic);
-  w.u8(kSnapshotFormat & 0xff);
-  w.u8(kSnapshotFormat >> 8);
-  w.u8(key.empty() ? 0 : kSigned);
-  w.str(d.engine);
   w.str(d.source);
+  w.u8(d.compiled_in_run ? 1 : 0);
   w.u8(d.context_is_json ? 1 : 0);
   if (d.context_is_json)
     w.str(d.context_json);
@@ -451,7 +603,21 @@ std::string encode_snapshot(const SnapshotInputs& d, const Journal& journal,
   w.varint(d.deferred_tools.size());
   for (const std::string& n : d.deferred_tools)
     w.str(n);
-  write_limits(w, d.limits);
+  return std::move(w.out);
+}
+
+std::string encode_snapshot(std::string_view engine, std::string_view inputs, const Limits& limits,
+                            const Journal& journal, const std::vector<std::string>& pending,
+                            std::string_view key) {
+  Writer w;
+  w.out.reserve(inputs.size() + 64 * journal.tool_count() + 64);
+  w.out.append(kMagic);
+  w.u8(kSnapshotFormat & 0xff);
+  w.u8(kSnapshotFormat >> 8);
+  w.u8(key.empty() ? 0 : kSigned);
+  w.str(engine);
+  w.out += inputs;
+  write_limits(w, limits);
   write_journal(w, journal);
   w.varint(pending.size());
   for (const std::string& id : pending)
@@ -460,30 +626,47 @@ std::string encode_snapshot(const SnapshotInputs& d, const Journal& journal,
   return std::move(w.out);
 }
 
-Snapshot decode_snapshot(std::string_view bytes, std::string_view key) {
+std::string encode_value(const HostValue& v) {
+  Writer w;
+  w.value(v);
+  return std::move(w.out);
+}
+
+HostValue decode_value(std::string_view bytes) {
+  Reader r(bytes, bytes.size());
+  HostValue v = r.value("a value");
+  if (!r.at_end()) r.fail("bytes follow the value");
+  return v;
+}
+
+Value import_encoded(Ctx& ctx, std::string_view bytes) {
+  return Importer(ctx, bytes).value();
+}
+
+Snapshot decode_snapshot(std::string_view given, std::string_view key) {
   auto fail = [](std::string message, std::string hint) {
     throw_error(ErrorKind::SnapshotError, std::move(message), std::move(hint));
   };
-  if (bytes.size() < kMagic.size() + 3 || bytes.substr(0, kMagic.size()) != kMagic)
+  if (given.size() < kMagic.size() + 3 || given.substr(0, kMagic.size()) != kMagic)
     fail("these bytes are not a ptc snapshot (they do not start with \"ptc-snap\")",
          "give load() the bytes Execution::dump() wrote");
   auto version =
-      static_cast<uint16_t>(static_cast<uint8_t>(bytes[8]) | (static_cast<uint8_t>(bytes[9]) << 8));
+      static_cast<uint16_t>(static_cast<uint8_t>(given[8]) | (static_cast<uint8_t>(given[9]) << 8));
   if (version != kSnapshotFormat)
     fail(fmt::format("the snapshot has format version {}; this engine reads version {}", version,
                      kSnapshotFormat),
          "load it with the engine version that dumped it");
-  auto flags = static_cast<uint8_t>(bytes[10]);
+  auto flags = static_cast<uint8_t>(given[10]);
   if (flags & ~kSigned) fail(fmt::format("unknown snapshot flags {} (at byte 10)", flags), "");
-  size_t end = bytes.size();
+  size_t end = given.size();
   if (flags & kSigned) {
     if (key.empty())
       fail("the snapshot is signed (HMAC-SHA256) and no key was given to check it",
            "load it with the key it was dumped with");
-    if (bytes.size() < 11 + kMacBytes) fail("the snapshot is truncated inside its HMAC", "");
-    end = bytes.size() - kMacBytes;
-    std::string expected = mac_of(bytes.substr(0, end), key);
-    if (CRYPTO_memcmp(expected.data(), bytes.data() + end, kMacBytes) != 0)
+    if (given.size() < 11 + kMacBytes) fail("the snapshot is truncated inside its HMAC", "");
+    end = given.size() - kMacBytes;
+    std::string expected = mac_of(given.substr(0, end), key);
+    if (CRYPTO_memcmp(expected.data(), given.data() + end, kMacBytes) != 0)
       fail("the snapshot's HMAC does not match: it was changed, or signed with another key",
            "load it with the key it was dumped with; do not use bytes that fail this check");
   } else if (!key.empty()) {
@@ -491,12 +674,17 @@ Snapshot decode_snapshot(std::string_view bytes, std::string_view key) {
          "dump it with the key (Execution::dump(key)), or load it without one");
   }
 
+  // The journal's values stay in these bytes until something needs them.
+  auto kept = std::make_shared<const std::string>(given.substr(0, end));
+  std::string_view bytes = *kept;
   Reader r(bytes, end);
   r.skip(kMagic.size() + 3);  // the header, checked above
   Snapshot snapshot;
   SnapshotInputs& d = snapshot.inputs;
   d.engine = r.str("the engine name");
+  size_t inputs_at = r.pos();
   d.source = r.str("the program");
+  d.compiled_in_run = r.flag("where the program was compiled");
   d.context_is_json = r.flag("the context's form");
   if (d.context_is_json)
     d.context_json = r.str("the context (JSON)");
@@ -529,8 +717,10 @@ Snapshot decode_snapshot(std::string_view bytes, std::string_view key) {
   size_t deferred = r.count("the deferred tools");
   for (size_t i = 0; i < deferred; ++i)
     d.deferred_tools.push_back(r.str("a deferred tool's name"));
+  snapshot.inputs_bytes = std::string(bytes.substr(inputs_at, r.pos() - inputs_at));
   d.limits = read_limits(r);
   read_journal(r, snapshot.journal);
+  snapshot.journal.keep(std::move(kept));
   size_t pending = r.count("the pending calls");
   if (pending == 0) r.fail("the snapshot waits on no call");
   std::set<std::string, std::less<>> seen;

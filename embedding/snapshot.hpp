@@ -19,8 +19,11 @@
 
 #include "embedding/journal.hpp"
 #include "include/ptc/ptc.hpp"
+#include "runtime/value.hpp"
 
 namespace ptc {
+
+class Ctx;
 
 // A tool the program was compiled against.
 struct SnapshotTool {
@@ -32,8 +35,11 @@ struct SnapshotTool {
 // What an execution started from: everything of its RunOptions that decides
 // what the program computes.
 struct SnapshotInputs {
-  std::string engine;  // the engine that wrote it: version and git revision
+  std::string engine;  // the engine that wrote it (not part of encode_inputs)
   std::string source;
+  // The run compiled its source itself (ptc::start(source)): its heap then
+  // holds the compiled program too, which a replay must match.
+  bool compiled_in_run = true;
   // The context: JSON text when the run was given text, else a value.
   bool context_is_json = false;
   std::string context_json;
@@ -46,23 +52,35 @@ struct SnapshotInputs {
   HostValue budget;
   std::vector<SnapshotTool> tools;
   std::vector<std::string> deferred_tools;
-  Limits limits;  // what it ran with (ptc resume uses them unless told otherwise)
+  Limits limits;  // what it ran with (not part of encode_inputs: each dump writes its own)
 };
 
 struct Snapshot {
   SnapshotInputs inputs;
+  std::string inputs_bytes;  // the inputs as the snapshot wrote them
   Journal journal;
   std::vector<std::string> pending;  // ids of the calls it waited on, in order
 };
 
 constexpr uint16_t kSnapshotFormat = 1;
 
+// The inputs' part of a snapshot, all but the engine and the limits (they
+// never change: an execution writes them once).
+std::string encode_inputs(const SnapshotInputs& inputs);
 // With a non-empty key, the bytes are signed.
-std::string encode_snapshot(const SnapshotInputs& inputs, const Journal& journal,
-                            const std::vector<std::string>& pending, std::string_view key);
+std::string encode_snapshot(std::string_view engine, std::string_view inputs, const Limits& limits,
+                            const Journal& journal, const std::vector<std::string>& pending,
+                            std::string_view key);
 // Throws LispError(snapshot_error). With a key, the bytes must be signed with
 // it; without one, they must not be signed.
 Snapshot decode_snapshot(std::string_view bytes, std::string_view key);
+
+// One value in the snapshot's encoding, and back (a snapshot_error for bytes
+// that are not one); import_encoded builds it in a run's arena straight from
+// bytes read from a snapshot, as import_value would from the host value.
+std::string encode_value(const HostValue& v);
+HostValue decode_value(std::string_view bytes);
+Value import_encoded(Ctx& ctx, std::string_view bytes);
 
 // The engine's name in snapshots: "ptc 0.1.0 (git <revision>)".
 std::string snapshot_engine();

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "embedding/execution.hpp"
+#include "runtime/bignum.hpp"
 #include "runtime/error.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/host_value.hpp"
@@ -148,6 +149,124 @@ void canonical_key(std::string& out, const HostValue& k) {
   std::replace(out.begin() + static_cast<ptrdiff_t>(at), out.end(), '-', '_');
 }
 
+void canonical_value_key(std::string& out, Value k);
+
+// canonical() of the host value export_value would make of `v` (keyword map
+// keys as strings, anything with no data form as its printed text), written
+// from the run's value itself: an execution keys every call, replayed ones
+// too, and need not export what a replay does not hand to any tool.
+void canonical_value(std::string& out, Value v) {
+  check_native_stack("hashing tool arguments");
+  switch (v.type()) {
+    case Type::Nil:
+      out += 'n';
+      return;
+    case Type::Bool:
+      out += v.as_bool() ? 't' : 'f';
+      return;
+    case Type::Int:
+      out += 'i';
+      put_int(out, v.as_int());
+      out += ';';
+      return;
+    case Type::BigInt:
+      put_text(out, 'i', bigint_to_string(v.big()));
+      return;
+    case Type::Float: {
+      double d = v.as_float();
+      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
+        out += 'i';
+        put_int(out, static_cast<int64_t>(d));
+      } else {
+        fmt::format_to(std::back_inserter(out), "d{}", d);
+      }
+      out += ';';
+      return;
+    }
+    case Type::String:
+      put_text(out, 's', v.str()->view());
+      return;
+    case Type::Keyword:
+      put_text(out, 's', v.kw()->name());
+      return;
+    case Type::Vector:
+      out += 'v';
+      put_int(out, static_cast<int64_t>(v.vec()->count));
+      out += '[';
+      for (VecIter it(v.vec()); !it.done(); it.next())
+        canonical_value(out, it.value());
+      out += ']';
+      return;
+    case Type::Set: {
+      std::vector<std::string> parts;
+      for (HashIter it(v.set()); !it.done(); it.next()) {
+        std::string p;
+        canonical_value(p, it.key());
+        parts.push_back(std::move(p));
+      }
+      std::sort(parts.begin(), parts.end());
+      out += '#';
+      put_int(out, static_cast<int64_t>(parts.size()));
+      out += '[';
+      for (const std::string& p : parts)
+        out += p;
+      out += ']';
+      return;
+    }
+    case Type::Map: {
+      const MapObj* m = v.map();
+      out += 'm';
+      put_int(out, static_cast<int64_t>(m->count));
+      out += '{';
+      if (m->count == 1) {
+        HashIter it(m);
+        canonical_value_key(out, it.key());
+        canonical_value(out, it.val());
+      } else {
+        std::vector<std::pair<std::string, std::string>> entries;
+        entries.reserve(m->count);
+        for (HashIter it(m); !it.done(); it.next()) {
+          std::string k, val;
+          canonical_value_key(k, it.key());
+          canonical_value(val, it.val());
+          entries.emplace_back(std::move(k), std::move(val));
+        }
+        std::sort(entries.begin(), entries.end());
+        for (const auto& [k, val] : entries) {
+          out += k;
+          out += val;
+        }
+      }
+      out += '}';
+      return;
+    }
+    default:
+      put_text(out, 'o', print_to_string(v));
+      return;
+  }
+}
+
+void canonical_value_key(std::string& out, Value k) {
+  if (!k.is_string() && k.type() != Type::Keyword) return canonical_value(out, k);
+  std::string_view name = k.is_string() ? k.str()->view() : k.kw()->name();
+  out += 's';
+  put_int(out, static_cast<int64_t>(name.size()));
+  out += ':';
+  size_t at = out.size();
+  out += name;
+  std::replace(out.begin() + static_cast<ptrdiff_t>(at), out.end(), '-', '_');
+}
+
+std::string hex_of(XXH128_hash_t h) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string key(32, '0');
+  for (int i = 0; i < 16; ++i) {
+    key[15 - i] = kHex[(h.high64 >> (4 * i)) & 15];
+    key[31 - i] = kHex[(h.low64 >> (4 * i)) & 15];
+  }
+  return key;
+}
+
 // The context a tool sees while it runs; set for the duration of the call.
 class BrokeredCall final : public ToolCallContext {
  public:
@@ -239,14 +358,17 @@ std::string canonical_args_key(const HostValue& args) {
   std::string text;
   if (args.kind() != HostValue::Kind::Map) text.push_back('N');  // never equal to a map's form
   canonical(text, args);
-  XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string key(32, '0');
-  for (int i = 0; i < 16; ++i) {
-    key[15 - i] = kHex[(h.high64 >> (4 * i)) & 15];
-    key[31 - i] = kHex[(h.low64 >> (4 * i)) & 15];
-  }
-  return key;
+  return hex_of(XXH3_128bits(text.data(), text.size()));
+}
+
+std::string canonical_args_key(Value args) {
+  std::string text;
+  text.reserve(64);
+  if (args.is_nil())
+    text = "m0{}";  // no arguments: the tool gets an empty map
+  else
+    canonical_value(text, args);
+  return hex_of(XXH3_128bits(text.data(), text.size()));
 }
 
 size_t host_value_bytes(const HostValue& v) {
@@ -335,6 +457,23 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
 
   ToolCall entry;
   entry.name = std::string(name);
+  uint32_t number = 0;
+  bool pending_before = false;  // the call was pending when the execution was dumped
+  if (execution_) {
+    // An execution knows each call by its place; a replay answers it from
+    // the journal without working out what the call already gave.
+    number = ctx.place.tool_calls++;
+    entry.args_key = canonical_args_key(args);
+    switch (execution_->source_of(ctx, number, name, entry.args_key)) {
+      case AnswerSource::Journal:
+        return replay(ctx, execution_->recorded(ctx, number));
+      case AnswerSource::Host:
+        pending_before = true;
+        break;
+      case AnswerSource::Live:
+        break;
+    }
+  }
   // The tool gets the whole arguments; the ledger keeps a bounded preview
   // and the canonical key, so the call stays identifiable.
   HostValue full_args;
@@ -346,59 +485,39 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
     budget.string_keys = true;
     full_args = export_value(args, budget);
   }
-  entry.args_key = canonical_args_key(full_args);
+  if (!execution_) entry.args_key = canonical_args_key(full_args);
   entry.args = args.is_nil() ? full_args
                              : ledger_copy(args, full_args, limits_.max_tool_call_result_bytes,
                                            &entry.args_truncated);
-  ToolOutcome fresh;
-  const ToolOutcome& outcome = obtain(ctx, tool, entry, full_args, fresh);
+  ToolOutcome outcome = obtain(ctx, tool, entry, full_args, number, pending_before);
   full_args = HostValue();  // no longer needed; the run may be near its heap cap
   return settle(ctx, tool, entry, outcome);
 }
 
-// How the call ends: from the journal (an execution replaying), the cache, the
-// host (a deferred tool) or the tool itself (into `outcome`); an execution
-// journals it.
-const ToolOutcome& ToolBroker::obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry,
-                                      const HostValue& args, ToolOutcome& outcome) {
-  bool deferred = defers_tool(tools_, deferred_, entry.name);
-  bool pending_before = false;  // the call was pending when the execution was dumped
-  uint32_t number = 0;
-  if (execution_) {
-    number = ctx.place.tool_calls++;
-    switch (execution_->source_of(ctx, number, entry.name, entry.args_key)) {
-      case AnswerSource::Journal:
-        return execution_->replayed(ctx, number);
-      case AnswerSource::Host:
-        deferred = pending_before = true;
-        break;
-      case AnswerSource::Live:
-        break;
-    }
-  }
-  outcome.tool = entry.name;
-  outcome.args_key = entry.args_key;
+// How the call ends: from the cache, the host (a deferred tool, or a call
+// that was pending when the execution was dumped) or the tool itself.
+ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry,
+                                           const HostValue& args, uint32_t number,
+                                           bool pending_before) {
+  ToolOutcome outcome;
   std::optional<HostValue> hit;
   if (tool.cacheable && !pending_before) hit = cache_->find(entry.name, entry.args_key);
   if (hit) {
     outcome.cached = true;
     outcome.value = std::move(*hit);
-  } else if (deferred) {
+    return outcome;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  ToolResult r;
+  if (pending_before || defers_tool(tools_, deferred_, entry.name)) {
     if (!execution_)
       throw_error(ErrorKind::ArgsError,
                   fmt::format("tool/{} is deferred: the host answers it, and ptc::run cannot "
                               "wait for an answer",
                               entry.name),
                   "run the program with ptc::start, which suspends at deferred tools");
-    auto t0 = std::chrono::steady_clock::now();
-    ToolResult r = execution_->await_answer(ctx, number, entry.name, args);
-    outcome.duration_ms = ms_since(t0);
-    outcome.ok = r.ok;
-    outcome.value = std::move(r.value);
-    outcome.error = std::move(r.error);
+    r = execution_->await_answer(ctx, number, entry.name, args);
   } else {
-    auto t0 = std::chrono::steady_clock::now();
-    ToolResult r;
     auto invoke = [&] {
       BrokeredCall context(ctx);  // on the thread that runs the tool
       try {
@@ -413,49 +532,75 @@ const ToolOutcome& ToolBroker::obtain(Ctx& ctx, const Tool& tool, const ToolCall
       invoke();
     else
       coop::run_blocking(invoke);  // here, unless other branches share this thread
-    outcome.duration_ms = ms_since(t0);
-    outcome.ok = r.ok;
-    outcome.value = std::move(r.value);
-    outcome.error = std::move(r.error);
   }
-  outcome.ledger_seq = next_seq_.fetch_add(1);
-  if (execution_) execution_->record(ctx, outcome);
+  outcome.duration_ms = ms_since(t0);
+  outcome.ok = r.ok;
+  outcome.value = std::move(r.value);
+  outcome.error = std::move(r.error);
   return outcome;
 }
 
-Value ToolBroker::settle(Ctx& ctx, const Tool& tool, ToolCall& entry, const ToolOutcome& outcome) {
+Value ToolBroker::settle(Ctx& ctx, const Tool& tool, ToolCall& entry, ToolOutcome& outcome) {
   entry.cached = outcome.cached;
   entry.duration_ms = outcome.duration_ms;
-  uint64_t seq = outcome.ledger_seq;
-  if (outcome.cached) return finish(ctx, entry, outcome.value, seq);
+  if (outcome.cached) return finish(ctx, entry, outcome);
   if (!outcome.ok) {
     entry.error = outcome.error;
-    record(entry, seq);
-    throw_error(ErrorKind::ToolError,
-                fmt::format("tool/{} failed: {}", outcome.tool, outcome.error),
+    std::string message = fmt::format("tool/{} failed: {}", entry.name, entry.error);
+    record(ctx, entry, outcome);  // moves the entry away
+    throw_error(ErrorKind::ToolError, std::move(message),
                 "check the arguments against the tool's description");
   }
   if (tool.cacheable) {
-    charge_run(host_value_bytes(outcome.value) + entry.name.size() + entry.args_key.size() + 64);
+    outcome.cache_charge =
+        host_value_bytes(outcome.value) + entry.name.size() + entry.args_key.size() + 64;
+    charge_run(outcome.cache_charge);
     cache_->store(entry.name, entry.args_key, outcome.value);
   }
   // The time limit includes the tool's time: a slow tool cannot stretch it.
   ctx.check_deadline();
-  return finish(ctx, entry, outcome.value, seq);
+  return finish(ctx, entry, outcome);
 }
 
-Value ToolBroker::finish(Ctx& ctx, ToolCall& entry, const HostValue& result, uint64_t seq) {
+Value ToolBroker::finish(Ctx& ctx, ToolCall& entry, const ToolOutcome& outcome) {
   Value imported;
   try {
-    imported = import_value(ctx, result);
+    imported = import_value(ctx, outcome.value);
   } catch (LispError& e) {  // the call happened: the ledger says how it ended
     entry.error = e.error().message;
-    record(entry, seq);
+    record(ctx, entry, outcome);
     throw;
   }
-  entry.result =
-      ledger_copy(imported, result, limits_.max_tool_call_result_bytes, &entry.result_truncated);
-  record(entry, seq);
+  entry.result = ledger_copy(imported, outcome.value, limits_.max_tool_call_result_bytes,
+                             &entry.result_truncated);
+  record(ctx, entry, outcome);
+  return imported;
+}
+
+// A journaled call again, as it went the first time: the same charges to the
+// heap in the same order, the same answer or failure, and no ledger entry
+// worked out again (the execution's ledger is its journal).
+Value ToolBroker::replay(Ctx& ctx, const JournalCall& call) {
+  if (!call.cached) {
+    if (!call.ok) {
+      charge_run(call.ledger_charge);
+      throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", call.tool, call.error),
+                  "check the arguments against the tool's description");
+    }
+    if (call.cache_charge) {
+      charge_run(call.cache_charge);
+      cache_->store(call.tool, call.args_key, call.value.value());
+    }
+    ctx.check_deadline();
+  }
+  Value imported;
+  try {
+    imported = call.value.import(ctx);
+  } catch (LispError&) {
+    charge_run(call.ledger_charge);
+    throw;
+  }
+  charge_run(call.ledger_charge);
   return imported;
 }
 
@@ -464,9 +609,32 @@ void ToolBroker::charge_run(size_t bytes) {
   run_.arena.charge(bytes);
 }
 
-void ToolBroker::record(ToolCall& entry, uint64_t seq) {
-  charge_run(sizeof(ToolCall) + entry.name.size() + entry.args_key.size() + entry.error.size() +
-             host_value_bytes(entry.args) + host_value_bytes(entry.result));
+void ToolBroker::record(const Ctx& ctx, ToolCall& entry, const ToolOutcome& outcome) {
+  size_t ledger_charge = sizeof(ToolCall) + entry.name.size() + entry.args_key.size() +
+                         entry.error.size() + host_value_bytes(entry.args) +
+                         host_value_bytes(entry.result);
+  charge_run(ledger_charge);
+  uint64_t seq = next_seq_.fetch_add(1);
+  if (execution_) {
+    // An execution's ledger is its journal.
+    JournalCall j;
+    j.tool = std::move(entry.name);
+    j.args_key = std::move(entry.args_key);
+    j.ok = outcome.ok;
+    if (outcome.ok) j.value = JournalValue(outcome.value);
+    j.error = std::move(entry.error);
+    j.cached = outcome.cached;
+    j.duration_ms = outcome.duration_ms;
+    j.ledger_seq = seq;
+    j.ledger_args = JournalValue(std::move(entry.args));
+    j.args_truncated = entry.args_truncated;
+    if (entry.result_truncated) j.ledger_result = JournalValue(std::move(entry.result));
+    j.result_truncated = entry.result_truncated;
+    j.cache_charge = outcome.cache_charge;
+    j.ledger_charge = ledger_charge;
+    execution_->record(ctx, std::move(j));
+    return;
+  }
   std::lock_guard lock(mutex_);
   ledger_.emplace_back(seq, std::move(entry));
 }
@@ -512,9 +680,9 @@ size_t ToolCache::size() const {
 }
 
 std::vector<ToolCall> ToolBroker::take_ledger() {
+  if (execution_) return execution_->ledger();
   std::lock_guard lock(mutex_);
-  // In the order the calls ended: parallel branches may record out of it, and
-  // a replayed execution records its calls again in an order of its own.
+  // In the order the calls ended: parallel branches may record out of it.
   auto by_seq = [](const auto& a, const auto& b) { return a.first < b.first; };
   if (!std::is_sorted(ledger_.begin(), ledger_.end(), by_seq))
     std::stable_sort(ledger_.begin(), ledger_.end(), by_seq);

@@ -45,14 +45,26 @@ class ToolBroker {
   std::vector<ToolCall> take_ledger();
 
  private:
+  // A call's answer on its way into the run.
+  struct ToolOutcome {
+    bool ok = true;  // the tool succeeded: `value` is its answer
+    HostValue value;
+    std::string error;
+    bool cached = false;
+    double duration_ms = 0;
+    size_t cache_charge = 0;  // heap bytes charged for storing it in the cache
+  };
+
   const Tool& find_tool(std::string_view name) const;
-  const ToolOutcome& obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry,
-                            const HostValue& args, ToolOutcome& outcome);
-  Value settle(Ctx& ctx, const Tool& tool, ToolCall& entry, const ToolOutcome& outcome);
-  // Brings a successful result into the run and records the call.
-  Value finish(Ctx& ctx, ToolCall& entry, const HostValue& result, uint64_t seq);
-  // Moves the entry into the ledger.
-  void record(ToolCall& entry, uint64_t seq);
+  ToolOutcome obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry, const HostValue& args,
+                     uint32_t number, bool pending_before);
+  Value settle(Ctx& ctx, const Tool& tool, ToolCall& entry, ToolOutcome& outcome);
+  // Brings a successful answer into the run and records the call.
+  Value finish(Ctx& ctx, ToolCall& entry, const ToolOutcome& outcome);
+  Value replay(Ctx& ctx, const JournalCall& call);
+  // Charges the ledger entry and moves it into the ledger (an execution's
+  // journal).
+  void record(const Ctx& ctx, ToolCall& entry, const ToolOutcome& outcome);
   // Counts bytes the broker keeps (ledger, cache) against the run's heap.
   void charge_run(size_t bytes);
 
@@ -84,6 +96,10 @@ bool knows_tool(const Tools& tools, const std::vector<std::string>& deferred,
 
 // Keyword map keys become strings at every depth, as JSON would carry them.
 HostValue string_keys(const HostValue& v);
+
+// canonical_args_key of a run's argument map (nil for none), as the host
+// value it exports to would give, without exporting it.
+std::string canonical_args_key(Value args);
 
 // About how many bytes a host value tree occupies (nodes and text).
 size_t host_value_bytes(const HostValue& v);

@@ -51,6 +51,12 @@ void append_utf8(std::string& out, int32_t cp) {
 bool is_valid_utf8(std::string_view s, size_t* bad_offset) {
   size_t i = 0;
   while (i < s.size()) {
+    // Eight ASCII bytes at a time: most text is ASCII.
+    uint64_t word;
+    while (i + 8 <= s.size() &&
+           (std::memcpy(&word, s.data() + i, 8), !(word & 0x8080808080808080u)))
+      i += 8;
+    if (i >= s.size()) break;
     if (static_cast<unsigned char>(s[i]) < 0x80) {
       ++i;
       continue;

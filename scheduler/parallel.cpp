@@ -26,7 +26,6 @@ unsigned hardware_threads() {
   return hw;
 }
 
-
 // A lane that has run branches this long without sleeping (computing, not
 // waiting) gets another lane (thread), so compute-bound branches still
 // spread over the cores.
@@ -212,12 +211,19 @@ Lane::Source BranchExecutor::branch_source(const std::shared_ptr<Call>& shared) 
     if (call.lanes.load() < call.max_lanes) add_lane_if_busy(call, Lane::Clock::now());
     return [shared, i] {
       Call& c = *shared;
+      // Counted out even when the branch is unwound by something other than a
+      // program error (an execution dropped by its host): the call waits for it.
+      struct Done {
+        Call& c;
+        ~Done() {
+          c.running.fetch_sub(1);
+          {
+            std::lock_guard lock(c.mutex);  // the waiter checks `running` under it
+          }
+          c.changed.notify_all();
+        }
+      } done{c};
       c.executor->run_branch(c, i);
-      c.running.fetch_sub(1);
-      {
-        std::lock_guard lock(c.mutex);  // the waiter checks `running` under it
-      }
-      c.changed.notify_all();
     };
   };
 }
@@ -273,15 +279,22 @@ void BranchExecutor::work(Call& call) {
       std::lock_guard lock(call.mutex);
       ++call.in_flight;
     }
+    struct Out {  // as in branch_source: counted out whatever unwinds the branch
+      Call& call;
+      ~Out() {
+        {
+          std::lock_guard lock(call.mutex);
+          --call.in_flight;
+        }
+        call.changed.notify_all();
+      }
+    };
     size_t i = call.cancel.load() ? call.count : call.next.fetch_add(1);
-    if (i < call.count) call.executor->run_branch(call, i);
-    bool last = i >= call.count;
     {
-      std::lock_guard lock(call.mutex);
-      --call.in_flight;
+      Out out{call};
+      if (i < call.count) call.executor->run_branch(call, i);
     }
-    call.changed.notify_all();
-    if (last) return;
+    if (i >= call.count) return;
   }
 }
 
@@ -292,7 +305,8 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   auto started = ctx.clock_now();
   auto started_steady = std::chrono::steady_clock::now();
   uint32_t number = ctx.place.parallel_calls++;
-  uint32_t window = limits_.pmap_max_concurrency ? limits_.pmap_max_concurrency : default_pmap_window();
+  uint32_t window =
+      limits_.pmap_max_concurrency ? limits_.pmap_max_concurrency : default_pmap_window();
   // As many workers as slots allow, up to the window; none at all is an error
   // (waiting could deadlock: the slots free only when their holders finish).
   auto wanted = static_cast<uint32_t>(std::min<size_t>(b.count, window));

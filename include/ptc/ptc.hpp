@@ -313,6 +313,7 @@ class Execution {
   size_t heap_bytes() const;
 
  private:
+  ExecutionState& state() const;  // throws for a moved-from Execution
   std::unique_ptr<ExecutionState> state_;
 };
 
@@ -336,6 +337,18 @@ Execution start(const Program& program, const RunOptions& options = {});
 // changed program).
 Execution load(std::string_view snapshot, const RunOptions& options = {},
                std::string_view key = {});
+
+// What a snapshot holds, read and checked as load() checks it, without
+// running anything: for a host that chooses load()'s options from it.
+struct SnapshotInfo {
+  std::string engine;                // what wrote it: "ptc 0.1.0 (git <revision>)"
+  std::string source;                // the program
+  Limits limits;                     // the limits it ran with (load() takes the host's)
+  std::vector<std::string> tools;    // the tools the program was compiled against
+  std::vector<std::string> pending;  // the ids of the calls it waits on
+};
+// Throws LispError (snapshot_error) as load() does.
+SnapshotInfo inspect_snapshot(std::string_view snapshot, std::string_view key = {});
 
 // ---------------------------------------------------------------- compiled programs
 

@@ -340,6 +340,19 @@ TEST(Snapshot, DumpAndLoadContinueWhereItStood) {
   EXPECT_EQ(loaded.step().prints, std::vector<std::string>{"users"});
 }
 
+TEST(Snapshot, AToolTheHostGivesAtLoadIsCalled) {
+  // Deferred by name at start; given as a function at load: called from then on.
+  Execution e = ptc::start("[(tool/f {:i 1}) (tool/f {:i 2})]", deferring({"f"}));
+  std::string bytes = e.dump();
+  RunOptions later;
+  later.tools["f"] = {[](const HostValue&) { return ToolResult::success(HostValue::integer(7)); }};
+  Execution l = ptc::load(bytes, later);
+  EXPECT_EQ(ids(l), std::vector<std::string>{"c0"});  // pending when dumped: still the host's
+  l.resume({{"c0", ToolResult::success(HostValue::integer(1))}});
+  ASSERT_TRUE(l.done());
+  EXPECT_EQ(l.step().printed, "[1 7]");
+}
+
 TEST(Snapshot, ClockReadsComeBackFromTheJournal) {
   Execution e = ptc::start("(let [t (System/currentTimeMillis)] (tool/f {}) [t (java.util.Date.)])",
                            deferring({"f"}));
@@ -402,9 +415,13 @@ TEST(Snapshot, AReplayThatLeavesItsJournalDiverges) {
   Execution e = ptc::start("(tool/f {:a 1}) (tool/f {:a 2})", deferring({"f"}));
   e.resume({{"c0", ToolResult::success({})}});
   ptc::Snapshot s = ptc::decode_snapshot(e.dump(), "");
+  auto with_source = [&](const char* source) {
+    s.inputs.source = source;
+    return ptc::encode_snapshot(s.inputs.engine, ptc::encode_inputs(s.inputs), s.inputs.limits,
+                                s.journal, s.pending, "");
+  };
   // The same journal under another program: its first call has other arguments.
-  s.inputs.source = "(tool/f {:a 3}) (tool/f {:a 2})";
-  std::string changed = ptc::encode_snapshot(s.inputs, s.journal, s.pending, "");
+  std::string changed = with_source("(tool/f {:a 3}) (tool/f {:a 2})");
   try {
     ptc::load(changed);
     ADD_FAILURE() << "a changed program replayed";
@@ -414,8 +431,7 @@ TEST(Snapshot, AReplayThatLeavesItsJournalDiverges) {
         << err.error().message;
   }
   // A program that makes fewer calls than the journal holds.
-  s.inputs.source = "(tool/f {:a 1})";
-  EXPECT_EQ(error_of([&] { ptc::load(ptc::encode_snapshot(s.inputs, s.journal, s.pending, "")); }),
+  EXPECT_EQ(error_of([&] { ptc::load(with_source("(tool/f {:a 1})")); }),
             ptc::ErrorKind::SnapshotDivergence);
 }
 

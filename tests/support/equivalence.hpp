@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -47,7 +48,10 @@ inline ToolResult answer(const std::string& tool, const HostValue& args) {
     default: {
       std::vector<std::pair<HostValue, HostValue>> m;
       m.emplace_back(HostValue::string("tool"), HostValue::string(tool));
-      m.emplace_back(HostValue::string("args"), args);
+      // Echoed when small: a program that sends megabytes would get them back
+      // at every call, and every snapshot would carry them.
+      m.emplace_back(HostValue::string("args"),
+                     format_value(args, 0, nullptr, 256).size() < 256 ? args : HostValue::nil());
       m.emplace_back(HostValue::string("n"), HostValue::integer(static_cast<int64_t>(h % 97)));
       m.emplace_back(HostValue::string("items"),
                      HostValue::vector({HostValue::integer(1), HostValue::integer(2)}));
@@ -130,6 +134,7 @@ inline Step run_executed(const std::string& source, RunOptions options, const St
     if (!deferred.tools.count(name)) deferred.deferred_tools.push_back(name);
   Execution e = start(source, deferred);
   size_t n = 0;
+  bool too_big = false;
   try {
     while (!e.done()) {
       if (++n > 100000) {
@@ -137,13 +142,18 @@ inline Step run_executed(const std::string& source, RunOptions options, const St
         e.cancel();
         break;
       }
-      if (strategy.dump_and_load && (n - 1) % strategy.dump_every == 0) {
+      if (strategy.dump_and_load && !too_big && (n - 1) % strategy.dump_every == 0) {
         std::string bytes = e.dump(strategy.key);
+        // Loading replays the journal: megabytes of answers, loaded again at
+        // every step, would take the test minutes and tell no more.
+        if (bytes.size() > (size_t{1} << 20)) too_big = true;
         // The loading side knows no tool functions: every tool is deferred.
         RunOptions loading = options;
         loading.tools.clear();
-        e = load(bytes, loading, strategy.key);
-        if (e.done()) break;
+        if (!too_big) {
+          e = load(bytes, loading, strategy.key);
+          if (e.done()) break;
+        }
       }
       std::vector<PendingCall> calls = e.pending();
       if (calls.empty()) {
@@ -184,16 +194,22 @@ inline std::string check_program(const std::string& source, const RunOptions& op
       {Strategy::Order::AllAtOnce, true, 1, "k3y"},
   };
   size_t steps = 0;
+  double first_ms = 0;
   for (Strategy& s : strategies) {
     // Loading replays everything before it: with many steps, a dump at
-    // every one would cost their square; some twenty of them tell as much,
-    // and past a few thousand steps the replays alone would take seconds.
+    // every one would cost their square; some twenty of them tell as much.
+    // A program whose execution alone takes long (thousands of steps, huge
+    // arguments hashed at every call) would take minutes so.
     if (s.dump_and_load) {
-      if (steps > 2000) continue;
+      if (steps > 2000 || first_ms > 50) continue;
       s.dump_every = 1 + steps / 20;
     }
     std::string trouble;
+    auto t0 = std::chrono::steady_clock::now();
     Step executed = run_executed(source, options, s, &steps, &trouble);
+    if (first_ms == 0)
+      first_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!trouble.empty()) return trouble;
     // Work cut short by the clock stops at a place that depends on timing
     // (an execution's branches share one thread, and a load replays).
