@@ -45,6 +45,11 @@ std::optional<std::string> read_file(const std::string& path, std::string* error
 // Loads --context, --memory and --tools into out.run and starts --upstreams;
 // returns an error message or "".
 std::string load_context(CommonOptions& out);
+// Its two halves, for a command that tells the --tools table's tools from
+// the upstreams' (ptc start --defer all): --context, --memory and --tools,
+// then --upstreams.
+std::string load_inputs(CommonOptions& out);
+std::string attach_upstreams(CommonOptions& out);
 // The JSON object in `path` (`what` names it in messages: "context"); an error
 // message naming the file, or "".
 std::string load_json_object(const std::string& path, const char* what, HostValue& out);
@@ -80,5 +85,9 @@ int cmd_doc(std::vector<std::string> args);
 const char* doc_help();
 int cmd_repl(std::vector<std::string> args);
 const char* repl_help();
+int cmd_start(std::vector<std::string> args);
+int cmd_resume(std::vector<std::string> args);
+const char* start_help();
+const char* resume_help();
 
 }  // namespace ptc::cli

@@ -147,18 +147,28 @@ std::string load_tools_file(const std::string& path, Tools& out) {
   return "";
 }
 
-std::string load_context(CommonOptions& out) {
+std::string load_inputs(CommonOptions& out) {
   std::string err;
   if (out.context_file) err = load_json_object(*out.context_file, "context", out.run.context);
   if (err.empty() && out.memory_file)
     err = load_json_object(*out.memory_file, "memory", out.run.memory);
   if (err.empty() && out.tools_file) err = load_tools_file(*out.tools_file, out.run.tools);
-  if (err.empty() && out.upstreams_file) {
-    if (std::string conflict = upstream::host_tool_conflict(out.run.tools); !conflict.empty())
-      return fmt::format("{}: {}", out.tools_file.value_or("--tools"), conflict);
-    out.upstreams = start_upstreams(*out.upstreams_file, out.upstream_required, &err);
-    if (out.upstreams) upstream::attach(out.run, out.upstreams, out.upstream_limits);
-  }
+  return err;
+}
+
+std::string attach_upstreams(CommonOptions& out) {
+  if (!out.upstreams_file) return "";
+  if (std::string conflict = upstream::host_tool_conflict(out.run.tools); !conflict.empty())
+    return fmt::format("{}: {}", out.tools_file.value_or("--tools"), conflict);
+  std::string err;
+  out.upstreams = start_upstreams(*out.upstreams_file, out.upstream_required, &err);
+  if (out.upstreams) upstream::attach(out.run, out.upstreams, out.upstream_limits);
+  return err;
+}
+
+std::string load_context(CommonOptions& out) {
+  std::string err = load_inputs(out);
+  if (err.empty()) err = attach_upstreams(out);
   return err;
 }
 

@@ -19,6 +19,12 @@ const char* kUsage =
     "  ptc repl [options]             an interactive session (definitions carry over)\n"
     "  ptc batch FILE.jsonl [options] run one program per JSON line (- reads stdin)\n"
     "  ptc bench FILE.jsonl [-n N]    time each program of a batch file\n"
+    "  ptc start FILE.clj --defer NAMES|all --snapshot OUT [options]\n"
+    "                                 run a program until it waits on tools the host\n"
+    "                                 answers; print the pending calls as JSON\n"
+    "  ptc resume SNAPSHOT --results RESULTS.json --snapshot OUT [options]\n"
+    "                                 continue a suspended program with the host's\n"
+    "                                 answers to its calls\n"
     "  ptc disasm FILE.clj            print the bytecode (-e 'EXPR' for an expression)\n"
     "  ptc agent --script FILE.json   run the agent loop with a scripted model\n"
     "  ptc mcp [--http] [options]     serve lisp_eval to MCP clients (stdio, or HTTP)\n"
@@ -32,7 +38,8 @@ const char* kUsage =
     "\n"
     "Values print in Clojure syntax; errors go to stderr as\n"
     "  error: <reason> at <line>:<column>: <message>\n"
-    "with a hint line when there is one (lisp-eval prints JSON payloads instead).\n"
+    "with a hint line when there is one (lisp-eval prints JSON payloads instead, and\n"
+    "start and resume print their outcome, a program's error too, as JSON).\n"
     "Exit codes: 0 ok, 1 the program failed, 2 bad command line or unreadable input.\n";
 
 const char* help_for(const std::string& cmd) {
@@ -69,6 +76,8 @@ const char* help_for(const std::string& cmd) {
            "                      the context prepared once (ptc::prepare_context), read in place\n"
            "\noptions:\n";
   if (cmd == "repl") return ptc::cli::repl_help();
+  if (cmd == "start") return ptc::cli::start_help();
+  if (cmd == "resume") return ptc::cli::resume_help();
   if (cmd == "lisp-eval") return ptc::cli::lisp_eval_help();
   if (cmd == "tool-schema") return ptc::cli::tool_schema_help();
   if (cmd == "mcp") return ptc::cli::mcp_help();
@@ -152,6 +161,8 @@ int main(int argc, char** argv) {
   if (cmd == "repl") return cmd_repl(args);
   if (cmd == "batch") return cmd_batch(args);
   if (cmd == "bench") return cmd_bench(args);
+  if (cmd == "start") return cmd_start(args);
+  if (cmd == "resume") return cmd_resume(args);
   if (cmd == "disasm") return cmd_disasm(args);
   if (cmd == "agent") return cmd_agent(args);
   if (cmd == "mcp") return cmd_mcp(args);

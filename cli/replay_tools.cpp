@@ -17,6 +17,12 @@ struct Entry {
 
 }  // namespace
 
+// The parsed JSON as it stands: objects keep their string keys, which
+// programs read with keywords as well ((:name u)).
+ToolResult recorded_result(const HostValue& result) {
+  return ToolResult::success(result);
+}
+
 std::string replay_tools(const HostValue& table, Tools& out) {
   using K = HostValue::Kind;
   if (table.kind() != K::Map) return "the tools table must be a JSON object of tool names";
@@ -38,7 +44,7 @@ std::string replay_tools(const HostValue& table, Tools& out) {
     }
     tools[name] = {[entries, name](const HostValue& args) {
                      for (const Entry& e : *entries)
-                       if (e.args == args) return ToolResult::success(e.result);
+                       if (e.args == args) return recorded_result(e.result);
                      return ToolResult::failure(fmt::format(
                          "no recorded call of {} with arguments {}", name, format_value(args)));
                    },

@@ -14,4 +14,9 @@ namespace ptc::cli {
 // Returns an error message (and leaves `out` alone) when the table is malformed.
 std::string replay_tools(const HostValue& table, Tools& out);
 
+// What a tool gives back for a result recorded as JSON (an entry's "result",
+// an answer's "value" in ptc resume's RESULTS.json): one conversion, so that
+// a replayed call and a host's answer to a deferred one agree.
+ToolResult recorded_result(const HostValue& result);
+
 }  // namespace ptc::cli

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end checks of the ptc executable: output, exit codes, batch lines,
-# JSON mode, bench, help, lisp-eval, tool-schema and doc. Usage: cli_test.sh PATH/TO/ptc
+# JSON mode, bench, help, lisp-eval, tool-schema, doc, start and resume. Usage: cli_test.sh PATH/TO/ptc
 set -u
 ptc="$1"
 tmp="$(mktemp -d)"
@@ -235,6 +235,176 @@ contains "doc --markdown" "- **\`map\`** \`(map f coll)\` or \`(map f c1 c2 ...)
 "$ptc" doc --bogus >/dev/null 2>&1; check "doc unknown option exit code" "2" "$?"
 contains "doc help" "usage: ptc doc" "$("$ptc" help doc)"
 contains "help lists doc" "ptc doc" "$("$ptc" help)"
+
+# ptc start / ptc resume: executions that wait on tools the host answers.
+ex="$tmp/ex"; mkdir -p "$ex"
+step() {  # step start|resume ARGS...: the JSON line on stdout, then "rc=N"; stderr in $ex/err
+  "$ptc" "$@" 2>"$ex/err"
+  echo "rc=$?"
+}
+json_text() {  # json_text TEXT: TEXT as the inside of a JSON string (one line)
+  sed 's/\\/\\\\/g; s/"/\\"/g' <<<"$1"
+}
+cat >"$ex/users.json" <<'JSON'
+{"get-user": [{"args": {"id": 1}, "result": {"name": "Ada"}},
+              {"args": {"id": 2}, "result": {"name": "Bob"}},
+              {"args": {"id": 3}, "result": {"name": "Cy"}}],
+ "get-orders": [{"args": {"user": "Ada"}, "result": [10, 20, 5]}]}
+JSON
+cat >"$ex/two.clj" <<'CLJ'
+(println "start")
+(def a (tool/get-user {:id 1}))
+(println "got" (:name a))
+(def b (tool/get-user {:id 2}))
+{:names [(:name a) (:name b)] :n 2}
+CLJ
+check "start suspends at a deferred tool" '{"status":"suspended","calls":[{"id":"c0","tool":"get-user","args":{"id":1}}]}
+rc=0' "$(step start "$ex/two.clj" --defer get-user --snapshot "$ex/two.1")"
+check "start writes the snapshot, owner-only" "600" "$(stat -c %a "$ex/two.1")"
+echo '{"c0": {"value": {"name": "Ada"}}}' >"$ex/two_r1.json"
+check "resume suspends at the next call" '{"status":"suspended","calls":[{"id":"c1","tool":"get-user","args":{"id":2}}]}
+rc=0' "$(step resume "$ex/two.1" --results "$ex/two_r1.json" --snapshot "$ex/two.2")"
+echo '{"c1": {"value": {"name": "Bob"}}}' >"$ex/two_r2.json"
+run_value="$("$ptc" run "$ex/two.clj" --tools "$ex/users.json" | tail -1)"
+check "start, resume, resume: the value ptc run --tools prints, prints carried" \
+  "{\"status\":\"done\",\"ok\":true,\"value\":\"$(json_text "$run_value")\",\"prints\":[\"start\",\"got Ada\"]}
+rc=0" "$(step resume "$ex/two.2" --results "$ex/two_r2.json" --snapshot "$ex/two.3")"
+check "a done execution writes no snapshot" "no" "$([ -e "$ex/two.3" ] && echo yes || echo no)"
+check "the earlier snapshot is left as it was" "yes" "$([ -e "$ex/two.2" ] && echo yes || echo no)"
+check "no temporary files are left" "" "$(ls "$ex" | grep '\.tmp\.')"
+
+# A pmap suspends once with its three calls, answered in two resumes; OUT is
+# the snapshot itself, removed once the execution is done.
+echo '(pmap #(:name (tool/get-user {:id %})) [1 2 3])' >"$ex/pmap.clj"
+check "pmap suspends once with every call" '{"status":"suspended","calls":[{"id":"p0.0/c0","tool":"get-user","args":{"id":1}},{"id":"p0.1/c0","tool":"get-user","args":{"id":2}},{"id":"p0.2/c0","tool":"get-user","args":{"id":3}}]}
+rc=0' "$(step start "$ex/pmap.clj" --defer get-user --pmap-max-concurrency 4 --snapshot "$ex/pmap.snap")"
+echo '{"p0.2/c0": {"value": {"name": "Cy"}}, "p0.0/c0": {"value": {"name": "Ada"}}}' >"$ex/pmap_r1.json"
+check "pmap answered in part: the rest stays pending" '{"status":"suspended","calls":[{"id":"p0.1/c0","tool":"get-user","args":{"id":2}}]}
+rc=0' "$(step resume "$ex/pmap.snap" --results "$ex/pmap_r1.json" --snapshot "$ex/pmap.snap")"
+echo '{"p0.1/c0": {"value": {"name": "Bob"}}}' >"$ex/pmap_r2.json"
+run_value="$("$ptc" run "$ex/pmap.clj" --tools "$ex/users.json")"
+check "pmap done: the value ptc run --tools prints" \
+  "{\"status\":\"done\",\"ok\":true,\"value\":\"$(json_text "$run_value")\",\"prints\":[]}
+rc=0" "$(step resume "$ex/pmap.snap" --results "$ex/pmap_r2.json" --snapshot "$ex/pmap.snap")"
+check "done removes the stale snapshot at OUT" "no" "$([ -e "$ex/pmap.snap" ] && echo yes || echo no)"
+
+# A deferred tool beside a --tools table's tool, answered synchronously.
+cat >"$ex/mix.clj" <<'CLJ'
+(let [u (tool/get-user {:id 1})
+      orders (tool/get-orders {:user (:name u)})]
+  {:user (:name u) :total (reduce + orders)})
+CLJ
+check "mix: only the deferred tool suspends" '{"status":"suspended","calls":[{"id":"c0","tool":"get-user","args":{"id":1}}]}
+rc=0' "$(step start "$ex/mix.clj" --tools "$ex/users.json" --defer get-user --snapshot "$ex/mix.snap")"
+echo '{"c0": {"value": {"name": "Ada"}}}' >"$ex/mix_r.json"
+run_value="$("$ptc" run "$ex/mix.clj" --tools "$ex/users.json")"
+check "mix: the table answers the other tool after resume" \
+  "{\"status\":\"done\",\"ok\":true,\"value\":\"$(json_text "$run_value")\",\"prints\":[]}
+rc=0" "$(step resume "$ex/mix.snap" --results "$ex/mix_r.json" --tools "$ex/users.json" --snapshot "$ex/mix.out")"
+check "mix: without --tools on resume, the host answers the table's tool" '{"status":"suspended","calls":[{"id":"c1","tool":"get-orders","args":{"user":"Ada"}}]}
+rc=0' "$(step resume "$ex/mix.snap" --results "$ex/mix_r.json" --snapshot "$ex/mix.out")"
+
+# --defer all: every tool waits for the host, the table's too; given again on
+# resume, the table answers its tools.
+check "defer all defers the table's tools" '{"status":"suspended","calls":[{"id":"c0","tool":"get-user","args":{"id":1}}]}
+rc=0' "$(step start "$ex/mix.clj" --tools "$ex/users.json" --defer all --snapshot "$ex/all.snap")"
+check "defer all, resumed with --tools" \
+  "{\"status\":\"done\",\"ok\":true,\"value\":\"$(json_text "$run_value")\",\"prints\":[]}
+rc=0" "$(step resume "$ex/all.snap" --results "$ex/mix_r.json" --tools "$ex/users.json" --snapshot "$ex/all.out")"
+echo '(tool/anything {:k :v})' >"$ex/any.clj"
+check "defer all defers tools nobody gives" '{"status":"suspended","calls":[{"id":"c0","tool":"anything","args":{"k":"v"}}]}
+rc=0' "$(step start "$ex/any.clj" --defer all --snapshot "$ex/any.snap")"
+
+# An error answer is the tool's failure.
+echo '{"c0": {"error": "no such user"}}' >"$ex/err_r.json"
+out="$(step resume "$ex/two.1" --results "$ex/err_r.json" --snapshot "$ex/err.out")"
+contains "error answer: tool_error" '{"status":"done","ok":false,"error":{"reason":"tool_error","message":"tool/get-user failed: no such user"' "$out"
+contains "error answer: exit code 1" "rc=1" "$out"
+check "error answer: no snapshot" "no" "$([ -e "$ex/err.out" ] && echo yes || echo no)"
+
+# Answers to ids that are not pending, and malformed answers: exit 2, nothing written.
+echo '{"c7": {"value": 1}}' >"$ex/bad_id.json"
+check "unknown id: exit 2, nothing on stdout" "rc=2" "$(step resume "$ex/two.1" --results "$ex/bad_id.json" --snapshot "$ex/bad.out")"
+contains "unknown id: args_error" "error: args_error" "$(cat "$ex/err")"
+contains "unknown id: the hint names the pending calls" "hint: answer only the pending calls: c0" "$(cat "$ex/err")"
+check "answered before: exit 2" "rc=2" "$(step resume "$ex/two.2" --results "$ex/two_r1.json" --snapshot "$ex/bad.out")"
+for answers in '{"c0": 5}' '{"c0": {"value": 1, "error": "x"}}' '{"c0": {"error": 3}}' '{}' '[1]' '{"c0":'; do
+  echo "$answers" >"$ex/malformed.json"
+  check "malformed results $answers: exit 2" "rc=2" "$(step resume "$ex/two.1" --results "$ex/malformed.json" --snapshot "$ex/bad.out")"
+  contains "malformed results $answers: args_error with the shape" 'hint: RESULTS.json is {"<call id>": {"value": JSON} or {"error": "message"}' "$(cat "$ex/err")"
+done
+check "bad answers write no snapshot" "no" "$([ -e "$ex/bad.out" ] && echo yes || echo no)"
+
+# Snapshots that cannot be used: exit 2, snapshot_error or snapshot_divergence.
+head -c 60 "$ex/two.1" >"$ex/truncated.snap"
+check "truncated snapshot: exit 2" "rc=2" "$(step resume "$ex/truncated.snap" --results "$ex/two_r1.json" --snapshot "$ex/bad.out")"
+contains "truncated snapshot: snapshot_error" "error: snapshot_error: " "$(cat "$ex/err")"
+echo 'not a snapshot' >"$ex/garbage.snap"
+check "corrupt snapshot: exit 2" "rc=2" "$(step resume "$ex/garbage.snap" --results "$ex/two_r1.json" --snapshot "$ex/bad.out")"
+contains "corrupt snapshot: snapshot_error" "error: snapshot_error: " "$(cat "$ex/err")"
+contains "snapshot_error hint" "hint: give the whole file that ptc start or ptc resume wrote" "$(cat "$ex/err")"
+check "missing snapshot: exit 2" "rc=2" "$(step resume "$ex/missing.snap" --results "$ex/two_r1.json" --snapshot "$ex/bad.out")"
+contains "missing snapshot: snapshot_error" "error: snapshot_error: cannot read" "$(cat "$ex/err")"
+LC_ALL=C sed 's/{:id 1}/{:id 9}/' "$ex/two.2" >"$ex/changed.snap"  # the answered call's arguments
+check "changed program: exit 2" "rc=2" "$(step resume "$ex/changed.snap" --results "$ex/two_r2.json" --snapshot "$ex/bad.out")"
+contains "changed program: snapshot_divergence" "error: snapshot_divergence" "$(cat "$ex/err")"
+check "unusable snapshots write nothing" "no" "$([ -e "$ex/bad.out" ] && echo yes || echo no)"
+
+# --key-file signs the snapshot; resume checks it.
+printf 'key-sekrit-1' >"$ex/key"; printf 'key-other-2' >"$ex/other_key"
+check "signed start" '{"status":"suspended","calls":[{"id":"c0","tool":"get-user","args":{"id":1}}]}
+rc=0' "$(step start "$ex/two.clj" --defer get-user --snapshot "$ex/signed.1" --key-file "$ex/key")"
+out="$(step resume "$ex/signed.1" --results "$ex/two_r1.json" --snapshot "$ex/signed.2" --key-file "$ex/key")"
+contains "signed round trip" '"status":"suspended"' "$out"
+check "signed round trip: the next snapshot is signed" "rc=2" "$(step resume "$ex/signed.2" --results "$ex/two_r2.json" --snapshot "$ex/bad.out")"
+contains "signed round trip: done" '"status":"done","ok":true' "$(step resume "$ex/signed.2" --results "$ex/two_r2.json" --snapshot "$ex/bad.out" --key-file "$ex/key")"
+check "wrong key: exit 2" "rc=2" "$(step resume "$ex/signed.1" --results "$ex/two_r1.json" --snapshot "$ex/bad.out" --key-file "$ex/other_key")"
+contains "wrong key: snapshot_error" "error: snapshot_error: the snapshot's HMAC does not match" "$(cat "$ex/err")"
+case "$(cat "$ex/err")" in *sekrit*|*other-2*) check "the key is never printed" "" "printed" ;; esac
+check "a key for an unsigned snapshot: exit 2" "rc=2" "$(step resume "$ex/two.1" --results "$ex/two_r1.json" --snapshot "$ex/bad.out" --key-file "$ex/key")"
+check "wrong keys write nothing" "no" "$([ -e "$ex/bad.out" ] && echo yes || echo no)"
+
+# Limits: the snapshot's, unless given again.
+echo '[(tool/f {}) (tool/f {:again true})]' >"$ex/limits.clj"
+step start "$ex/limits.clj" --defer f --max-tool-calls 1 --snapshot "$ex/limits.snap" >/dev/null
+echo '{"c0": {"value": 1}}' >"$ex/limits_r.json"
+contains "resume keeps the snapshot's limits" '"reason":"tool_call_limit_exceeded"' \
+  "$(step resume "$ex/limits.snap" --results "$ex/limits_r.json" --snapshot "$ex/limits.out")"
+check "resume takes limits given again" '{"status":"suspended","calls":[{"id":"c1","tool":"f","args":{"again":true}}]}
+rc=0' "$(step resume "$ex/limits.snap" --results "$ex/limits_r.json" --snapshot "$ex/limits.out" --max-tool-calls 2)"
+
+# The context, memory and signature come from the snapshot.
+echo '{"ids": [1, 2], "label": "L"}' >"$ex/ctx.json"; echo '{"greeting": "hi"}' >"$ex/mem.json"
+echo '{:label data/label :out (mapv #(str greeting " " (:name (tool/get-user {:id %}))) data/ids)}' >"$ex/ctx.clj"
+inputs=(--context "$ex/ctx.json" --memory "$ex/mem.json" --signature '{label :string, out [:string]}')
+step start "$ex/ctx.clj" "${inputs[@]}" --defer get-user --snapshot "$ex/ctx.snap" >/dev/null
+step resume "$ex/ctx.snap" --results "$ex/two_r1.json" --snapshot "$ex/ctx.snap" >/dev/null
+run_value="$("$ptc" run "$ex/ctx.clj" "${inputs[@]}" --tools "$ex/users.json")"
+check "context, memory and signature carried by the snapshot" \
+  "{\"status\":\"done\",\"ok\":true,\"value\":\"$(json_text "$run_value")\",\"prints\":[]}
+rc=0" "$(step resume "$ex/ctx.snap" --results "$ex/two_r2.json" --snapshot "$ex/ctx.snap")"
+
+# A program that finishes without suspending: its outcome, and no snapshot.
+echo stale >"$ex/plain.snap"
+check "start without suspending" '{"status":"done","ok":true,"value":"{:sum 6}","prints":["hi"]}
+rc=0' "$(echo '(println "hi") {:sum (+ 1 2 3)}' | step start - --defer get-user --snapshot "$ex/plain.snap")"
+check "start without suspending removes OUT" "no" "$([ -e "$ex/plain.snap" ] && echo yes || echo no)"
+contains "start: a failing program is exit 1" '{"status":"done","ok":false,"error":{"reason":"arithmetic_error"' \
+  "$(echo '(/ 1 0)' | step start - --defer f --snapshot "$ex/plain.snap")"
+
+# Bad command lines: exit 2 with the usage.
+check "start without --defer" "rc=2" "$(step start "$ex/two.clj" --snapshot "$ex/bad.out")"
+check "start without --snapshot" "rc=2" "$(step start "$ex/two.clj" --defer get-user)"
+check "start --json" "rc=2" "$(step start "$ex/two.clj" --defer get-user --snapshot "$ex/bad.out" --json)"
+check "resume without --results" "rc=2" "$(step resume "$ex/two.1" --snapshot "$ex/bad.out")"
+check "resume --context" "rc=2" "$(step resume "$ex/two.1" --results "$ex/two_r1.json" --snapshot "$ex/bad.out" --context "$tmp/ctx.json")"
+contains "resume --context message" "--context comes from the snapshot" "$(cat "$ex/err")"
+check "bad command lines write nothing" "no" "$([ -e "$ex/bad.out" ] && echo yes || echo no)"
+contains "help start" "usage: ptc start FILE.clj --defer NAMES|all --snapshot OUT" "$("$ptc" help start)"
+contains "start --help" "--key-file FILE" "$("$ptc" start --help)"
+contains "help resume" "usage: ptc resume SNAPSHOT --results RESULTS.json --snapshot OUT" "$("$ptc" help resume)"
+contains "help lists start" "ptc start FILE.clj" "$("$ptc" help)"
+contains "help lists resume" "ptc resume SNAPSHOT" "$("$ptc" help)"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures CLI check(s) failed"
