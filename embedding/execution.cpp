@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <new>
+#include <unordered_map>
 
 #include "embedding/shared_inputs.hpp"
 #include "embedding/snapshot.hpp"
@@ -12,6 +13,7 @@
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
 #include "scheduler/parallel.hpp"
+#include "scheduler/worker_pool.hpp"
 
 namespace ptc {
 
@@ -49,6 +51,13 @@ ExecutionState::ExecutionState(std::string source, std::shared_ptr<const Program
   // the same branches.
   if (options_.limits.pmap_max_concurrency == 0)
     options_.limits.pmap_max_concurrency = default_pmap_window();
+}
+
+void ExecutionState::forget_host() {
+  // The host's cancel flag may be gone before the frames are unwound.
+  for (Ctx* c : contexts_)
+    c->cancel = nullptr;
+  options_.cancel = nullptr;
 }
 
 ExecutionState::~ExecutionState() {
@@ -96,7 +105,6 @@ void ExecutionState::run_until_waiting() {
     fiber_.reset();
     contexts_.clear();
     pending_.clear();
-    pending_by_id_.clear();
     return;
   }
   suspended_at_ = Clock::now();
@@ -110,7 +118,7 @@ bool ExecutionState::withdraw_stopped_waits() {
       ++i;
       continue;
     }
-    pending_by_id_.erase(p->call.id);
+    p->listed = false;
     pending_.erase(pending_.begin() + static_cast<ptrdiff_t>(i));
     p->cancelled = true;
     p->wait.answer();
@@ -148,9 +156,28 @@ void ExecutionState::resume(std::map<std::string, ToolResult, std::less<>> answe
   if (answers.empty())
     throw_error(ErrorKind::ArgsError, "resume() needs at least one answer",
                 fmt::format("answer some of the pending calls: {}", id_list(pending_ids())));
-  // Every id is checked before anything changes.
-  for (const auto& [id, _] : answers) {
-    if (pending_by_id_.count(id)) continue;
+  // Every id is checked before anything changes. Few calls are pending at a
+  // time but for a wide pmap: an index only then.
+  std::unordered_map<std::string_view, Pending*> index;
+  if (pending_.size() > 16)
+    for (Pending* p : pending_)
+      index.emplace(p->call.id, p);
+  auto find = [&](std::string_view id) -> Pending* {
+    if (!index.empty()) {
+      auto it = index.find(id);
+      return it == index.end() ? nullptr : it->second;
+    }
+    for (Pending* p : pending_)
+      if (p->call.id == id) return p;
+    return nullptr;
+  };
+  std::vector<std::pair<Pending*, ToolResult*>> answered;
+  answered.reserve(answers.size());
+  for (auto& [id, result] : answers) {
+    if (Pending* p = find(id)) {
+      answered.emplace_back(p, &result);
+      continue;
+    }
     auto place = parse_call_id(id);
     const BranchJournal* branch = place ? journal_.find(place->first) : nullptr;
     if (branch && place->second < branch->tools.size())
@@ -160,14 +187,12 @@ void ExecutionState::resume(std::map<std::string, ToolResult, std::less<>> answe
                 fmt::format("answer only the pending calls: {}", id_list(pending_ids())));
   }
   count_pause();
-  for (auto& [id, result] : answers) {
-    auto it = pending_by_id_.find(id);
-    Pending* p = it->second;
-    pending_by_id_.erase(it);
-    pending_.erase(std::find(pending_.begin(), pending_.end(), p));
-    p->answer = std::move(result);
+  for (auto& [p, result] : answered) {
+    p->listed = false;
+    p->answer = std::move(*result);
     p->wait.answer();
   }
+  std::erase_if(pending_, [](const Pending* p) { return !p->listed; });
   run_until_waiting();
 }
 
@@ -182,11 +207,11 @@ void ExecutionState::stop(Stopping how) {
   // Every live part of the run waits on a call: each is told it was cancelled
   // and unwinds; a part that waits again is told at once (await_answer).
   for (Pending* p : pending_) {
+    p->listed = false;
     p->cancelled = true;
     p->wait.answer();
   }
   pending_.clear();
-  pending_by_id_.clear();
   for (int round = 0; !done_ && round < 64; ++round) {
     run_until_waiting();
     if (!done_) count_pause();
@@ -216,7 +241,7 @@ AnswerSource ExecutionState::source_of(const Ctx& ctx, uint32_t number, std::str
     if (t.tool != tool)
       diverge(fmt::format("call {} is to tool/{}, where the journal holds a call to tool/{}",
                           call_id(ctx.place.path, number), tool, t.tool));
-    if (t.args_key != args_key)
+    if (t.args_key.view() != args_key)
       diverge(fmt::format("call {} to tool/{} has other arguments than the journal's",
                           call_id(ctx.place.path, number), tool));
     return AnswerSource::Journal;
@@ -249,15 +274,11 @@ ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_v
   p.ctx = &ctx;
   p.call = PendingCall{call_id(ctx.place.path, number), std::string(tool), args};
   pending_.push_back(&p);
-  pending_by_id_.emplace(p.call.id, &p);
   struct Unlist {  // a wait that ends without the host (unwinding) leaves no stale entry
     ExecutionState& self;
     Pending& p;
     ~Unlist() {
-      auto it = self.pending_by_id_.find(p.call.id);
-      if (it == self.pending_by_id_.end() || it->second != &p) return;
-      self.pending_by_id_.erase(it);
-      self.pending_.erase(std::find(self.pending_.begin(), self.pending_.end(), &p));
+      if (p.listed) std::erase(self.pending_, &p);
     }
   } unlist{*this, p};
   p.wait.wait();
@@ -265,8 +286,8 @@ ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_v
   return std::move(p.answer);
 }
 
-void ExecutionState::record(const Ctx& ctx, JournalCall call) {
-  journal_.add_tool(ctx.place.path, std::move(call));
+JournalCall& ExecutionState::new_call(const Ctx& ctx) {
+  return journal_.new_call(journal_.branch(ctx.place.path));
 }
 
 std::vector<ToolCall> ExecutionState::ledger() const {
@@ -407,10 +428,34 @@ void ExecutionState::check_replay() {
 
 // ---------------------------------------------------------------- the API
 
+namespace {
+
+// Drops an execution. A suspended one unwinds its frames on a pool thread:
+// dropping one never holds up its host (a durable host drops one at every
+// call it stores). Nothing the host owns is read after this returns.
+void drop(std::unique_ptr<ExecutionState> state) {
+  if (!state || state->done()) return;
+  state->forget_host();
+  ExecutionState* s = state.release();
+  if (!WorkerPool::instance().submit([s] { delete s; })) delete s;
+}
+
+}  // namespace
+
 Execution::Execution(std::unique_ptr<ExecutionState> state) : state_(std::move(state)) {}
 Execution::Execution(Execution&&) noexcept = default;
-Execution& Execution::operator=(Execution&&) noexcept = default;
-Execution::~Execution() = default;
+
+Execution& Execution::operator=(Execution&& other) noexcept {
+  if (this != &other) {
+    drop(std::move(state_));
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+Execution::~Execution() {
+  drop(std::move(state_));
+}
 
 ExecutionState& Execution::state() const {
   if (!state_)

@@ -61,6 +61,9 @@ class ExecutionState final : public World {
   // ---- for the Execution handle (under api_mutex)
   // Runs the fiber until the execution finishes or every live part waits.
   void run_until_waiting();
+  // Before a suspended execution is dropped on another thread: nothing the
+  // host owns is read from then on.
+  void forget_host();
   void resume(std::map<std::string, ToolResult, std::less<>> answers);
   void cancel();
   bool done() const { return done_; }
@@ -88,7 +91,8 @@ class ExecutionState final : public World {
   // Waits for the host's answer (the fiber parks); throws cancelled when the
   // execution is cancelled meanwhile.
   ToolResult await_answer(Ctx& ctx, uint32_t number, std::string_view tool, const HostValue& args);
-  void record(const Ctx& ctx, JournalCall call);
+  // A new journal entry for the next call of ctx's branch, to fill in.
+  JournalCall& new_call(const Ctx& ctx);
   // The run's ledger: every journaled call's entry, in the order they ended.
   std::vector<ToolCall> ledger() const;
 
@@ -111,6 +115,7 @@ class ExecutionState final : public World {
     PendingCall call;
     coop::HostWait wait;
     ToolResult answer;
+    bool listed = true;  // in pending_
     bool cancelled = false;
   };
   [[noreturn]] void diverge(std::string what) const;
@@ -144,8 +149,7 @@ class ExecutionState final : public World {
   size_t replayed_tools_ = 0, replayed_clocks_ = 0;
 
   std::vector<Pending*> pending_;  // in the order the calls were made
-  std::map<std::string, Pending*, std::less<>> pending_by_id_;
-  std::vector<Ctx*> contexts_;  // the run's and its live branches'
+  std::vector<Ctx*> contexts_;     // the run's and its live branches'
 };
 
 }  // namespace ptc

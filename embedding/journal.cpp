@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "embedding/snapshot.hpp"
@@ -45,6 +46,11 @@ const BranchJournal* Journal::find(std::string_view path) const {
   return it == branches_.end() ? nullptr : &it->second;
 }
 
+JournalValue::JournalValue(HostValue value) : held_(std::make_unique<Held>()) {
+  held_->value = std::move(value);
+  held_->decoded = true;
+}
+
 JournalValue JournalValue::encoded(std::string_view bytes) {
   JournalValue v;
   v.bytes_ = bytes;
@@ -52,27 +58,34 @@ JournalValue JournalValue::encoded(std::string_view bytes) {
 }
 
 const HostValue& JournalValue::value() const {
-  if (!decoded_) {
-    value_ = decode_value(bytes_);
-    decoded_ = true;
+  if (!held_) held_ = std::make_unique<Held>();
+  if (!held_->decoded) {
+    held_->value = decode_value(bytes_);
+    held_->decoded = true;
   }
-  return value_;
+  return held_->value;
 }
 
 std::string_view JournalValue::bytes() const {
-  if (decoded_ && bytes_.empty()) {
-    if (encoded_.empty()) encoded_ = encode_value(value_);
-    return encoded_;
-  }
-  return bytes_;
+  if (!bytes_.empty() || !held_) return bytes_;
+  if (held_->encoded.empty()) held_->encoded = encode_value(held_->value);
+  return held_->encoded;
 }
 
 size_t JournalValue::held_bytes() const {
-  return (decoded_ ? host_value_bytes(value_) : 0) + encoded_.size();
+  if (!held_) return 0;
+  return (held_->decoded ? host_value_bytes(held_->value) : 0) + held_->encoded.size();
 }
 
 Value JournalValue::import(Ctx& ctx) const {
-  return decoded_ ? import_value(ctx, value_) : import_encoded(ctx, bytes_);
+  if (bytes_.empty() && held_) return import_value(ctx, held_->value);
+  return import_encoded(ctx, bytes_);
+}
+
+ArgsKey ArgsKey::of(std::string_view key) {
+  ArgsKey k;
+  std::copy_n(key.data(), std::min(key.size(), k.hex.size()), k.hex.begin());
+  return k;
 }
 
 ToolCall JournalCall::ledger_entry() const {
@@ -80,7 +93,7 @@ ToolCall JournalCall::ledger_entry() const {
   c.name = tool;
   c.args = ledger_args.value();
   c.args_truncated = args_truncated;
-  c.args_key = args_key;
+  c.args_key = std::string(args_key.view());
   if (result_truncated)
     c.result = ledger_result.value();
   else if (ok && error.empty())
@@ -97,11 +110,6 @@ JournalCall& Journal::new_call(BranchJournal& branch) {
   return branch.tools.emplace_back();
 }
 
-void Journal::add_tool(std::string_view path, JournalCall call) {
-  branch(path).tools.push_back(std::move(call));
-  ++tool_count_;
-}
-
 void Journal::add_clock(std::string_view path, int64_t ms) {
   branch(path).add_clock(ms);
 }
@@ -116,8 +124,8 @@ size_t Journal::bytes() const {
   for (const auto& [path, b] : branches_) {
     bytes += path.size() + 96 + b.clocks.size() * sizeof(ClockRun);
     for (const JournalCall& t : b.tools)
-      bytes += sizeof(JournalCall) + t.tool.size() + t.args_key.size() + t.error.size() +
-               t.value.held_bytes() + t.ledger_args.held_bytes() + t.ledger_result.held_bytes();
+      bytes += sizeof(JournalCall) + t.tool.size() + t.error.size() + t.value.held_bytes() +
+               t.ledger_args.held_bytes() + t.ledger_result.held_bytes();
   }
   return bytes;
 }

@@ -7,6 +7,7 @@
 // snapshot (the inputs plus the journal) becomes the same execution again.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -31,7 +32,7 @@ class Ctx;
 class JournalValue {
  public:
   JournalValue() = default;
-  explicit JournalValue(HostValue value) : value_(std::move(value)), decoded_(true) {}
+  explicit JournalValue(HostValue value);
   // `bytes` (checked when the snapshot was read) must outlive it: they are
   // the journal's own copy of the snapshot.
   static JournalValue encoded(std::string_view bytes);
@@ -45,18 +46,28 @@ class JournalValue {
   size_t held_bytes() const;
 
  private:
-  mutable HostValue value_;
-  mutable bool decoded_ = false;
-  std::string_view bytes_;       // into a loaded snapshot
-  mutable std::string encoded_;  // the encoding of value_, once asked for
+  struct Held {
+    HostValue value;
+    bool decoded = false;
+    std::string encoded;  // the encoding of a value recorded here, once asked for
+  };
+  std::string_view bytes_;              // into a loaded snapshot
+  mutable std::unique_ptr<Held> held_;  // made only when needed: most loaded values never are
+};
+
+// A canonical_args_key (32 hex digits), kept in place.
+struct ArgsKey {
+  std::array<char, 32> hex{};
+  std::string_view view() const { return {hex.data(), hex.size()}; }
+  static ArgsKey of(std::string_view key);  // key: 32 hex digits
 };
 
 // One tool call: how it ended, and its entry in the run's ledger as the
 // broker wrote it (what a replay gives back without working it out again).
 struct JournalCall {
   std::string tool;
-  std::string args_key;  // canonical_args_key of its arguments
-  bool ok = true;        // the tool succeeded: `value` is its answer
+  ArgsKey args_key;  // canonical_args_key of its arguments
+  bool ok = true;    // the tool succeeded: `value` is its answer
   JournalValue value;
   std::string error;    // the tool's message, or why its answer could not be used
   bool cached = false;  // answered from the tool cache
@@ -105,7 +116,6 @@ class Journal {
   const BranchJournal* find(std::string_view path) const;
   const std::map<std::string, BranchJournal, std::less<>>& branches() const { return branches_; }
 
-  void add_tool(std::string_view path, JournalCall call);
   // A new call at the end of `branch` (one of this journal's), to fill in.
   JournalCall& new_call(BranchJournal& branch);
   void add_clock(std::string_view path, int64_t ms);

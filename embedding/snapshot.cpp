@@ -163,7 +163,7 @@ void write_journal(Writer& w, const Journal& journal) {
     w.varint(branch.tools.size());
     for (const JournalCall& t : branch.tools) {
       w.str(t.tool);
-      w.str(t.args_key);
+      w.str(t.args_key.view());
       w.u8((t.ok ? 1 : 0) | (t.cached ? 2 : 0) | (t.args_truncated ? 4 : 0) |
            (t.result_truncated ? 8 : 0));
       if (t.ok) w.out += t.value.bytes();
@@ -270,8 +270,9 @@ class Reader {
     return data_.substr(at, pos_ - at);
   }
 
-  void skip_value(std::string_view what) {
-    check_native_stack("reading a snapshot");
+  void skip_value(std::string_view what, uint32_t depth = 0) {
+    // The stack is checked every few levels of nesting: most values are flat.
+    if (depth % 16 == 15) check_native_stack("reading a snapshot");
     size_t at = pos_;
     uint8_t tag = u8(what);
     switch (tag) {
@@ -302,13 +303,13 @@ class Reader {
       case kSet: {
         size_t n = count(what);
         for (size_t i = 0; i < n; ++i)
-          skip_value(what);
+          skip_value(what, depth + 1);
         return;
       }
       case kMap: {
         size_t n = count(what, 2);
         for (size_t i = 0; i < 2 * n; ++i)
-          skip_value(what);
+          skip_value(what, depth + 1);
         return;
       }
       case kOpaque: {
@@ -317,7 +318,7 @@ class Reader {
         text(what);
         size_t n = count(what);
         for (size_t i = 0; i < n; ++i)
-          skip_value(what);
+          skip_value(what, depth + 1);
         return;
       }
       default:
@@ -539,8 +540,9 @@ void read_journal(Reader& r, Journal& journal) {
       JournalCall& t = journal.new_call(branch);
       t.tool = r.str(where);
       if (t.tool.empty()) r.fail(where + ": a tool call with no tool name");
-      t.args_key = r.str(where);
-      if (!hex_key(t.args_key)) r.fail(where + ": an arguments key that is not 32 hex digits");
+      std::string_view key = r.text(where);
+      if (!hex_key(key)) r.fail(where + ": an arguments key that is not 32 hex digits");
+      t.args_key = ArgsKey::of(key);
       uint8_t flags = r.u8(where);
       if (flags > 15) r.fail(fmt::format("{}: unknown call flags {}", where, flags));
       t.ok = flags & 1;

@@ -362,13 +362,18 @@ std::string canonical_args_key(const HostValue& args) {
 }
 
 std::string canonical_args_key(Value args) {
-  std::string text;
-  text.reserve(64);
-  if (args.is_nil())
-    text = "m0{}";  // no arguments: the tool gets an empty map
-  else
-    canonical_value(text, args);
-  return hex_of(XXH3_128bits(text.data(), text.size()));
+  if (args.is_nil()) {
+    static const std::string empty = canonical_args_key(HostValue::map({}));
+    return empty;  // no arguments: the tool gets an empty map
+  }
+  // Every call of an execution is keyed: the text is built in a buffer this
+  // thread keeps (nothing here waits, so no other fiber can take it meanwhile).
+  thread_local std::string text;
+  text.clear();
+  canonical_value(text, args);
+  std::string key = hex_of(XXH3_128bits(text.data(), text.size()));
+  if (text.capacity() > 4096) std::string().swap(text);  // a huge argument's room goes back
+  return key;
 }
 
 size_t host_value_bytes(const HostValue& v) {
@@ -589,7 +594,7 @@ Value ToolBroker::replay(Ctx& ctx, const JournalCall& call) {
     }
     if (call.cache_charge) {
       charge_run(call.cache_charge);
-      cache_->store(call.tool, call.args_key, call.value.value());
+      cache_->store(call.tool, call.args_key.view(), call.value.value());
     }
     ctx.check_deadline();
   }
@@ -617,9 +622,9 @@ void ToolBroker::record(const Ctx& ctx, ToolCall& entry, const ToolOutcome& outc
   uint64_t seq = next_seq_.fetch_add(1);
   if (execution_) {
     // An execution's ledger is its journal.
-    JournalCall j;
+    JournalCall& j = execution_->new_call(ctx);
     j.tool = std::move(entry.name);
-    j.args_key = std::move(entry.args_key);
+    j.args_key = ArgsKey::of(entry.args_key);
     j.ok = outcome.ok;
     if (outcome.ok) j.value = JournalValue(outcome.value);
     j.error = std::move(entry.error);
@@ -632,7 +637,6 @@ void ToolBroker::record(const Ctx& ctx, ToolCall& entry, const ToolOutcome& outc
     j.result_truncated = entry.result_truncated;
     j.cache_charge = outcome.cache_charge;
     j.ledger_charge = ledger_charge;
-    execution_->record(ctx, std::move(j));
     return;
   }
   std::lock_guard lock(mutex_);

@@ -353,6 +353,32 @@ const MapObj* small_map_of_distinct(Arena& arena, const Value* kv, uint32_t n) {
 }
 
 void HashBuilder::put(Value key, Value val) {
+  if (small_ <= kSmallMax) {
+    for (uint32_t i = 0; i < small_; ++i)
+      if (equals(small_keys_[i], key)) {
+        small_vals_[i] = val;
+        return;
+      }
+    if (small_ < kSmallMax) {
+      small_keys_[small_] = key;
+      small_vals_[small_] = val;
+      ++small_;
+      return;
+    }
+    spill();
+  }
+  put_hashed(key, val);
+}
+
+// Past kSmallMax entries: the small ones move into the hashed table.
+void HashBuilder::spill() {
+  uint32_t n = small_;
+  small_ = kSmallMax + 1;
+  for (uint32_t i = 0; i < n; ++i)
+    put_hashed(small_keys_[i], small_vals_[i]);
+}
+
+void HashBuilder::put_hashed(Value key, Value val) {
   if ((keys_.size() + 1) * 2 > table_.size()) grow();
   uint32_t h = hash_value(key);
   size_t mask = table_.size() - 1;
@@ -376,22 +402,22 @@ void HashBuilder::put_all(const HashObj* h) {
 }
 
 const HashObj* HashBuilder::finish() {
-  auto n = static_cast<uint32_t>(keys_.size());
-  if (n == 0) return empty_of(type_);
   bool is_map = type_ == Type::Map;
-  if (n <= kSmallMax) {
-    HashObj* h = new_small(arena_, type_, n);
+  if (small_ <= kSmallMax) {
+    if (small_ == 0) return empty_of(type_);
+    HashObj* h = new_small(arena_, type_, small_);
     Value* d = h->inline_data();
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = 0; i < small_; ++i) {
       if (is_map) {
-        d[i * 2] = keys_[i];
-        d[i * 2 + 1] = vals_[i];
+        d[i * 2] = small_keys_[i];
+        d[i * 2 + 1] = small_vals_[i];
       } else {
-        d[i] = keys_[i];
+        d[i] = small_keys_[i];
       }
     }
     return h;
   }
+  auto n = static_cast<uint32_t>(keys_.size());
   VecBuilder entries(arena_);
   std::vector<HamtEntry> index(n);
   for (uint32_t i = 0; i < n; ++i) {

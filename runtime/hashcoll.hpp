@@ -103,13 +103,20 @@ class HashBuilder {
   void put(Value key, Value val = Value());
   // Starts from the entries of an existing collection of the same type.
   void put_all(const HashObj* h);
-  size_t size() const { return keys_.size(); }
+  size_t size() const { return small_ <= kSmallMax ? small_ : keys_.size(); }
   const HashObj* finish();
 
  private:
   void grow();
+  void put_hashed(Value key, Value val);
+  void spill();
   Arena& arena_;
   Type type_;
+  // Up to kSmallMax entries stay here, found by equality alone: most maps
+  // built (a row, a tool's answer, an argument map) are small, and need no
+  // hashing nor table. small_ is kSmallMax + 1 once they moved to the table.
+  uint32_t small_ = 0;
+  Value small_keys_[kSmallMax], small_vals_[kSmallMax];
   std::vector<Value> keys_, vals_;
   std::vector<uint32_t> hashes_;
   std::vector<uint32_t> table_;  // slot + 1; 0 = empty

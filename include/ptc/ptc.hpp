@@ -284,7 +284,8 @@ class Execution {
   explicit Execution(std::unique_ptr<ExecutionState> state);
   Execution(Execution&&) noexcept;
   Execution& operator=(Execution&&) noexcept;
-  // A suspended execution dropped is cancelled first (its frames unwound).
+  // A suspended execution dropped is unwound on a pool thread: the
+  // destructor returns at once, and reads nothing of the host's after.
   ~Execution();
 
   bool done() const;

@@ -144,7 +144,7 @@ std::vector<Case> cases() {
          return "(count #{" + repeat_join(100000, [](size_t i) { return std::to_string(i); }) +
                 "})";
        },
-       {"--compile-timeout", "300"},
+       {"--compile-timeout", std::to_string(300 * ptc::testing::kSlowdown)},
        {""},
        300,
        heap,
@@ -156,7 +156,7 @@ std::vector<Case> cases() {
                 repeat_join(60000, [](size_t i) { return "\"k" + std::to_string(i) + "\" 1"; }) +
                 "})";
        },
-       {"--compile-timeout", "300"},
+       {"--compile-timeout", std::to_string(300 * ptc::testing::kSlowdown)},
        {""},
        300,
        heap,
@@ -173,7 +173,7 @@ std::vector<Case> cases() {
            s += " x]";
          return s + " 1)";
        },
-       {"--compile-timeout", "300"},
+       {"--compile-timeout", std::to_string(300 * ptc::testing::kSlowdown)},
        {""},
        300,
        heap,
@@ -188,7 +188,7 @@ std::vector<Case> cases() {
                 "] ((fn [] (+ " +
                 repeat_join(30000, [](size_t i) { return "a" + std::to_string(i); }) + "))))";
        },
-       {"--compile-timeout", "300"},
+       {"--compile-timeout", std::to_string(300 * ptc::testing::kSlowdown)},
        {""},
        300,
        heap,
@@ -199,7 +199,7 @@ std::vector<Case> cases() {
          return "(count [" +
                 repeat_join(60000, [](size_t i) { return "data/k" + std::to_string(i); }) + "])";
        },
-       {"--compile-timeout", "300"},
+       {"--compile-timeout", std::to_string(300 * ptc::testing::kSlowdown)},
        {""},
        300,
        heap,
@@ -211,7 +211,7 @@ std::vector<Case> cases() {
          b.back() = 'b';
          return "(def " + a + " 1) " + b;
        },
-       {"--compile-timeout", "300"},
+       {"--compile-timeout", std::to_string(300 * ptc::testing::kSlowdown)},
        {"unbound_var"},
        300,
        heap,
