@@ -62,6 +62,14 @@ T& required(T* p, const char* name) {
   return *p;
 }
 
+// A required out-parameter, cleared (so that it is NULL on failure).
+template <class T>
+T** out_arg(T** out, const char* name) {
+  required(out, name);
+  *out = nullptr;
+  return out;
+}
+
 // (pointer, length) text; PTC_NTS = NUL-terminated. NULL is only allowed
 // with length 0 (the empty text).
 std::string_view text_arg(const char* text, size_t len, const char* name);

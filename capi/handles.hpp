@@ -6,8 +6,10 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "include/ptc/ptc.h"
 #include "include/ptc/ptc.hpp"
@@ -48,6 +50,21 @@ struct ptc_session {
       : keep(options), session(keep.run, history_depth) {}
 };
 
+// An execution, the cancel flag its RunOptions point to (declared first so
+// that it outlives the execution, whose destructor may still run the
+// program to cancel it), and the pending calls' JSON, built on first request
+// after each change. `mutex` takes the handle's calls one at a time, with
+// the text they share.
+struct ptc_execution {
+  std::shared_ptr<std::atomic<bool>> cancel;
+  ptc::Execution execution;
+  mutable std::mutex mutex;
+  mutable std::optional<std::string> pending_json;
+
+  ptc_execution(std::shared_ptr<std::atomic<bool>> flag, ptc::Execution e)
+      : cancel(std::move(flag)), execution(std::move(e)) {}
+};
+
 // A tool call's answer, filled in by the callback.
 struct ptc_tool_reply {
   const ptc::ToolCallContext* call = nullptr;  // of the run serving it; may be nullptr
@@ -59,5 +76,12 @@ namespace ptc::capi {
 // Adds (or replaces) a tool calling `fn` to options.tools (capi/tools.cpp).
 void add_tool(RunOptions& options, std::string name, ptc_tool_fn fn, void* user,
               ptc_free_fn free_user, bool cacheable);
+
+// What the entry points share (capi/ptc_c.cpp).
+// The RunOptions of a handle; the defaults for NULL.
+const RunOptions& run_options(const ptc_options* options);
+// Hands a Step out as a new result: PTC_OK, or PTC_PROGRAM_ERROR with the
+// error as the thread's last error too.
+ptc_status deliver(Step step, ptc_result** out);
 
 }  // namespace ptc::capi

@@ -161,4 +161,14 @@ std::string step_json(const Step& step) {
   return to_json(doc);
 }
 
+std::string pending_calls_json(const std::vector<PendingCall>& calls) {
+  std::vector<HostValue> entries;
+  entries.reserve(calls.size());
+  for (const PendingCall& call : calls)
+    entries.push_back(HostValue::map({{str("id"), str(call.id)},
+                                      {str("tool"), str(call.tool)},
+                                      {str("args"), with_json_form(call.args)}}));
+  return to_json(HostValue::vector(std::move(entries)));
+}
+
 }  // namespace ptc::capi

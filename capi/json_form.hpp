@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "include/ptc/ptc.hpp"
 
@@ -20,5 +21,9 @@ std::string json_text(const HostValue& h);
 // Shapes: ptc_result_json in include/ptc/ptc.h.
 std::string tool_calls_json(const Step& step);
 std::string step_json(const Step& step);
+
+// The calls an execution waits on as a JSON array of {"id", "tool", "args"}
+// (ptc_execution_pending_json in include/ptc/ptc.h).
+std::string pending_calls_json(const std::vector<PendingCall>& calls);
 
 }  // namespace ptc::capi

@@ -4,6 +4,7 @@
 // nothing it calls may throw into C.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -120,26 +121,6 @@ int64_t limit_value(const std::optional<uint32_t>& field) {
 
 // ---------------------------------------------------------------- runs and results
 
-const RunOptions& run_options(const ptc_options* options) {
-  static const RunOptions defaults;
-  return options ? options->run : defaults;
-}
-
-template <class T>
-T** out_arg(T** out, const char* name) {
-  required(out, name);
-  *out = nullptr;
-  return out;
-}
-
-// Hands a Step out as a result: PTC_OK, or PTC_PROGRAM_ERROR with the error
-// as the thread's last error too.
-ptc_status deliver(Step step, ptc_result** out) {
-  *out = new ptc_result{std::move(step), {}, {}, {}, {}, {}};
-  const Step& s = (*out)->step;
-  return s.ok ? PTC_OK : fail(PTC_PROGRAM_ERROR, format_error(s.error));
-}
-
 const char* text_out(const std::string& text, size_t* len) {
   if (len) *len = text.size();
   return text.c_str();
@@ -173,6 +154,21 @@ std::string memory_json(const HostValue& memory) {
 }
 
 }  // namespace
+
+namespace ptc::capi {
+
+const RunOptions& run_options(const ptc_options* options) {
+  static const RunOptions defaults;
+  return options ? options->run : defaults;
+}
+
+ptc_status deliver(Step step, ptc_result** out) {
+  *out = new ptc_result{std::move(step), {}, {}, {}, {}, {}};
+  const Step& s = (*out)->step;
+  return s.ok ? PTC_OK : fail(PTC_PROGRAM_ERROR, format_error(s.error));
+}
+
+}  // namespace ptc::capi
 
 extern "C" {
 
@@ -379,6 +375,32 @@ ptc_status ptc_options_remove_tool(ptc_options* options, const char* name) {
     if (found == o.run.tools.end())
       throw InvalidArgument(fmt::format("there is no tool \"{}\"", tool));
     o.run.tools.erase(found);
+    return PTC_OK;
+  });
+}
+
+ptc_status ptc_options_defer_tool(ptc_options* options, const char* name, size_t len) {
+  return guarded([&] {
+    ptc_options& o = required(options, "options");
+    std::string_view tool = text_arg(name, len, "name");
+    if (tool.empty()) throw InvalidArgument("a tool name must not be empty");
+    auto& deferred = o.run.deferred_tools;
+    if (std::find(deferred.begin(), deferred.end(), tool) == deferred.end())
+      deferred.emplace_back(tool);
+    return PTC_OK;
+  });
+}
+
+ptc_status ptc_options_add_deferred_tool(ptc_options* options, const char* name, int cacheable) {
+  return guarded([&] {
+    ptc_options& o = required(options, "options");
+    required(name, "name");
+    std::string_view tool = name;
+    if (tool.empty()) throw InvalidArgument("a tool name must not be empty");
+    Tool deferred;
+    deferred.cacheable = cacheable != 0;
+    deferred.deferred = true;
+    o.run.tools.insert_or_assign(std::string(tool), std::move(deferred));
     return PTC_OK;
   });
 }

@@ -15,9 +15,10 @@
  * ptc_last_error() / ptc_last_status(). Every function that can fail sets
  * them, cleared to "" / PTC_OK when it succeeds. The functions that cannot
  * fail leave them alone: ptc_version, ptc_status_name, ptc_limit_name,
- * ptc_result_error_reason, the *_free functions, the cancel token's and the
- * tool reply's queries, and those returning numbers (ptc_result_ok, the
- * error's line and column, counts and sizes). Read them on the same thread,
+ * ptc_result_error_reason, the *_free functions (ptc_bytes_free too), the
+ * cancel token's and the tool reply's queries, and those returning numbers
+ * (ptc_result_ok, ptc_execution_done, the error's line and column, counts
+ * and sizes). Read them on the same thread,
  * before the next ptc_ call (Go: from one cgo call, or with
  * runtime.LockOSThread). A program that fails is not an API failure: ptc_run
  * then returns PTC_PROGRAM_ERROR and hands back a result describing the
@@ -52,6 +53,11 @@
  *     meanwhile.
  *   - ptc_result and ptc_session: one thread at a time (a result builds its
  *     JSON texts on first request; a session changes on every eval).
+ *   - ptc_execution: any thread, and calls from several threads at once are
+ *     taken one after another (a resume waits for the one before it); a
+ *     text it hands out (ptc_execution_pending_json) stays valid only until
+ *     its next resume or cancel, so its reader and those calls must agree.
+ *     ptc_execution_free must not race with another call on it.
  *   - ptc_run, ptc_program_run and ptc_compile may be called from many
  *     threads at once: every run is independent.
  *   - Tool callbacks may be called from several threads at once, also within
@@ -136,6 +142,7 @@ typedef struct ptc_program ptc_program;
 typedef struct ptc_prepared_context ptc_prepared_context;
 typedef struct ptc_cancel_token ptc_cancel_token;
 typedef struct ptc_tool_reply ptc_tool_reply;
+typedef struct ptc_execution ptc_execution;
 
 /* ---------------------------------------------------------------- cancel tokens */
 
@@ -287,8 +294,25 @@ PTC_API ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel
  * called. */
 PTC_API ptc_status ptc_options_add_tool(ptc_options* options, const char* name, ptc_tool_fn fn,
                                         void* user, ptc_free_fn free_user, int cacheable);
-/* Removes the tool of that name; PTC_INVALID_ARGUMENT when there is none. */
+/* Removes the tool of that name (a deferred one added with
+ * ptc_options_add_deferred_tool too); PTC_INVALID_ARGUMENT when there is
+ * none. */
 PTC_API ptc_status ptc_options_remove_tool(ptc_options* options, const char* name);
+/* Defers a tool: the host answers it (see executions below), so a program
+ * that calls it under ptc_start suspends until ptc_resume gives the answer.
+ * `name` (UTF-8, `len` bytes or PTC_NTS) need not be a tool of the options:
+ * it becomes one, with no callback. A named tool is deferred even when the
+ * options also give it a callback. "*" defers every tool the program calls
+ * that the options do not give (so any (tool/x ...) compiles). Adding a name
+ * twice is adding it once. ptc_run cannot wait: there a call to a deferred
+ * tool fails the program with reason "args_error". */
+PTC_API ptc_status ptc_options_defer_tool(ptc_options* options, const char* name, size_t len);
+/* Adds a deferred tool (replacing a tool of that name), as
+ * ptc_options_defer_tool, that may be cacheable: with `cacheable` nonzero, a
+ * call whose arguments equal an earlier answered call's is answered from the
+ * run's cache and never suspends (as ptc_options_add_tool's cacheable). */
+PTC_API ptc_status ptc_options_add_deferred_tool(ptc_options* options, const char* name,
+                                                 int cacheable);
 
 /* ---------------------------------------------------------------- runs */
 
@@ -389,6 +413,122 @@ PTC_API ptc_status ptc_session_reset(ptc_session* session);
  * its next eval, reset or memory_json call. NULL on failure. */
 PTC_API const char* ptc_session_memory_json(ptc_session* session, size_t* len);
 PTC_API void ptc_session_free(ptc_session* session);
+
+/* ---------------------------------------------------------------- executions */
+
+/* An execution is a run that can wait for its host: it runs until the
+ * program finishes or until every live part of it waits on a deferred tool
+ * (ptc_options_defer_tool), then hands back the calls it waits on; the host
+ * answers any of them, when and from whatever thread it likes, and the
+ * execution runs on (a pmap/pcalls suspends once, with all its branches'
+ * calls pending). A suspended execution holds no thread, only its memory.
+ * Everything a run has applies (limits -- timeout_ms counts the time the
+ * program runs, not the time it waits --, the tool cache, the ledger,
+ * signature, cancel token); tools that are not deferred are called as
+ * ptc_run calls them. For any program and answers, the outcome is the
+ * result ptc_run gives with callbacks returning the same answers.
+ *
+ * Pending calls have ids, stable across dump and load, that name where the
+ * call stands: "c2" is the program's third tool call, "p0.3/c0" the first
+ * call of branch 3 of its first pmap or pcalls.
+ *
+ * The execution copies what it needs of the options (tools, context,
+ * limits; it keeps the cancel token alive): they may be changed or freed as
+ * soon as ptc_start or ptc_load returns. */
+
+/* Starts a program: runs it until it finishes or waits on the host.
+ * `options` may be NULL (the defaults: then nothing is deferred). PTC_OK
+ * whenever *out receives an execution, whatever became of the program (a
+ * program that does not compile is a finished execution with a failed
+ * result, as ptc_run reports it); PTC_INVALID_ARGUMENT or PTC_OUT_OF_MEMORY
+ * otherwise, with *out NULL. Free with ptc_execution_free. */
+PTC_API ptc_status ptc_start(const char* source, size_t len, const ptc_options* options,
+                             ptc_execution** out);
+/* As ptc_start, for a compiled program (which the execution keeps alive). */
+PTC_API ptc_status ptc_start_compiled(const ptc_program* program, const ptc_options* options,
+                                      ptc_execution** out);
+/* 1 when the execution has finished (ptc_execution_result gives the
+ * outcome), 0 while it is suspended (ptc_execution_pending_json says on
+ * what); 1 for NULL, which waits on nothing. */
+PTC_API int ptc_execution_done(const ptc_execution* execution);
+/* The calls the execution waits on, in the order they were made, as a JSON
+ * array ("[]" once done):
+ *   [{"id": "c0", "tool": "get-user", "args": {"id": 7}}, ...]
+ * "args" is the argument map exactly as a tool callback would receive it.
+ * Owned by the execution: valid until its next ptc_resume or
+ * ptc_execution_cancel, or until it is freed. NULL on failure (NULL
+ * execution; out of memory). */
+PTC_API const char* ptc_execution_pending_json(const ptc_execution* execution, size_t* len);
+/* Answers pending calls and runs the execution on until it finishes or
+ * waits again. `answers_json` (UTF-8, `len` bytes or PTC_NTS) is a JSON
+ * object from call id to answer, for any non-empty subset of the pending
+ * calls:
+ *   {"c0": {"value": {"name": "Ada"}}, "c1": {"error": "no such user"}}
+ * {"value": v} is the tool's value, converted as a callback's
+ * ptc_tool_reply_set_result_json text is; {"error": "message"} fails the
+ * call as ptc_tool_reply_set_error does (the program sees the tool's
+ * failure: reason "tool_error"). Calls left out stay pending.
+ * PTC_OK whatever became of the program (read ptc_execution_done, then
+ * ptc_execution_pending_json or ptc_execution_result). PTC_INVALID_ARGUMENT,
+ * with the execution unchanged, for malformed JSON (the message gives
+ * line:column), JSON that is not an object of answers of those shapes, no
+ * answers, an id that is not pending (unknown, or answered before; the
+ * message lists the pending ids) or an execution that is done. May be
+ * called from any thread; the callbacks of the tools that are not deferred
+ * run during it, and must not call into this execution. */
+PTC_API ptc_status ptc_resume(ptc_execution* execution, const char* answers_json, size_t len);
+/* The outcome once done: the result ptc_run gives (free it with
+ * ptc_result_free); PTC_OK, or PTC_PROGRAM_ERROR when the program failed
+ * (the last error is then the error's text). Each call hands out a new
+ * result. PTC_INVALID_ARGUMENT, *out NULL, while the execution is
+ * suspended. */
+PTC_API ptc_status ptc_execution_result(const ptc_execution* execution, ptc_result** out);
+/* Ends a suspended execution: it finishes with reason "cancelled" (its
+ * branches unwound; no pending call is left). A finished execution is left
+ * as it is (PTC_OK). To stop one while it runs, use a cancel token. */
+PTC_API ptc_status ptc_execution_cancel(ptc_execution* execution);
+/* Bytes of memory the execution holds (its heaps and its journal); 0 for
+ * NULL. */
+PTC_API size_t ptc_execution_heap_bytes(const ptc_execution* execution);
+/* The suspended execution as bytes for ptc_load, in this process or another
+ * (after a restart): the program's inputs (source, context, memory, turn
+ * history, signature) and the journal of what the world answered (tool
+ * results by call id, clock reads) -- not native stacks. With a key (`key`,
+ * `key_len` bytes or PTC_NTS; NULL or empty for none) the bytes carry an
+ * HMAC-SHA256 that ptc_load checks. On PTC_OK *bytes is a new buffer of
+ * *len bytes (binary; it may contain NUL bytes) that the caller owns and
+ * frees with ptc_bytes_free; the execution is unchanged and may still be
+ * resumed. PTC_INVALID_ARGUMENT, *bytes NULL, once the execution is done. */
+PTC_API ptc_status ptc_execution_dump(const ptc_execution* execution, const char* key,
+                                      size_t key_len, char** bytes, size_t* len);
+/* Frees a buffer of ptc_execution_dump (not with free()); NULL does
+ * nothing. */
+PTC_API void ptc_bytes_free(char* bytes);
+/* An execution from ptc_execution_dump's bytes (`len` bytes: the length is
+ * required, PTC_NTS is an invalid argument), continuing exactly where it
+ * stood, with the same pending ids. The program, context, memory, turn
+ * history, signature, float precision and budget come from the bytes; the
+ * rest from `options` (may be NULL): the limits, the tools (a tool the
+ * program knows that the options do not give is deferred), the cancel
+ * token. Loading runs the program again against the journal, bounded by
+ * the limits: one reached meanwhile (a timeout shorter than the time the
+ * program had run) gives a finished execution failed with it. Leave
+ * PTC_LIMIT_PMAP_MAX_CONCURRENCY at 0 (the snapshot's) or as it was at the
+ * start: another window starts other branches, and the replay diverges.
+ * `key` as for the dump (NULL or empty when it was not signed).
+ * PTC_INVALID_ARGUMENT, *out NULL, when the bytes are not a snapshot
+ * (truncated, corrupt, a missing or wrong HMAC, signed when no key is
+ * given): the message starts "snapshot_error: "; or when the replay does
+ * not reach the same pending calls (another engine version, a changed
+ * program): "snapshot_divergence: ". Free with ptc_execution_free. */
+PTC_API ptc_status ptc_load(const char* bytes, size_t len, const ptc_options* options,
+                            const char* key, size_t key_len, ptc_execution** out);
+/* Frees an execution; a suspended one is cancelled (its branches unwound)
+ * on a ptc worker thread, so this returns at once: after it returns nothing
+ * reads the options' cancel token, and a tool's free_user callback, when
+ * this execution held its last reference, runs on that thread shortly
+ * after. Not while another thread is in a call on it. NULL does nothing. */
+PTC_API void ptc_execution_free(ptc_execution* execution);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,8 +1,9 @@
 /* The C API (include/ptc/ptc.h) from C: values and their JSON form, prints,
  * memory, every error path with line:column, tools (success, error replies,
  * calls from pmap worker threads), limits, cancellation from another thread,
- * sessions, compiled programs, prepared contexts shared by threads, and
- * invalid arguments. Compiled as C11 with -Wall -Wextra -Werror. */
+ * sessions, compiled programs, prepared contexts shared by threads, invalid
+ * arguments, and executions (deferred tools, pending calls, resumes from
+ * other threads, dump and load, cancel). Compiled as C11 with -Wall -Wextra -Werror. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <ptc/ptc.h>
@@ -285,12 +286,28 @@ typedef struct {
   int thread_count;
   atomic_int calls;
   atomic_int freed;
+  pthread_cond_t freed_changed;
   long sleep_ms;
 } tool_state;
 
 static void tool_state_init(tool_state* s) {
   memset(s, 0, sizeof *s);
   pthread_mutex_init(&s->mutex, NULL);
+  pthread_cond_init(&s->freed_changed, NULL);
+}
+
+/* Waits (at most 10 s) until the user pointer has been released `count`
+ * times: a suspended execution freed is unwound on a ptc worker thread. */
+static int await_freed(tool_state* s, int count) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock(&s->mutex);
+  int ok = 1;
+  while (atomic_load(&s->freed) < count && ok)
+    ok = pthread_cond_timedwait(&s->freed_changed, &s->mutex, &until) == 0;
+  pthread_mutex_unlock(&s->mutex);
+  return atomic_load(&s->freed) == count;
 }
 
 static void note_thread(tool_state* s) {
@@ -356,7 +373,11 @@ static void silent(void* user, const char* name, const char* args_json, size_t a
 }
 
 static void count_free(void* user) {
-  atomic_fetch_add(&((tool_state*)user)->freed, 1);
+  tool_state* s = user;
+  pthread_mutex_lock(&s->mutex);
+  atomic_fetch_add(&s->freed, 1);
+  pthread_cond_broadcast(&s->freed_changed);
+  pthread_mutex_unlock(&s->mutex);
 }
 
 static void test_tools(void) {
@@ -725,6 +746,545 @@ static void test_prepared_context(void) {
   CHECK_STATUS(ptc_prepare_context(NULL, 0, 0, &context), PTC_INVALID_ARGUMENT);
 }
 
+/* ---------------------------------------------------------------- executions */
+
+/* Options deferring `name`, under which a pmap starts up to 8 branches at
+ * once whatever the machine's default window (2 x cores), so that tests of
+ * up to 8 branches find every call pending together. */
+static ptc_options* deferring(const char* name) {
+  ptc_options* o = ptc_options_new();
+  CHECK_STATUS(ptc_options_defer_tool(o, name, PTC_NTS), PTC_OK);
+  CHECK_STATUS(ptc_options_set_limit(o, PTC_LIMIT_PMAP_MAX_CONCURRENCY, 8), PTC_OK);
+  return o;
+}
+
+static ptc_execution* start(const char* source, const ptc_options* options) {
+  ptc_execution* e = NULL;
+  CHECK_STATUS(ptc_start(source, PTC_NTS, options, &e), PTC_OK);
+  CHECK(e != NULL);
+  return e;
+}
+
+/* The outcome of a finished execution: its value's JSON, or its error's
+ * reason (a copy to free). */
+static char* outcome_of(const ptc_execution* e) {
+  ptc_result* r = NULL;
+  ptc_status status = ptc_execution_result(e, &r);
+  const char* text = status == PTC_OK              ? ptc_result_value_json(r, NULL)
+                     : status == PTC_PROGRAM_ERROR ? ptc_result_error_reason(r)
+                                                   : "(no result)";
+  char* copy = strdup(text ? text : "(NULL)");
+  ptc_result_free(r);
+  return copy;
+}
+
+#define CHECK_PENDING(execution, expected) \
+  CHECK_STR(ptc_execution_pending_json(execution, NULL), expected)
+
+#define CHECK_OUTCOME(execution, expected) \
+  do {                                     \
+    char* o_ = outcome_of(execution);      \
+    CHECK_STR(o_, expected);               \
+    free(o_);                              \
+  } while (0)
+
+static void test_execution_start_and_resume(void) {
+  g_test = "execution start and resume";
+  tool_state state;
+  tool_state_init(&state);
+  ptc_options* o = deferring("get-user");
+  CHECK_STATUS(ptc_options_add_tool(o, "echo", echo_args, &state, count_free, 0), PTC_OK);
+  ptc_execution* e = start(
+      "(def seen (tool/get-user {:id 7 :opts {:deep-key true}}))\n"
+      "(println \"got\" (:name seen))\n"
+      "(str (:name seen) (:x (tool/echo {:x \"!\"})))",
+      o);
+  /* The execution copied the options: the tool callback stays until it goes. */
+  ptc_options_free(o);
+  CHECK(atomic_load(&state.freed) == 0);
+  CHECK(ptc_execution_done(e) == 0);
+  size_t len = 0;
+  const char* pending = ptc_execution_pending_json(e, &len);
+  CHECK_STR(
+      pending,
+      "[{\"id\":\"c0\",\"tool\":\"get-user\",\"args\":{\"id\":7,\"opts\":{\"deep-key\":true}}}]");
+  CHECK(pending && len == strlen(pending));
+  /* No outcome yet. */
+  ptc_result* r = (ptc_result*)1;
+  CHECK_STATUS(ptc_execution_result(e, &r), PTC_INVALID_ARGUMENT);
+  CHECK(r == NULL);
+  CHECK_CONTAINS(ptc_last_error(), "suspended");
+  CHECK(ptc_execution_heap_bytes(e) > 0);
+
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"value\": {\"name\": \"Ada\"}}}", PTC_NTS), PTC_OK);
+  CHECK(ptc_execution_done(e) == 1);
+  CHECK_PENDING(e, "[]");
+  CHECK_STATUS(ptc_execution_result(e, &r), PTC_OK);
+  CHECK_STR(ptc_result_value_json(r, NULL), "\"Ada!\"");
+  CHECK(ptc_result_prints_count(r) == 1);
+  CHECK_STR(ptc_result_print(r, 0, NULL), "got Ada");
+  CHECK_CONTAINS(ptc_result_memory_json(r, NULL), "\"seen\":{\"name\":\"Ada\"}");
+  CHECK_PREFIX(ptc_result_tool_calls_json(r, NULL),
+               "[{\"name\":\"get-user\",\"args\":{\"id\":7,\"opts\":{\"deep-key\":true}},"
+               "\"args_truncated\":false,\"result\":{\"name\":\"Ada\"}");
+  CHECK_CONTAINS(ptc_result_tool_calls_json(r, NULL), "{\"name\":\"echo\",\"args\":{\"x\":\"!\"}");
+  ptc_result_free(r);
+  /* Done: nothing more to resume, dump or cancel. */
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"value\": 1}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "the execution is done");
+  char* bytes = (char*)1;
+  CHECK_STATUS(ptc_execution_dump(e, NULL, 0, &bytes, &len), PTC_INVALID_ARGUMENT);
+  CHECK(bytes == NULL && len == 0);
+  CHECK_STATUS(ptc_execution_cancel(e), PTC_OK);
+  CHECK_OUTCOME(e, "\"Ada!\"");
+  ptc_execution_free(e);
+  CHECK(atomic_load(&state.freed) == 1);
+
+  /* Nothing deferred: a run. A program that does not compile: a finished
+   * execution with the error ptc_run reports. */
+  e = start("(+ 1 2)", NULL);
+  CHECK(ptc_execution_done(e) == 1);
+  CHECK_OUTCOME(e, "3");
+  ptc_execution_free(e);
+  e = start("(+ 1", NULL);
+  CHECK(ptc_execution_done(e) == 1);
+  CHECK_STATUS(ptc_execution_result(e, &r), PTC_PROGRAM_ERROR);
+  CHECK_STR(ptc_result_error_reason(r), "parse_error");
+  CHECK_CONTAINS(ptc_last_error(), "parse_error at 1:1");
+  ptc_result_free(r);
+  ptc_execution_free(e);
+  pthread_mutex_destroy(&state.mutex);
+}
+
+static void test_execution_deferring(void) {
+  g_test = "execution deferring";
+  /* "*" defers every tool the program calls that the options do not give. */
+  ptc_options* o = deferring("*");
+  CHECK_STATUS(ptc_options_add_tool(o, "echo", echo_args, NULL, NULL, 0), PTC_OK);
+  ptc_execution* e = start("[(tool/echo {:a 1}) (tool/anything {:x 1})]", o);
+  CHECK_PENDING(e, "[{\"id\":\"c1\",\"tool\":\"anything\",\"args\":{\"x\":1}}]");
+  CHECK_STATUS(ptc_resume(e, "{\"c1\": {\"value\": [2, 3]}}", PTC_NTS), PTC_OK);
+  CHECK_OUTCOME(e, "[{\"a\":1},[2,3]]");
+  ptc_execution_free(e);
+  ptc_options_free(o);
+
+  /* A name deferred twice is deferred once; a name with a callback too is
+   * deferred. ptc_run cannot wait: args_error. */
+  o = deferring("echo");
+  CHECK_STATUS(ptc_options_defer_tool(o, "echo", 4), PTC_OK);
+  CHECK_STATUS(ptc_options_add_tool(o, "echo", echo_args, NULL, NULL, 0), PTC_OK);
+  e = start("(tool/echo {:a 1})", o);
+  CHECK_PENDING(e, "[{\"id\":\"c0\",\"tool\":\"echo\",\"args\":{\"a\":1}}]");
+  ptc_execution_free(e);
+  ptc_result* r = run("(tool/echo {:a 1})", o, PTC_PROGRAM_ERROR);
+  CHECK_STR(ptc_result_error_reason(r), "args_error");
+  CHECK_CONTAINS(ptc_result_error_message(r, NULL), "deferred");
+  ptc_result_free(r);
+  ptc_options_free(o);
+
+  /* A cacheable deferred tool: a call equal to an answered one never waits. */
+  o = ptc_options_new();
+  CHECK_STATUS(ptc_options_add_deferred_tool(o, "f", 1), PTC_OK);
+  e = start("[(tool/f {:a 1}) (tool/f {:a 1}) (tool/f {:a 2})]", o);
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"value\": 10}}", PTC_NTS), PTC_OK);
+  CHECK_PENDING(e, "[{\"id\":\"c2\",\"tool\":\"f\",\"args\":{\"a\":2}}]");
+  CHECK_STATUS(ptc_resume(e, "{\"c2\": {\"value\": 20}}", PTC_NTS), PTC_OK);
+  CHECK_OUTCOME(e, "[10,10,20]");
+  ptc_execution_free(e);
+  /* ... and a tool like any other: removed, it is unknown. */
+  CHECK_STATUS(ptc_options_remove_tool(o, "f"), PTC_OK);
+  e = start("(tool/f {})", o);
+  CHECK_OUTCOME(e, "unknown_tool");
+  ptc_execution_free(e);
+  ptc_options_free(o);
+
+  /* A compiled program. */
+  o = deferring("base");
+  ptc_program* program = NULL;
+  CHECK_STATUS(ptc_compile("(+ (tool/base {}) data/a)", PTC_NTS, o, &program, NULL), PTC_OK);
+  CHECK_STATUS(ptc_options_set_context_json(o, "{\"a\": 5}", PTC_NTS), PTC_OK);
+  e = NULL;
+  CHECK_STATUS(ptc_start_compiled(program, o, &e), PTC_OK);
+  ptc_program_free(program); /* the execution keeps it */
+  ptc_options_free(o);
+  CHECK_PENDING(e, "[{\"id\":\"c0\",\"tool\":\"base\",\"args\":{}}]");
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"value\": 100}}", PTC_NTS), PTC_OK);
+  CHECK_OUTCOME(e, "105");
+  ptc_execution_free(e);
+}
+
+static void test_execution_pmap(void) {
+  g_test = "execution pmap";
+  ptc_options* o = deferring("get-user");
+  ptc_execution* e = start("(pmap #(:name (tool/get-user {:id %})) [1 2 3 4])", o);
+  /* Suspended once, with every branch's call pending. */
+  CHECK_PENDING(e,
+                "[{\"id\":\"p0.0/c0\",\"tool\":\"get-user\",\"args\":{\"id\":1}},"
+                "{\"id\":\"p0.1/c0\",\"tool\":\"get-user\",\"args\":{\"id\":2}},"
+                "{\"id\":\"p0.2/c0\",\"tool\":\"get-user\",\"args\":{\"id\":3}},"
+                "{\"id\":\"p0.3/c0\",\"tool\":\"get-user\",\"args\":{\"id\":4}}]");
+  /* Part of them, in any order: the rest stay pending. */
+  CHECK_STATUS(ptc_resume(e,
+                          "{\"p0.2/c0\": {\"value\": {\"name\": \"c\"}},"
+                          " \"p0.0/c0\": {\"value\": {\"name\": \"a\"}}}",
+                          PTC_NTS),
+               PTC_OK);
+  CHECK(ptc_execution_done(e) == 0);
+  CHECK_PENDING(e,
+                "[{\"id\":\"p0.1/c0\",\"tool\":\"get-user\",\"args\":{\"id\":2}},"
+                "{\"id\":\"p0.3/c0\",\"tool\":\"get-user\",\"args\":{\"id\":4}}]");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.3/c0\": {\"value\": {\"name\": \"d\"}}}", PTC_NTS), PTC_OK);
+  CHECK_PENDING(e, "[{\"id\":\"p0.1/c0\",\"tool\":\"get-user\",\"args\":{\"id\":2}}]");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.1/c0\": {\"value\": {\"name\": \"b\"}}}", PTC_NTS), PTC_OK);
+  CHECK(ptc_execution_done(e) == 1);
+  ptc_result* r = NULL;
+  CHECK_STATUS(ptc_execution_result(e, &r), PTC_OK);
+  CHECK_STR(ptc_result_value_json(r, NULL), "[\"a\",\"b\",\"c\",\"d\"]");
+  CHECK_CONTAINS(ptc_result_json(r, NULL),
+                 "\"pmap_calls\":[{\"kind\":\"pmap\",\"count\":4,\"success_count\":4");
+  ptc_result_free(r);
+  ptc_execution_free(e);
+  ptc_options_free(o);
+}
+
+static void test_execution_error_answers(void) {
+  g_test = "execution error answers";
+  ptc_options* o = deferring("get-user");
+  ptc_execution* e = start("(do\n  (tool/get-user {:id 3})\n  :never)", o);
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"error\": \"no user 3\"}}", PTC_NTS), PTC_OK);
+  CHECK(ptc_execution_done(e) == 1);
+  ptc_result* r = NULL;
+  CHECK_STATUS(ptc_execution_result(e, &r), PTC_PROGRAM_ERROR);
+  CHECK_STR(ptc_result_error_reason(r), "tool_error");
+  CHECK_CONTAINS(ptc_result_error_message(r, NULL), "no user 3");
+  CHECK(ptc_result_error_line(r) == 2);
+  CHECK_CONTAINS(ptc_result_tool_calls_json(r, NULL), "\"error\":\"no user 3\"");
+  ptc_result_free(r);
+  ptc_execution_free(e);
+
+  /* One branch's error fails the pmap, whatever the others answered. */
+  e = start("(pmap #(tool/get-user {:id %}) [1 2])", o);
+  CHECK_STATUS(
+      ptc_resume(e, "{\"p0.0/c0\": {\"value\": 1}, \"p0.1/c0\": {\"error\": \"down\"}}", PTC_NTS),
+      PTC_OK);
+  CHECK_OUTCOME(e, "tool_error");
+  ptc_execution_free(e);
+  ptc_options_free(o);
+}
+
+static void test_execution_bad_resumes(void) {
+  g_test = "execution bad resumes";
+  ptc_options* o = deferring("f");
+  ptc_execution* e = start("(pmap #(tool/f {:i %}) [1 2])", o);
+  char* before = strdup(ptc_execution_pending_json(e, NULL));
+  CHECK_STR(before,
+            "[{\"id\":\"p0.0/c0\",\"tool\":\"f\",\"args\":{\"i\":1}},"
+            "{\"id\":\"p0.1/c0\",\"tool\":\"f\",\"args\":{\"i\":2}}]");
+
+  CHECK_STATUS(ptc_resume(e, "{\"c9\": {\"value\": 1}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "no pending call has the id \"c9\"");
+  CHECK_CONTAINS(ptc_last_error(), "p0.0/c0, p0.1/c0"); /* the hint lists what is pending */
+  /* One unknown id among good ones: nothing is taken. */
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": {\"value\": 1}, \"nope\": {\"value\": 2}}", PTC_NTS),
+               PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "\"nope\"");
+  CHECK_STATUS(ptc_resume(e, "{}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "at least one answer");
+  /* Malformed JSON, with where. */
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": {\"value\": }}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "answers: invalid JSON at line 1, column 23");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\":\n {\"value\": [1,]}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "line 2");
+  /* JSON of the wrong shape. */
+  CHECK_STATUS(ptc_resume(e, "[1]", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "answers must be a JSON object, got an array");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": 5}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "the answer to \"p0.0/c0\" must be an object");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": {\"value\": 1, \"error\": \"x\"}}", PTC_NTS),
+               PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "exactly one key");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": {\"result\": 1}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": {\"error\": 5}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "must be a string (the message), got a number");
+  CHECK_STATUS(ptc_resume(e, NULL, 3), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_resume(NULL, "{\"p0.0/c0\": {\"value\": 1}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "execution must not be NULL");
+  /* None of it changed anything. */
+  CHECK(ptc_execution_done(e) == 0);
+  CHECK_PENDING(e, before);
+
+  /* The length is honoured. */
+  const char* answer = "{\"p0.0/c0\": {\"value\": 10}}garbage";
+  CHECK_STATUS(ptc_resume(e, answer, strlen(answer) - 7), PTC_OK);
+  CHECK_PENDING(e, "[{\"id\":\"p0.1/c0\",\"tool\":\"f\",\"args\":{\"i\":2}}]");
+  /* Answered twice. */
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": {\"value\": 10}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "call p0.0/c0 was answered before");
+  CHECK_CONTAINS(ptc_last_error(), "p0.1/c0");
+  CHECK_PENDING(e, "[{\"id\":\"p0.1/c0\",\"tool\":\"f\",\"args\":{\"i\":2}}]");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.1/c0\": {\"value\": 20}}", PTC_NTS), PTC_OK);
+  ptc_result* r = NULL;
+  CHECK_STATUS(ptc_execution_result(e, &r), PTC_OK);
+  CHECK_STR(ptc_result_value_json(r, NULL), "[10,20]");
+  /* The refused answers left no trace in the ledger. */
+  CHECK_CONTAINS(ptc_result_tool_calls_json(r, NULL), "\"result\":10,");
+  CHECK(strstr(ptc_result_tool_calls_json(r, NULL), "\"result\":1,") == NULL);
+  ptc_result_free(r);
+  free(before);
+  ptc_execution_free(e);
+  ptc_options_free(o);
+}
+
+static const char* kGreetProgram =
+    "(defn greet [u] (str greeting \" \" (:name u)))\n"
+    "(println data/label)\n"
+    "(mapv #(greet (tool/get-user {:id %})) data/ids)";
+
+/* An execution of kGreetProgram that has had its first answer. */
+static ptc_execution* greeting_after_first_answer(void) {
+  ptc_options* o = deferring("get-user");
+  CHECK_STATUS(ptc_options_set_context_json(o, "{\"ids\": [1, 2], \"label\": \"users\"}", PTC_NTS),
+               PTC_OK);
+  CHECK_STATUS(ptc_options_set_memory_json(o, "{\"greeting\": \"hi\"}", PTC_NTS), PTC_OK);
+  ptc_execution* e = start(kGreetProgram, o);
+  ptc_options_free(o);
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"value\": {\"name\": \"Ada\"}}}", PTC_NTS), PTC_OK);
+  return e;
+}
+
+static void test_execution_dump_and_load(void) {
+  g_test = "execution dump and load";
+  ptc_execution* e = greeting_after_first_answer();
+  char* bytes = NULL;
+  size_t len = 0;
+  CHECK_STATUS(ptc_execution_dump(e, NULL, 0, &bytes, &len), PTC_OK);
+  CHECK(bytes != NULL && len > 0);
+  /* Loaded with no options at all: the tool it knows is deferred. */
+  ptc_execution* loaded = NULL;
+  CHECK_STATUS(ptc_load(bytes, len, NULL, NULL, 0, &loaded), PTC_OK);
+  CHECK(loaded != NULL);
+  CHECK_PENDING(loaded, "[{\"id\":\"c1\",\"tool\":\"get-user\",\"args\":{\"id\":2}}]");
+  /* Both go on the same way: the dump left the original as it was. */
+  const char* answer = "{\"c1\": {\"value\": {\"name\": \"Bob\"}}}";
+  CHECK_STATUS(ptc_resume(loaded, answer, PTC_NTS), PTC_OK);
+  CHECK_STATUS(ptc_resume(e, answer, PTC_NTS), PTC_OK);
+  ptc_result* a = NULL;
+  ptc_result* b = NULL;
+  CHECK_STATUS(ptc_execution_result(e, &a), PTC_OK);
+  CHECK_STATUS(ptc_execution_result(loaded, &b), PTC_OK);
+  CHECK_STR(ptc_result_value_json(b, NULL), "[\"hi Ada\",\"hi Bob\"]");
+  CHECK_STR(ptc_result_value_json(b, NULL), ptc_result_value_json(a, NULL));
+  CHECK_STR(ptc_result_memory_json(b, NULL), ptc_result_memory_json(a, NULL));
+  CHECK(ptc_result_prints_count(b) == 1);
+  CHECK_STR(ptc_result_print(b, 0, NULL), "users");
+  /* The loaded ledger is the whole run's. */
+  CHECK_CONTAINS(ptc_result_tool_calls_json(b, NULL), "\"result\":{\"name\":\"Ada\"}");
+  CHECK_CONTAINS(ptc_result_tool_calls_json(b, NULL), "\"result\":{\"name\":\"Bob\"}");
+  ptc_result_free(a);
+  ptc_result_free(b);
+  ptc_execution_free(loaded);
+  ptc_execution_free(e);
+
+  /* Damaged bytes are refused as snapshot errors. */
+  CHECK_STATUS(ptc_load(bytes, len / 2, NULL, NULL, 0, &loaded), PTC_INVALID_ARGUMENT);
+  CHECK(loaded == NULL);
+  CHECK_PREFIX(ptc_last_error(), "snapshot_error: ");
+  CHECK_STATUS(ptc_load("not a snapshot at all", PTC_NTS, NULL, NULL, 0, &loaded),
+               PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "length");
+  CHECK_STATUS(ptc_load("not a snapshot at all", 21, NULL, NULL, 0, &loaded), PTC_INVALID_ARGUMENT);
+  CHECK_PREFIX(ptc_last_error(), "snapshot_error: ");
+  CHECK_CONTAINS(ptc_last_error(), "not a ptc snapshot");
+  CHECK_STATUS(ptc_load(NULL, 0, NULL, NULL, 0, &loaded), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_load(bytes, len, NULL, NULL, 0, NULL), PTC_INVALID_ARGUMENT);
+  ptc_bytes_free(bytes);
+  ptc_bytes_free(NULL);
+}
+
+static void test_execution_signed_snapshots(void) {
+  g_test = "execution signed snapshots";
+  ptc_execution* e = greeting_after_first_answer();
+  char* sealed = NULL;
+  char* plain = NULL;
+  size_t sealed_len = 0, plain_len = 0;
+  /* The key's length is honoured: "secret" of "secret-and-more". */
+  CHECK_STATUS(ptc_execution_dump(e, "secret-and-more", 6, &sealed, &sealed_len), PTC_OK);
+  CHECK_STATUS(ptc_execution_dump(e, NULL, 0, &plain, &plain_len), PTC_OK);
+  ptc_execution_free(e);
+
+  ptc_execution* loaded = NULL;
+  CHECK_STATUS(ptc_load(sealed, sealed_len, NULL, "secret", PTC_NTS, &loaded), PTC_OK);
+  CHECK_PENDING(loaded, "[{\"id\":\"c1\",\"tool\":\"get-user\",\"args\":{\"id\":2}}]");
+  CHECK_STATUS(ptc_resume(loaded, "{\"c1\": {\"value\": {\"name\": \"Bob\"}}}", PTC_NTS), PTC_OK);
+  CHECK_OUTCOME(loaded, "[\"hi Ada\",\"hi Bob\"]");
+  ptc_execution_free(loaded);
+  /* A wrong key, no key, a key for unsigned bytes, a changed byte. */
+  loaded = (ptc_execution*)1;
+  CHECK_STATUS(ptc_load(sealed, sealed_len, NULL, "other", PTC_NTS, &loaded), PTC_INVALID_ARGUMENT);
+  CHECK(loaded == NULL);
+  CHECK_PREFIX(ptc_last_error(), "snapshot_error: ");
+  CHECK_STATUS(ptc_load(sealed, sealed_len, NULL, NULL, 0, &loaded), PTC_INVALID_ARGUMENT);
+  CHECK_PREFIX(ptc_last_error(), "snapshot_error: ");
+  CHECK_STATUS(ptc_load(plain, plain_len, NULL, "secret", PTC_NTS, &loaded), PTC_INVALID_ARGUMENT);
+  CHECK_PREFIX(ptc_last_error(), "snapshot_error: ");
+  sealed[sealed_len / 2] ^= 1;
+  CHECK_STATUS(ptc_load(sealed, sealed_len, NULL, "secret", PTC_NTS, &loaded),
+               PTC_INVALID_ARGUMENT);
+  CHECK_PREFIX(ptc_last_error(), "snapshot_error: ");
+  CHECK(loaded == NULL);
+  ptc_bytes_free(sealed);
+  ptc_bytes_free(plain);
+}
+
+typedef struct {
+  ptc_execution* execution;
+  const char* answers;
+  ptc_status status;
+} resumer;
+
+static void* resume_on_thread(void* arg) {
+  resumer* r = arg;
+  r->status = ptc_resume(r->execution, r->answers, PTC_NTS);
+  return NULL;
+}
+
+static void test_execution_resumed_from_other_threads(void) {
+  g_test = "execution resumed from other threads";
+  ptc_options* o = deferring("f");
+  /* Each answer from a thread of its own: the execution moves with its host. */
+  ptc_execution* e =
+      start("(loop [i 0 acc []] (if (< i 4) (recur (inc i) (conj acc (tool/f {:i i}))) acc))", o);
+  for (int i = 0; i < 4; ++i) {
+    char answers[64];
+    snprintf(answers, sizeof answers, "{\"c%d\": {\"value\": %d}}", i, i * 10);
+    resumer r = {e, answers, PTC_INTERNAL};
+    pthread_t thread;
+    pthread_create(&thread, NULL, resume_on_thread, &r);
+    pthread_join(thread, NULL);
+    CHECK(r.status == PTC_OK);
+    CHECK(ptc_execution_done(e) == (i == 3));
+  }
+  CHECK_OUTCOME(e, "[0,10,20,30]");
+  ptc_execution_free(e);
+
+  /* Eight threads answering one execution's eight calls at once: taken one
+   * after another, each sees its call still pending. */
+  e = start("(pmap #(* 2 (tool/f {:i %})) (range 8))", o);
+  char answers[8][64];
+  resumer rs[8];
+  pthread_t threads[8];
+  for (int i = 0; i < 8; ++i) {
+    snprintf(answers[i], sizeof answers[i], "{\"p0.%d/c0\": {\"value\": %d}}", i, i);
+    resumer r = {e, answers[i], PTC_INTERNAL};
+    rs[i] = r;
+    pthread_create(&threads[i], NULL, resume_on_thread, &rs[i]);
+  }
+  for (int i = 0; i < 8; ++i) {
+    pthread_join(threads[i], NULL);
+    CHECK(rs[i].status == PTC_OK);
+  }
+  CHECK(ptc_execution_done(e) == 1);
+  CHECK_OUTCOME(e, "[0,2,4,6,8,10,12,14]");
+  ptc_execution_free(e);
+  ptc_options_free(o);
+}
+
+static void test_execution_cancel_and_free(void) {
+  g_test = "execution cancel and free";
+  ptc_options* o = deferring("f");
+  ptc_execution* e = start("(pmap #(tool/f {:i %}) [1 2 3])", o);
+  CHECK(ptc_execution_done(e) == 0);
+  CHECK_STATUS(ptc_execution_cancel(e), PTC_OK);
+  CHECK(ptc_execution_done(e) == 1);
+  CHECK_PENDING(e, "[]");
+  CHECK_OUTCOME(e, "cancelled");
+  CHECK_STATUS(ptc_execution_cancel(e), PTC_OK); /* done: nothing happens */
+  CHECK_OUTCOME(e, "cancelled");
+  CHECK_STATUS(ptc_resume(e, "{\"p0.0/c0\": {\"value\": 1}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  ptc_execution_free(e);
+
+  /* The options' cancel token, raised while suspended, ends the execution
+   * at the next resume; the execution keeps the token alive. */
+  ptc_cancel_token* token = ptc_cancel_token_new();
+  CHECK_STATUS(ptc_options_set_cancel_token(o, token), PTC_OK);
+  CHECK_STATUS(ptc_options_set_limit(o, PTC_LIMIT_TIMEOUT_MS, 20000), PTC_OK);
+  e = start("(tool/f {}) (reduce + (range 100000000))", o);
+  ptc_cancel_token_cancel(token);
+  ptc_cancel_token_free(token);
+  ptc_options_free(o);
+  double t0 = now_ms();
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"value\": null}}", PTC_NTS), PTC_OK);
+  CHECK(now_ms() - t0 < 5000);
+  CHECK_OUTCOME(e, "cancelled");
+  ptc_execution_free(e);
+
+  /* Freed while suspended, sequential and parallel, with a callback tool
+   * beside the deferred one: unwound (ASan checks nothing leaks), and the
+   * tool's user pointer released with the last execution. */
+  tool_state state;
+  tool_state_init(&state);
+  o = deferring("f");
+  CHECK_STATUS(ptc_options_add_tool(o, "get-user", get_user, &state, count_free, 0), PTC_OK);
+  ptc_execution* many[40];
+  for (int i = 0; i < 40; ++i)
+    many[i] = start(i % 2 ? "(let [u (tool/get-user {:id 1}) x (tool/f {})] [u x])"
+                          : "(pmap #(tool/f {:i (:id (tool/get-user {:id %}))}) (range 1 7))",
+                    o);
+  ptc_options_free(o);
+  CHECK(atomic_load(&state.calls) == 20 + 20 * 6);
+  for (int i = 0; i < 40; ++i) {
+    CHECK(ptc_execution_done(many[i]) == 0);
+    CHECK(atomic_load(&state.freed) == 0);
+    ptc_execution_free(many[i]);
+  }
+  CHECK(await_freed(&state, 1));
+  pthread_mutex_destroy(&state.mutex);
+  pthread_cond_destroy(&state.freed_changed);
+}
+
+static void test_execution_invalid_arguments(void) {
+  g_test = "execution invalid arguments";
+  ptc_options* o = ptc_options_new();
+  CHECK_STATUS(ptc_options_defer_tool(NULL, "f", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_options_defer_tool(o, NULL, 1), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_options_defer_tool(o, "", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "must not be empty");
+  CHECK_STATUS(ptc_options_add_deferred_tool(o, NULL, 0), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_options_add_deferred_tool(o, "", 0), PTC_INVALID_ARGUMENT);
+  /* Nothing was deferred: an unknown tool fails before the program runs. */
+  ptc_execution* e = start("(tool/f {})", o);
+  CHECK_OUTCOME(e, "unknown_tool");
+  ptc_execution_free(e);
+
+  e = (ptc_execution*)1;
+  CHECK_STATUS(ptc_start(NULL, 3, o, &e), PTC_INVALID_ARGUMENT);
+  CHECK(e == NULL);
+  CHECK_STATUS(ptc_start("1", 1, o, NULL), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_start_compiled(NULL, o, &e), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "program must not be NULL");
+  ptc_result* r = NULL;
+  CHECK_STATUS(ptc_execution_result(NULL, &r), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_execution_cancel(NULL), PTC_INVALID_ARGUMENT);
+  char* bytes = NULL;
+  size_t len = 0;
+  CHECK_STATUS(ptc_execution_dump(NULL, NULL, 0, &bytes, &len), PTC_INVALID_ARGUMENT);
+  CHECK(ptc_execution_pending_json(NULL, &len) == NULL);
+  CHECK(len == 0);
+  CHECK(ptc_execution_done(NULL) == 1);
+  CHECK(ptc_execution_heap_bytes(NULL) == 0);
+  ptc_execution_free(NULL);
+
+  CHECK_STATUS(ptc_options_defer_tool(o, "f", PTC_NTS), PTC_OK);
+  e = start("(tool/f {})", o);
+  CHECK_STATUS(ptc_execution_dump(e, NULL, 0, NULL, &len), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_execution_dump(e, NULL, 0, &bytes, NULL), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_execution_dump(e, NULL, 5, &bytes, &len), PTC_INVALID_ARGUMENT);
+  CHECK(bytes == NULL);
+  CHECK(ptc_execution_done(e) == 0);
+  ptc_execution_free(e);
+  ptc_options_free(o);
+}
+
 /* ---------------------------------------------------------------- invalid arguments */
 
 static void test_invalid_arguments(void) {
@@ -826,6 +1386,16 @@ int main(void) {
   test_compiled_program();
   test_prepared_context();
   test_invalid_arguments();
+  test_execution_start_and_resume();
+  test_execution_deferring();
+  test_execution_pmap();
+  test_execution_error_answers();
+  test_execution_bad_resumes();
+  test_execution_dump_and_load();
+  test_execution_signed_snapshots();
+  test_execution_resumed_from_other_threads();
+  test_execution_cancel_and_free();
+  test_execution_invalid_arguments();
   printf("capi_tests: %d checks, %d failed\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

@@ -12,9 +12,20 @@ A program that fails does not raise: the Result says why (``r.ok`` is False,
 TypeError or ValueError. Built with ctypes over the C API of libptc
 (include/ptc/ptc.h); calls release the GIL, so threads run programs at once.
 See README.md for how the library is found.
+
+Programs can also wait for their host: ``ptc.start(program, defer=[...])``
+runs until every live part of the program waits on a deferred tool and
+returns an Execution to ``resume`` with the answers (now, later, from another
+thread, or from another process after ``dump``/``ptc.load``);
+``await ptc.run_async(program, tools=...)`` answers them with asyncio.
 """
 
+import asyncio
+import collections
+import contextlib
 import ctypes
+import functools
+import inspect
 import json
 import threading
 from collections.abc import Mapping
@@ -23,7 +34,8 @@ from . import _lib
 
 __all__ = [
     "run", "compile", "prepare_context", "Session", "Program", "PreparedContext",
-    "CancelToken", "Tool", "Result", "Error", "CompileError", "PtcInternalError", "__version__",
+    "CancelToken", "Tool", "Result", "Error", "CompileError", "PtcInternalError",
+    "start", "load", "run_async", "Execution", "PendingCall", "ToolError", "__version__",
 ]
 
 _c = _lib.load()
@@ -264,20 +276,18 @@ def _tool_callback(fn):
 
 # ---------------------------------------------------------------- options
 
-_OPTION_NAMES = ("context", "tools", "memory", "history", "signature", "float_precision",
-                 "filter_context", "display_limit", "cancel")
-
-
 class _Options(_Handle):
     """A ptc_options handle built from keyword arguments. `keep` holds what
     C holds pointers to (tool callbacks): whoever uses the options, or a
-    session copied from them, keeps `keep` alive."""
+    session or execution copied from them, keeps `keep` alive. `_deferred`
+    ({name: cacheable}) adds deferred tools that may be cacheable (run_async's
+    tools)."""
 
     _free = _c.ptc_options_free
 
     def __init__(self, context=None, tools=None, memory=None, history=None, signature=None,
                  float_precision=None, filter_context=None, display_limit=None, cancel=None,
-                 **limits):
+                 defer=None, _deferred=None, **limits):
         handle = _c.ptc_options_new()
         if not handle:
             raise MemoryError(_last_error())
@@ -286,9 +296,27 @@ class _Options(_Handle):
         try:
             self._set(context, tools, memory, history, signature, float_precision,
                       filter_context, display_limit, cancel, limits)
+            self._defer(defer, _deferred or {})
         except BaseException:
             self.close()
             raise
+
+    def _defer(self, defer, deferred):
+        if defer is None:
+            defer = []
+        elif isinstance(defer, str):
+            defer = [defer]
+        elif not isinstance(defer, (list, tuple, set, frozenset)):
+            raise TypeError(f"defer must be a list of tool names or \"*\", got "
+                            f"{type(defer).__name__}")
+        for name in defer:
+            if not isinstance(name, str):
+                raise TypeError(f"defer: tool names must be str, got {type(name).__name__}")
+            text = name.encode("utf-8")
+            _check(_c.ptc_options_defer_tool(self._handle, text, len(text)))
+        for name, cacheable in deferred.items():
+            _check(_c.ptc_options_add_deferred_tool(self._handle, name.encode("utf-8"),
+                                                    int(cacheable)))
 
     def _set(self, context, tools, memory, history, signature, float_precision, filter_context,
              display_limit, cancel, limits):
@@ -469,3 +497,347 @@ class Session(_Handle):
 
     def __exit__(self, *exc):
         self.close()
+
+
+# ---------------------------------------------------------------- executions
+
+
+class ToolError(Exception):
+    """The answer "this call failed with this message": give it to
+    Execution.resume for a call (``{id: ptc.ToolError("no such user")}``), or
+    raise it from a tool. The program sees the tool's failure (reason
+    "tool_error"), as when a tool given to ptc.run raises."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = str(message)
+
+
+PendingCall = collections.namedtuple("PendingCall", ["id", "tool", "args"])
+PendingCall.__doc__ = """A tool call an execution waits on: `id` (stable across dump and load:
+"c2" is the program's third call, "p0.3/c0" the first call of branch 3 of
+its first pmap), `tool` (the name after tool/) and `args` (the argument
+dict, exactly as a tool given to ptc.run would receive it)."""
+
+
+def _json_value(value):
+    """JSON text of a tool's value; TypeError (the message a tool given to
+    ptc.run gets) when it has none."""
+    try:
+        return json.dumps(value, allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"the tool's value has no JSON form: {e}") from None
+
+
+def _answer_json(answer):
+    """The JSON text of one answer of resume: {"error": ...} or {"value": ...}."""
+    if isinstance(answer, ToolError):
+        return '{"error": ' + json.dumps(answer.message, ensure_ascii=False) + "}"
+    return '{"value": ' + _json_value(answer) + "}"
+
+
+def _answers_doc(encoded):
+    """The answers document of ptc_resume from {id: answer JSON text}."""
+    return ("{" + ", ".join(json.dumps(i, ensure_ascii=False) + ": " + a
+                            for i, a in encoded.items()) + "}").encode("utf-8")
+
+
+class Execution:
+    """A program that waits for its host (ptc.start, ptc.load). While
+    suspended, `pending` lists the calls it waits on; `resume(answers)`
+    answers any of them and runs it on until it finishes or waits again. Once
+    `done`, `result` is the Result ptc.run would have given with tools
+    returning the same answers.
+
+    A suspended execution holds no thread, only memory (`heap_bytes`);
+    `dump()` turns it into bytes that ptc.load continues, in this process or
+    another. Methods may be called from any thread (calls are taken one at a
+    time). `close()` (or leaving a ``with`` block, or dropping the object)
+    frees it, cancelling it if it is suspended; a call in progress on another
+    thread finishes first."""
+
+    def __init__(self, handle, keep):
+        self._handle = handle
+        self._keep = keep  # the tool callbacks the execution's copy of the options calls
+        self._lock = threading.Lock()
+        # The pending-calls text lasts until the next resume or cancel: it is
+        # read under this lock, which those hold too.
+        self._text_lock = threading.Lock()
+        self._calls = 0  # C calls in progress
+        self._closing = False
+        self._result = None
+
+    # The handle is freed only when no call uses it: close() from one thread
+    # while another resumes (run_async cancelled) must not free it under it.
+    @contextlib.contextmanager
+    def _using(self):
+        with self._lock:
+            if self._handle is None or self._closing:
+                raise ValueError("the execution is closed")
+            self._calls += 1
+        try:
+            yield self._handle
+        finally:
+            with self._lock:
+                self._calls -= 1
+                handle = self._take_if_idle()
+            if handle:
+                _c.ptc_execution_free(handle)
+
+    def _take_if_idle(self):
+        if self._closing and self._calls == 0 and self._handle:
+            handle, self._handle = self._handle, None
+            return handle
+        return None
+
+    def close(self):
+        with self._lock:
+            self._closing = True
+            handle = self._take_if_idle()
+        if handle:
+            _c.ptc_execution_free(handle)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # the interpreter is shutting down
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        if self._handle is None or self._closing:
+            return "ptc.Execution(closed)"
+        if self.done:
+            return f"ptc.Execution(done, {self.result!r})"
+        return f"ptc.Execution(suspended, {len(self.pending)} pending)"
+
+    @property
+    def done(self):
+        """True once the program finished (see `result`), False while it
+        waits (see `pending`)."""
+        with self._using() as h:
+            return bool(_c.ptc_execution_done(h))
+
+    @property
+    def pending(self):
+        """The calls it waits on, in the order they were made, as
+        PendingCall(id, tool, args); [] once done."""
+        with self._using() as h, self._text_lock:
+            length = ctypes.c_size_t()
+            pointer = _c.ptc_execution_pending_json(h, ctypes.byref(length))
+            if not pointer:
+                _check(_c.ptc_last_status())
+            calls = json.loads(_text_out(pointer, length))
+        return [PendingCall(c["id"], c["tool"], c["args"]) for c in calls]
+
+    @property
+    def result(self):
+        """The Result once done; ValueError while suspended."""
+        if self._result is None:
+            with self._using() as h:
+                out = ctypes.c_void_p()
+                self._result = _deliver(_c.ptc_execution_result(h, ctypes.byref(out)), out.value)
+        return self._result
+
+    def resume(self, answers):
+        """Answers pending calls, {id: value} (a JSON-able value, or a
+        ptc.ToolError for a failed call), any non-empty subset of them, and
+        runs the program on until it finishes or waits again (the calls left
+        out stay pending). Returns the execution. Raises ValueError, changing
+        nothing, for no answers, an id that is not pending (unknown or
+        answered before) or an execution that is done; TypeError for answers
+        that are not a dict or a value with no JSON form."""
+        if not isinstance(answers, Mapping):
+            raise TypeError(f"answers must be a dict of call id -> value, got "
+                            f"{type(answers).__name__}")
+        encoded = {}
+        for call_id, answer in answers.items():
+            if not isinstance(call_id, str):
+                raise TypeError(f"call ids must be str, got {type(call_id).__name__}")
+            try:
+                encoded[call_id] = _answer_json(answer)
+            except TypeError as e:
+                raise TypeError(f"the answer to {call_id}: {e}") from None
+        return self._resume_json(_answers_doc(encoded))
+
+    def _resume_json(self, doc):
+        with self._using() as h, self._text_lock:
+            _check(_c.ptc_resume(h, doc, len(doc)))
+        return self
+
+    def cancel(self):
+        """Ends a suspended execution: it finishes with reason "cancelled".
+        A finished one is left as it is."""
+        with self._using() as h, self._text_lock:
+            _check(_c.ptc_execution_cancel(h))
+
+    @property
+    def heap_bytes(self):
+        """Bytes of memory the execution holds (its heaps and journal)."""
+        with self._using() as h:
+            return _c.ptc_execution_heap_bytes(h)
+
+    def dump(self, key=None):
+        """The suspended execution as bytes for ptc.load: the program's
+        inputs and the journal of the answers so far. With a key (str or
+        bytes) they carry an HMAC-SHA256 that load checks. The execution is
+        unchanged. ValueError once done."""
+        key_bytes = _key(key)
+        with self._using() as h:
+            pointer = ctypes.c_void_p()
+            length = ctypes.c_size_t()
+            _check(_c.ptc_execution_dump(h, key_bytes, len(key_bytes), ctypes.byref(pointer),
+                                         ctypes.byref(length)))
+        try:
+            return ctypes.string_at(pointer.value, length.value)
+        finally:
+            _c.ptc_bytes_free(pointer.value)
+
+
+def _key(key):
+    if key is None:
+        return b""
+    if isinstance(key, str):
+        return key.encode("utf-8")
+    if isinstance(key, (bytes, bytearray, memoryview)):
+        return bytes(key)
+    raise TypeError(f"key must be str or bytes, got {type(key).__name__}")
+
+
+def _start(program, options):
+    """An Execution of `program` (source or Program) with _Options(**options)."""
+    if isinstance(program, Program):
+        opts = _Options(**{**program._options, **options})
+    else:
+        source = _source(program)
+        opts = _Options(**options)
+    try:
+        out = ctypes.c_void_p()
+        if isinstance(program, Program):
+            _check(_c.ptc_start_compiled(program._handle, opts._handle, ctypes.byref(out)))
+        else:
+            _check(_c.ptc_start(source, len(source), opts._handle, ctypes.byref(out)))
+        return Execution(out.value, opts.keep)
+    finally:
+        opts.close()
+
+
+def start(program, defer=None, context=None, tools=None, memory=None, timeout_ms=None,
+          signature=None, **options):
+    """Starts a program (source, or a ptc.Program) that may wait for its
+    host, and returns an Execution: finished already, or suspended because
+    every live part of it waits on a deferred tool.
+
+    defer: the tools the host answers through Execution.resume: a list of
+        names, or "*" for every tool the program calls that `tools` does not
+        give. A deferred name needs no entry in `tools`.
+    Everything else as ptc.run: tools (called as ptc.run calls them),
+    context, memory, limits (timeout_ms counts the time the program runs, not
+    the time it waits), signature, cancel, ...
+    """
+    named = dict(defer=defer, context=context, tools=tools, memory=memory, signature=signature,
+                 timeout_ms=timeout_ms)
+    # Only what is given: a Program's own options stay the defaults.
+    options.update((name, value) for name, value in named.items() if value is not None)
+    return _start(program, options)
+
+
+_FROM_SNAPSHOT = ("context", "memory", "history", "signature", "float_precision",
+                  "filter_context")
+
+
+def load(data, key=None, tools=None, defer=None, **options):
+    """An Execution from Execution.dump's bytes, continuing where it stood
+    (with the same pending ids), in this process or another. The program,
+    context, memory, history and signature come from the bytes; tools (a
+    tool the program calls that `tools` does not give is deferred), defer,
+    cancel and the limits from the arguments (leave pmap_max_concurrency
+    out, or as it was at the start: another window starts other branches and
+    the replay diverges). `key` as given to dump.
+    ValueError when the bytes are not a snapshot, or a damaged one, or the
+    key does not match ("snapshot_error: ..."), or when the program does not
+    replay to the same calls ("snapshot_divergence: ...")."""
+    for name in _FROM_SNAPSHOT:
+        if name in options:
+            raise TypeError(f"load takes {name} from the snapshot, not as an argument")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data must be bytes (from Execution.dump), got {type(data).__name__}")
+    data = bytes(data)
+    key_bytes = _key(key)
+    opts = _Options(tools=tools, defer=defer, **options)
+    try:
+        out = ctypes.c_void_p()
+        _check(_c.ptc_load(data, len(data), opts._handle, key_bytes, len(key_bytes),
+                           ctypes.byref(out)))
+        return Execution(out.value, opts.keep)
+    finally:
+        opts.close()
+
+
+async def _answer(fn, args):
+    """The JSON text of a tool's answer to one call: its value, or the error
+    of what it raised (as a tool given to ptc.run)."""
+    try:
+        value = fn(args)
+        if inspect.isawaitable(value):
+            value = await value
+        return _answer_json(value)
+    except Exception as e:  # cancellation (a BaseException) goes through
+        return _answer_json(e if isinstance(e, ToolError)
+                            else ToolError(str(e) or type(e).__name__))
+
+
+def _tool_of(table, name):
+    """The function answering tool `name` (one that a compiled program's own
+    `defer` deferred has none: its calls fail)."""
+    if name in table:
+        return table[name].fn
+
+    def missing(args):
+        raise ToolError(f"run_async was given no tool {name}")
+
+    return missing
+
+
+async def run_async(program, tools=None, context=None, memory=None, timeout_ms=None,
+                    signature=None, **options):
+    """Runs a program whose tools are coroutine functions (or plain
+    callables), without blocking the event loop, and returns its Result.
+
+    Every tool in `tools` is deferred: whenever the program waits, all the
+    calls it waits on (every branch of a pmap) are answered at once with
+    asyncio.gather -- an async tool is awaited, a plain one called, and what
+    either raises becomes that call's tool error, as with ptc.run. Starting
+    and resuming run in the loop's default executor, so the loop runs other
+    tasks while the program computes. `tools` values may be ptc.Tool(fn,
+    cacheable=True). Other options as ptc.run. Cancelling the task cancels
+    the program.
+    """
+    if "defer" in options:
+        raise TypeError("run_async defers every tool of `tools` and answers them: it takes no "
+                        "defer")
+    table = {}
+    for name, tool in (tools or {}).items():
+        if not isinstance(name, str):
+            raise TypeError(f"tool names must be str, got {type(name).__name__}")
+        table[name] = tool if isinstance(tool, Tool) else Tool(tool)
+    named = dict(context=context, memory=memory, signature=signature, timeout_ms=timeout_ms)
+    options.update((name, value) for name, value in named.items() if value is not None)
+    options["_deferred"] = {name: tool.cacheable for name, tool in table.items()}
+    loop = asyncio.get_running_loop()
+    execution = await loop.run_in_executor(None, functools.partial(_start, program, options))
+    try:
+        while not execution.done:
+            calls = execution.pending
+            answers = await asyncio.gather(*(_answer(_tool_of(table, c.tool), c.args)
+                                             for c in calls))
+            doc = _answers_doc({c.id: a for c, a in zip(calls, answers)})
+            await loop.run_in_executor(None, execution._resume_json, doc)
+        return execution.result
+    finally:
+        execution.close()

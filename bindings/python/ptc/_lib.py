@@ -73,6 +73,8 @@ _SIGNATURES = {
     "ptc_options_set_cancel_token": (_status, [_handle, _handle]),
     "ptc_options_add_tool": (_status, [_handle, _text, TOOL_FN, ctypes.c_void_p, ctypes.c_void_p,
                                        ctypes.c_int]),
+    "ptc_options_defer_tool": (_status, [_handle, _text, _size]),
+    "ptc_options_add_deferred_tool": (_status, [_handle, _text, ctypes.c_int]),
     # runs
     "ptc_run": (_status, [_text, _size, _handle, ctypes.POINTER(_handle)]),
     "ptc_compile": (_status, [_text, _size, _handle, ctypes.POINTER(_handle),
@@ -88,6 +90,20 @@ _SIGNATURES = {
     "ptc_session_reset": (_status, [_handle]),
     "ptc_session_memory_json": (ctypes.c_void_p, [_handle, ctypes.POINTER(_size)]),
     "ptc_session_free": (None, [_handle]),
+    # executions
+    "ptc_start": (_status, [_text, _size, _handle, ctypes.POINTER(_handle)]),
+    "ptc_start_compiled": (_status, [_handle, _handle, ctypes.POINTER(_handle)]),
+    "ptc_execution_done": (ctypes.c_int, [_handle]),
+    "ptc_execution_pending_json": (ctypes.c_void_p, [_handle, ctypes.POINTER(_size)]),
+    "ptc_resume": (_status, [_handle, _text, _size]),
+    "ptc_execution_result": (_status, [_handle, ctypes.POINTER(_handle)]),
+    "ptc_execution_cancel": (_status, [_handle]),
+    "ptc_execution_heap_bytes": (_size, [_handle]),
+    "ptc_execution_dump": (_status, [_handle, _text, _size, ctypes.POINTER(ctypes.c_void_p),
+                                     ctypes.POINTER(_size)]),
+    "ptc_bytes_free": (None, [ctypes.c_void_p]),
+    "ptc_load": (_status, [_text, _size, _handle, _text, _size, ctypes.POINTER(_handle)]),
+    "ptc_execution_free": (None, [_handle]),
 }
 
 
