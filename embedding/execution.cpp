@@ -13,7 +13,6 @@
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
 #include "scheduler/parallel.hpp"
-#include "scheduler/worker_pool.hpp"
 
 namespace ptc {
 
@@ -51,13 +50,6 @@ ExecutionState::ExecutionState(std::string source, std::shared_ptr<const Program
   // the same branches.
   if (options_.limits.pmap_max_concurrency == 0)
     options_.limits.pmap_max_concurrency = default_pmap_window();
-}
-
-void ExecutionState::forget_host() {
-  // The host's cancel flag may be gone before the frames are unwound.
-  for (Ctx* c : contexts_)
-    c->cancel = nullptr;
-  options_.cancel = nullptr;
 }
 
 ExecutionState::~ExecutionState() {
@@ -428,34 +420,11 @@ void ExecutionState::check_replay() {
 
 // ---------------------------------------------------------------- the API
 
-namespace {
-
-// Drops an execution. A suspended one unwinds its frames on a pool thread:
-// dropping one never holds up its host (a durable host drops one at every
-// call it stores). Nothing the host owns is read after this returns.
-void drop(std::unique_ptr<ExecutionState> state) {
-  if (!state || state->done()) return;
-  state->forget_host();
-  ExecutionState* s = state.release();
-  if (!WorkerPool::instance().submit([s] { delete s; })) delete s;
-}
-
-}  // namespace
-
 Execution::Execution(std::unique_ptr<ExecutionState> state) : state_(std::move(state)) {}
 Execution::Execution(Execution&&) noexcept = default;
 
-Execution& Execution::operator=(Execution&& other) noexcept {
-  if (this != &other) {
-    drop(std::move(state_));
-    state_ = std::move(other.state_);
-  }
-  return *this;
-}
-
-Execution::~Execution() {
-  drop(std::move(state_));
-}
+Execution& Execution::operator=(Execution&&) noexcept = default;
+Execution::~Execution() = default;
 
 ExecutionState& Execution::state() const {
   if (!state_)

@@ -61,9 +61,6 @@ class ExecutionState final : public World {
   // ---- for the Execution handle (under api_mutex)
   // Runs the fiber until the execution finishes or every live part waits.
   void run_until_waiting();
-  // Before a suspended execution is dropped on another thread: nothing the
-  // host owns is read from then on.
-  void forget_host();
   void resume(std::map<std::string, ToolResult, std::less<>> answers);
   void cancel();
   bool done() const { return done_; }

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -73,21 +74,49 @@ size_t page_size() {
   return size;
 }
 
-// Stacks are mapped once per thread and reused: a branch costs no mmap.
+// Stacks are mapped once and reused: a branch costs no mmap. Each thread
+// keeps a few; beyond those they go to a small process-wide pool, so that a
+// stack freed on one thread (an execution dropped or resumed elsewhere)
+// serves the next fiber on another.
+constexpr size_t kThreadStacks = 8;
+constexpr size_t kSharedStacks = 64;
+
+void unmap_stack(void* s) {
+  ::munmap(s, Fiber::kStackBytes + page_size());
+}
+
 struct StackPool {
   std::vector<void*> free;
   ~StackPool() {
     for (void* s : free)
-      ::munmap(s, Fiber::kStackBytes + page_size());
+      unmap_stack(s);
   }
 };
 thread_local StackPool t_stacks;
+
+struct SharedStacks {
+  std::mutex mutex;
+  std::vector<void*> free;
+};
+SharedStacks& shared_stacks() {
+  static SharedStacks* pool = new SharedStacks;  // never destroyed: threads may outlive exit
+  return *pool;
+}
 
 void* take_stack() {
   if (!t_stacks.free.empty()) {
     void* s = t_stacks.free.back();
     t_stacks.free.pop_back();
     return s;
+  }
+  {
+    SharedStacks& shared = shared_stacks();
+    std::lock_guard lock(shared.mutex);
+    if (!shared.free.empty()) {
+      void* s = shared.free.back();
+      shared.free.pop_back();
+      return s;
+    }
   }
   size_t bytes = Fiber::kStackBytes + page_size();
   void* s = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
@@ -108,11 +137,19 @@ void give_stack(void* s) {
   // fiber's overflows.
   __asan_unpoison_memory_region(static_cast<char*>(s) + page_size(), Fiber::kStackBytes);
 #endif
-  if (t_stacks.free.size() < 8) {
+  if (t_stacks.free.size() < kThreadStacks) {
     t_stacks.free.push_back(s);
     return;
   }
-  ::munmap(s, Fiber::kStackBytes + page_size());
+  SharedStacks& shared = shared_stacks();
+  {
+    std::lock_guard lock(shared.mutex);
+    if (shared.free.size() < kSharedStacks) {
+      shared.free.push_back(s);
+      return;
+    }
+  }
+  unmap_stack(s);
 }
 
 // The lowest address the recursion checks let a fiber's frames reach.

@@ -523,11 +523,9 @@ PTC_API void ptc_bytes_free(char* bytes);
  * program): "snapshot_divergence: ". Free with ptc_execution_free. */
 PTC_API ptc_status ptc_load(const char* bytes, size_t len, const ptc_options* options,
                             const char* key, size_t key_len, ptc_execution** out);
-/* Frees an execution; a suspended one is cancelled (its branches unwound)
- * on a ptc worker thread, so this returns at once: after it returns nothing
- * reads the options' cancel token, and a tool's free_user callback, when
- * this execution held its last reference, runs on that thread shortly
- * after. Not while another thread is in a call on it. NULL does nothing. */
+/* Frees an execution; a suspended one is cancelled first (its branches
+ * unwound, no tool called). Not while another thread is in a call on it.
+ * NULL does nothing. */
 PTC_API void ptc_execution_free(ptc_execution* execution);
 
 #ifdef __cplusplus

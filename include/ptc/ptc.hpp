@@ -284,8 +284,8 @@ class Execution {
   explicit Execution(std::unique_ptr<ExecutionState> state);
   Execution(Execution&&) noexcept;
   Execution& operator=(Execution&&) noexcept;
-  // A suspended execution dropped is unwound on a pool thread: the
-  // destructor returns at once, and reads nothing of the host's after.
+  // A suspended execution dropped is unwound (its frames and branches end,
+  // no tool is called) before the destructor returns.
   ~Execution();
 
   bool done() const;
