@@ -10,17 +10,22 @@
 // - BM_Load/K: loading a snapshot that stands at call K (replaying K calls),
 //   beside BM_RunTo/K: a run of the program that makes those K calls;
 // - BM_StartNoDefer: start() of a program that defers nothing, beside
-//   BM_RunNoDefer: run() of it (what an execution adds to a run).
+//   BM_RunNoDefer: run() of it (what an execution adds to a run);
+// - BM_SuspendedMemory: 10,000 executions suspended at once, each at a tool
+//   call after a small computation: resident memory per execution beyond
+//   its heaps (kib_beyond_heaps; the goal is at most 64).
 //
 // Counters: us_per_call (the figure Monty's script prints) and bytes (the
 // average snapshot size). The program is compiled once, as a host that runs
 // it many times would.
 #include <benchmark/benchmark.h>
 
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "include/ptc/ptc.hpp"
 
@@ -158,6 +163,42 @@ void BM_StartNoDefer(benchmark::State& state) {
     benchmark::DoNotOptimize(ptc::start(*program).done());
 }
 
+// Resident memory of the process (VmRSS), in KiB.
+double resident_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6));
+  return 0;
+}
+
+void BM_SuspendedMemory(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  ptc::RunOptions o = deferred_options();
+  auto program = ptc::compile(
+      "(let [xs (map #(* % %) (range 50)) total (reduce + xs) u (tool/get-user {:id total})]"
+      " (+ total (:score u)))",
+      o);
+  { ptc::Execution warm = ptc::start(*program, o); }
+  for (auto _ : state) {
+    std::vector<ptc::Execution> suspended;
+    suspended.reserve(static_cast<size_t>(n));
+    double before = resident_kib();
+    for (int i = 0; i < n; ++i)
+      suspended.push_back(ptc::start(*program, o));
+    double after = resident_kib();
+    double heaps = 0;
+    for (const ptc::Execution& e : suspended)
+      heaps += static_cast<double>(e.heap_bytes());
+    state.counters["kib_each"] = (after - before) / n;
+    state.counters["heap_kib_each"] = heaps / 1024 / n;
+    state.counters["kib_beyond_heaps"] = (after - before - heaps / 1024) / n;
+    state.PauseTiming();
+    suspended.clear();
+    state.ResumeTiming();
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_SyncTools)->Arg(100);
@@ -167,5 +208,6 @@ BENCHMARK(BM_Load)->Arg(10)->Arg(50)->Arg(100);
 BENCHMARK(BM_RunTo)->Arg(10)->Arg(50)->Arg(100);
 BENCHMARK(BM_RunNoDefer);
 BENCHMARK(BM_StartNoDefer);
+BENCHMARK(BM_SuspendedMemory)->Arg(10000)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
