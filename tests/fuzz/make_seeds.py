@@ -416,6 +416,35 @@ def select(control, cap, dest):
         shutil.copyfile(paths[i], os.path.join(dest, name))
 
 
+EXECUTION_PROGRAMS = [
+    "(tool/get {:id 1})",
+    "(let [u (tool/get {:id 1})] (if (map? u) (:n u) u))",
+    "(reduce + (map #(let [r (tool/get {:i %})] (if (number? r) r 1)) (range 6)))",
+    "(pmap #(tool/get {:i %}) (range 4))",
+    "(pmap (fn [i] (let [a (tool/get {:i i}) b (tool/put {:a a})] [a b])) (range 3))",
+    "(pcalls #(tool/get {}) #(tool/put {}) #(tool/get {:k 1}))",
+    "(pmap (fn [x] (pmap #(tool/get {:x x :y %}) [1 2])) [1 2])",
+    "(doseq [i (range 3)] (println (tool/get {:i i})))",
+    "(tool/get {:fail true})",
+    "(pmap #(tool/get {:fail (= % 2)}) (range 4))",
+    "(for [x (range 3) :let [r (tool/get {:x x})]] r)",
+    "(def total (atom 0)) (doseq [i (range 3)] (swap! total + (count (str (tool/get {:i i}))))) @total",
+    "(loop [i 0 acc []] (if (< i 4) (recur (inc i) (conj acc (tool/get {:i i}))) acc))",
+    "(defn f [x] (tool/get {:x x})) (pmap f [1 2]) (f 3)",
+    "(return (tool/get {:done true}))",
+    "(fail (tool/get {}))",
+    "(let [a (tool/get {}) b (tool/get {})] (= a b))",
+    "(->> (range 5) (filter odd?) (map #(tool/put {:v %})) (into []))",
+]
+
+
+def execution_inputs():
+    out = list(EXECUTION_PROGRAMS)
+    for i, p in enumerate(EXECUTION_PROGRAMS):
+        out.append("%d\n%s" % (i % 4, p))
+    return out
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "select":
         select(sys.argv[2], int(sys.argv[3]), sys.argv[4])
@@ -430,6 +459,7 @@ def main():
     write(out, "json", json_docs())
     write(out, "signature", signature_inputs())
     write(out, "memory", memory_inputs())
+    write(out, "execution", execution_inputs())
     write(out, "jsonrpc", jsonrpc_inputs())
     write(out, "http", http_inputs())
     write(out, "schema", schema_inputs())

@@ -99,8 +99,13 @@ inline std::string ledger_text(const std::vector<ToolCall>& calls, bool sorted) 
 // Empty when the two steps end the same; else what differs. Parallel
 // branches record their calls in the order they end, which depends on
 // scheduling: with `parallel`, ledgers are compared as sets.
+// Equal, or printed alike: ##NaN is not equal to itself.
+inline bool same_value(const HostValue& a, const HostValue& b) {
+  return a == b || format_value(a) == format_value(b);
+}
+
 inline std::string compare(const Step& ran, const Step& executed, bool parallel) {
-  if (ran.ok != executed.ok || (ran.ok && !(ran.value == executed.value)) ||
+  if (ran.ok != executed.ok || (ran.ok && !same_value(ran.value, executed.value)) ||
       ran.printed != executed.printed)
     return "outcome: run gave " + describe(ran) + ", the execution " + describe(executed);
   // When parallel branches fail, which failure ends the call (and which
@@ -113,7 +118,7 @@ inline std::string compare(const Step& ran, const Step& executed, bool parallel)
        ran.error.loc.col != executed.error.loc.col))
     return "error: run gave " + format_error(ran.error) + ", the execution " +
            format_error(executed.error);
-  if (!(ran.memory == executed.memory))
+  if (!same_value(ran.memory, executed.memory))
     return "memory: run gave " + format_value(ran.memory) + ", the execution " +
            format_value(executed.memory);
   if (ran.prints != executed.prints) return "prints differ";
