@@ -35,7 +35,7 @@ struct StackPool {
   std::vector<Value*> free;
   ~StackPool() {
     for (Value* s : free)
-      std::free(s);
+      unmap_reserved(s, kStackValues * sizeof(Value));
   }
 };
 thread_local StackPool t_stacks;
@@ -46,16 +46,14 @@ Value* acquire_stack() {
     t_stacks.free.pop_back();
     return s;
   }
-  auto* s = static_cast<Value*>(std::malloc(kStackValues * sizeof(Value)));
-  if (!s) throw std::bad_alloc();
-  return s;
+  return static_cast<Value*>(map_reserved(kStackValues * sizeof(Value)));
 }
 
 void release_stack(Value* s) {
   if (t_stacks.free.size() < 4)
     t_stacks.free.push_back(s);
   else
-    std::free(s);
+    unmap_reserved(s, kStackValues * sizeof(Value));
 }
 
 bool is_nan(Value v) {
@@ -124,8 +122,8 @@ VM::~VM() {
   if (ctx_.invoker == this) ctx_.invoker = nullptr;
 }
 
-std::vector<std::vector<VM::Frame>>& VM::spare_frames() {
-  static thread_local std::vector<std::vector<Frame>> spare;
+std::vector<VM::Frames>& VM::spare_frames() {
+  static thread_local std::vector<Frames> spare;
   return spare;
 }
 

@@ -13,6 +13,7 @@
 
 #include "compiler/proto.hpp"
 #include "runtime/ctx.hpp"
+#include "vm/mapped_allocator.hpp"
 
 namespace ptc {
 
@@ -65,8 +66,9 @@ class VM final : public Invoker {
     Value* base;
     uint32_t recur_count;
   };
+  using Frames = std::vector<Frame, MappedAllocator<Frame>>;
 
-  static std::vector<std::vector<Frame>>& spare_frames();  // this thread's, for later runs
+  static std::vector<Frames>& spare_frames();  // this thread's, for later runs
   Value execute(size_t stop_depth);
   // Pushes a frame for a closure called with its callee slot at `slot`.
   void push_frame(const ClosureObj* closure, Value* slot, uint32_t nargs);
@@ -83,7 +85,7 @@ class VM final : public Invoker {
   std::vector<Value> var_values_;  // cached #'name values per global
   Value* stack_ = nullptr;
   Value* stack_end_ = nullptr;
-  std::vector<Frame> frames_;
+  Frames frames_;
   size_t max_frames_;
   bool returned_ = false;
 };
