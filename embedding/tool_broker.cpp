@@ -42,6 +42,50 @@ void put_text(std::string& out, char tag, std::string_view s) {
   out += s;
 }
 
+// A float: as the integer it equals when it is one (1.0 and 1 are one key),
+// else its shortest text.
+void put_float(std::string& out, double d) {
+  if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
+    out += 'i';
+    put_int(out, static_cast<int64_t>(d));
+  } else {
+    fmt::format_to(std::back_inserter(out), "d{}", d);
+  }
+  out += ';';
+}
+
+// A map key that is a name (string or keyword): - and _ alike, as the
+// reference's key normaliser does.
+void put_name_key(std::string& out, std::string_view name) {
+  out += 's';
+  put_int(out, static_cast<int64_t>(name.size()));
+  out += ':';
+  size_t at = out.size();
+  out += name;
+  std::replace(out.begin() + static_cast<ptrdiff_t>(at), out.end(), '-', '_');
+}
+
+// A set from its elements' canonical texts, in sorted order.
+void put_set(std::string& out, std::vector<std::string> parts) {
+  std::sort(parts.begin(), parts.end());
+  out += '#';
+  put_int(out, static_cast<int64_t>(parts.size()));
+  out += '[';
+  for (const std::string& p : parts)
+    out += p;
+  out += ']';
+}
+
+// A map's entries (canonical key, canonical value) in sorted order, after
+// its header.
+void put_entries(std::string& out, std::vector<std::pair<std::string, std::string>> entries) {
+  std::sort(entries.begin(), entries.end());
+  for (const auto& [k, val] : entries) {
+    out += k;
+    out += val;
+  }
+}
+
 // Canonical text of a host value: a tag per kind, lengths before text, map
 // entries sorted by their canonical keys. Written straight into `out` where
 // no sorting is needed (a hot path: every tool call hashes its arguments).
@@ -63,17 +107,9 @@ void canonical(std::string& out, const HostValue& v) {
     case K::BigInt:
       put_text(out, 'i', v.text());
       return;
-    case K::Float: {
-      double d = v.as_float();
-      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
-        out += 'i';
-        put_int(out, static_cast<int64_t>(d));
-      } else {
-        fmt::format_to(std::back_inserter(out), "d{}", d);
-      }
-      out += ';';
+    case K::Float:
+      put_float(out, v.as_float());
       return;
-    }
     case K::String:
     case K::Keyword:  // a keyword and a string of the same name are one key
       put_text(out, 's', v.text());
@@ -96,13 +132,7 @@ void canonical(std::string& out, const HostValue& v) {
         canonical(p, x);
         parts.push_back(std::move(p));
       }
-      std::sort(parts.begin(), parts.end());
-      out += '#';
-      put_int(out, static_cast<int64_t>(parts.size()));
-      out += '[';
-      for (const std::string& p : parts)
-        out += p;
-      out += ']';
+      put_set(out, std::move(parts));
       return;
     }
     case K::Map: {
@@ -123,11 +153,7 @@ void canonical(std::string& out, const HostValue& v) {
           canonical(val, items[i + 1]);
           entries.emplace_back(std::move(k), std::move(val));
         }
-        std::sort(entries.begin(), entries.end());
-        for (const auto& [k, val] : entries) {
-          out += k;
-          out += val;
-        }
+        put_entries(out, std::move(entries));
       }
       out += '}';
       return;
@@ -135,18 +161,11 @@ void canonical(std::string& out, const HostValue& v) {
   }
 }
 
-// A map key: names (strings, keywords) with - and _ alike, as the
-// reference's key normaliser does; other keys as values.
+// A map key: a name as put_name_key writes it; other keys as values.
 void canonical_key(std::string& out, const HostValue& k) {
   if (k.kind() != HostValue::Kind::String && k.kind() != HostValue::Kind::Keyword)
     return canonical(out, k);
-  const std::string& name = k.text();
-  out += 's';
-  put_int(out, static_cast<int64_t>(name.size()));
-  out += ':';
-  size_t at = out.size();
-  out += name;
-  std::replace(out.begin() + static_cast<ptrdiff_t>(at), out.end(), '-', '_');
+  put_name_key(out, k.text());
 }
 
 void canonical_value_key(std::string& out, Value k);
@@ -172,17 +191,9 @@ void canonical_value(std::string& out, Value v) {
     case Type::BigInt:
       put_text(out, 'i', bigint_to_string(v.big()));
       return;
-    case Type::Float: {
-      double d = v.as_float();
-      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
-        out += 'i';
-        put_int(out, static_cast<int64_t>(d));
-      } else {
-        fmt::format_to(std::back_inserter(out), "d{}", d);
-      }
-      out += ';';
+    case Type::Float:
+      put_float(out, v.as_float());
       return;
-    }
     case Type::String:
       put_text(out, 's', v.str()->view());
       return;
@@ -204,13 +215,7 @@ void canonical_value(std::string& out, Value v) {
         canonical_value(p, it.key());
         parts.push_back(std::move(p));
       }
-      std::sort(parts.begin(), parts.end());
-      out += '#';
-      put_int(out, static_cast<int64_t>(parts.size()));
-      out += '[';
-      for (const std::string& p : parts)
-        out += p;
-      out += ']';
+      put_set(out, std::move(parts));
       return;
     }
     case Type::Map: {
@@ -231,11 +236,7 @@ void canonical_value(std::string& out, Value v) {
           canonical_value(val, it.val());
           entries.emplace_back(std::move(k), std::move(val));
         }
-        std::sort(entries.begin(), entries.end());
-        for (const auto& [k, val] : entries) {
-          out += k;
-          out += val;
-        }
+        put_entries(out, std::move(entries));
       }
       out += '}';
       return;
@@ -248,13 +249,7 @@ void canonical_value(std::string& out, Value v) {
 
 void canonical_value_key(std::string& out, Value k) {
   if (!k.is_string() && k.type() != Type::Keyword) return canonical_value(out, k);
-  std::string_view name = k.is_string() ? k.str()->view() : k.kw()->name();
-  out += 's';
-  put_int(out, static_cast<int64_t>(name.size()));
-  out += ':';
-  size_t at = out.size();
-  out += name;
-  std::replace(out.begin() + static_cast<ptrdiff_t>(at), out.end(), '-', '_');
+  put_name_key(out, k.is_string() ? k.str()->view() : k.kw()->name());
 }
 
 std::string hex_of(XXH128_hash_t h) {
