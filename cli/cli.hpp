@@ -42,6 +42,8 @@ bool take_flag(std::vector<std::string>& args, const std::string& flag);
 int usage_error(const std::string& message, const char* usage);
 
 std::optional<std::string> read_file(const std::string& path, std::string* error);
+// A program file, or standard input for "-".
+std::optional<std::string> read_program(const std::string& path, std::string* error);
 // Loads --context, --memory and --tools into out.run and starts --upstreams;
 // returns an error message or "".
 std::string load_context(CommonOptions& out);

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <fstream>
+#include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include "cli/cli.hpp"
@@ -122,6 +124,11 @@ std::optional<std::string> read_file(const std::string& path, std::string* error
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::optional<std::string> read_program(const std::string& path, std::string* error) {
+  if (path != "-") return read_file(path, error);
+  return std::string(std::istreambuf_iterator<char>(std::cin), {});
 }
 
 std::string load_json_object(const std::string& path, const char* what, HostValue& out) {

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <iostream>
 
 #include "cli/cli.hpp"
 
@@ -50,10 +49,7 @@ int cmd_run(std::vector<std::string> args) {
   CommonOptions opts;
   if (int rc = setup(args, opts, "ptc run FILE.clj [options]"); rc >= 0) return rc;
   std::string err;
-  auto source =
-      args[0] == "-"
-          ? std::optional<std::string>(std::string(std::istreambuf_iterator<char>(std::cin), {}))
-          : read_file(args[0], &err);
+  auto source = read_program(args[0], &err);
   if (!source) {
     fmt::print(stderr, "ptc: {}\n", err);
     return kExitUsage;

@@ -4,8 +4,6 @@
 // object: the pending calls, or the outcome.
 #include <fmt/format.h>
 
-#include <iostream>
-#include <iterator>
 #include <set>
 
 #include "cli/cli.hpp"
@@ -135,11 +133,6 @@ void apply_deferrals(const Deferrals& deferrals, const std::set<std::string>& ta
     else
       run.tools[name] = Tool{nullptr, false, false, true};
   }
-}
-
-std::optional<std::string> read_program(const std::string& path, std::string* error) {
-  if (path != "-") return read_file(path, error);
-  return std::string(std::istreambuf_iterator<char>(std::cin), {});
 }
 
 std::string strings_json(const std::vector<std::string>& items) {
