@@ -255,6 +255,20 @@ class Tool:
         self.cacheable = bool(cacheable)
 
 
+def _json_value(value):
+    """JSON text of a tool's value; TypeError (the message a tool given to
+    ptc.run gets) when it has none."""
+    try:
+        return json.dumps(value, allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"the tool's value has no JSON form: {e}") from None
+
+
+def _error_text(e):
+    """The message a tool's exception becomes: its text, or its type's name."""
+    return str(e) or type(e).__name__
+
+
 def _tool_callback(fn):
     """The C callback of a Python tool: args (a dict) in, a JSON-able value
     out; whatever it raises becomes a tool_error with the exception's text."""
@@ -262,13 +276,10 @@ def _tool_callback(fn):
     def call(user, name, args_json, args_len, reply):
         try:
             value = fn(json.loads(ctypes.string_at(args_json, args_len)))
-            try:
-                text = json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8")
-            except (TypeError, ValueError) as e:
-                raise TypeError(f"the tool's value has no JSON form: {e}") from None
+            text = _json_value(value).encode("utf-8")
             _c.ptc_tool_reply_set_result_json(reply, text, len(text))
         except BaseException as e:  # noqa: B036 - nothing may unwind into C
-            message = (str(e) or type(e).__name__).encode("utf-8", "replace")
+            message = _error_text(e).encode("utf-8", "replace")
             _c.ptc_tool_reply_set_error(reply, message, len(message))
 
     return _lib.TOOL_FN(call)
@@ -518,15 +529,6 @@ PendingCall.__doc__ = """A tool call an execution waits on: `id` (stable across 
 "c2" is the program's third call, "p0.3/c0" the first call of branch 3 of
 its first pmap), `tool` (the name after tool/) and `args` (the argument
 dict, exactly as a tool given to ptc.run would receive it)."""
-
-
-def _json_value(value):
-    """JSON text of a tool's value; TypeError (the message a tool given to
-    ptc.run gets) when it has none."""
-    try:
-        return json.dumps(value, allow_nan=False, ensure_ascii=False)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"the tool's value has no JSON form: {e}") from None
 
 
 def _answer_json(answer):
@@ -788,8 +790,7 @@ async def _answer(fn, args):
             value = await value
         return _answer_json(value)
     except Exception as e:  # cancellation (a BaseException) goes through
-        return _answer_json(e if isinstance(e, ToolError)
-                            else ToolError(str(e) or type(e).__name__))
+        return _answer_json(e if isinstance(e, ToolError) else ToolError(_error_text(e)))
 
 
 def _tool_of(table, name):
