@@ -28,6 +28,18 @@ std::string with_hint(const Error& e) {
   return e.hint.empty() ? e.message : fmt::format("{}; {}", e.message, e.hint);
 }
 
+// Runs `call`; a refusal (args_error: the execution is left unchanged)
+// becomes PTC_INVALID_ARGUMENT with the message and its hint.
+template <class Call>
+decltype(auto) refusing_bad_arguments(Call call) {
+  try {
+    return call();
+  } catch (const LispError& err) {
+    if (err.error().kind != ErrorKind::ArgsError) throw;
+    throw InvalidArgument(with_hint(err.error()));
+  }
+}
+
 // {"value": v} or {"error": "message"}. The value comes from the same parser
 // (json_arg) that ptc_tool_reply_set_result_json reads a callback's text with,
 // so an answer means what the same text from a callback would.
@@ -120,12 +132,7 @@ ptc_status ptc_resume(ptc_execution* execution, const char* answers_json, size_t
     ptc_execution& e = required(execution, "execution");
     Answers answers = answers_arg(text_arg(answers_json, len, "answers_json"));
     std::lock_guard lock(e.mutex);
-    try {
-      e.execution.resume(std::move(answers));
-    } catch (const LispError& err) {
-      if (err.error().kind != ErrorKind::ArgsError) throw;
-      throw InvalidArgument(with_hint(err.error()));  // refused: nothing changed
-    }
+    refusing_bad_arguments([&] { e.execution.resume(std::move(answers)); });
     e.pending_json.reset();
     return PTC_OK;
   });
@@ -135,13 +142,8 @@ ptc_status ptc_execution_result(const ptc_execution* execution, ptc_result** out
   return guarded([&] {
     out_arg(out, "out");
     const ptc_execution& e = required(execution, "execution");
-    Step step;
-    try {
-      step = e.execution.step();  // a finished execution's Step no longer changes
-    } catch (const LispError& err) {
-      if (err.error().kind != ErrorKind::ArgsError) throw;
-      throw InvalidArgument(with_hint(err.error()));
-    }
+    // A finished execution's Step no longer changes: a copy is handed out.
+    Step step = refusing_bad_arguments([&] { return e.execution.step(); });
     return deliver(std::move(step), out);
   });
 }
@@ -172,13 +174,7 @@ ptc_status ptc_execution_dump(const ptc_execution* execution, const char* key, s
     required(len, "len");
     const ptc_execution& e = required(execution, "execution");
     std::string_view k = text_arg(key, key_len, "key");
-    std::string snapshot;
-    try {
-      snapshot = e.execution.dump(k);
-    } catch (const LispError& err) {
-      if (err.error().kind != ErrorKind::ArgsError) throw;
-      throw InvalidArgument(with_hint(err.error()));
-    }
+    std::string snapshot = refusing_bad_arguments([&] { return e.execution.dump(k); });
     // malloc'd, so that ptc_bytes_free needs no size and a host's buffer
     // never meets C++'s allocator.
     char* buffer = static_cast<char*>(std::malloc(snapshot.size() ? snapshot.size() : 1));
