@@ -265,7 +265,11 @@ ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_v
   Pending p;
   p.ctx = &ctx;
   p.call = PendingCall{call_id(ctx.place.path, number), std::string(tool), args};
-  pending_.push_back(&p);
+  // Kept in program order: branches on other threads reach their waits in any order.
+  auto at = std::upper_bound(
+      pending_.begin(), pending_.end(), &p,
+      [](const Pending* x, const Pending* y) { return call_id_before(x->call.id, y->call.id); });
+  pending_.insert(at, &p);
   struct Unlist {  // a wait that ends without the host (unwinding) leaves no stale entry
     ExecutionState& self;
     Pending& p;

@@ -181,6 +181,31 @@ bool valid_branch_path(std::string_view path) {
   return true;
 }
 
+bool call_id_before(std::string_view a, std::string_view b) {
+  auto digits = [](std::string_view s, size_t i) {
+    size_t j = i;
+    while (j < s.size() && s[j] >= '0' && s[j] <= '9')
+      ++j;
+    return j - i;
+  };
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    size_t na = digits(a, i), nb = digits(b, j);
+    if (na && nb) {
+      // Numbers have no leading zeros: the shorter one is the smaller.
+      if (na != nb) return na < nb;
+      if (int c = a.substr(i, na).compare(b.substr(j, nb)); c != 0) return c < 0;
+      i += na;
+      j += nb;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
 std::optional<std::pair<std::string, uint32_t>> parse_call_id(std::string_view id) {
   std::string_view rest = id;
   while (!rest.empty() && rest[0] == 'p')

@@ -137,6 +137,10 @@ class Journal {
 std::string call_id(std::string_view path, uint32_t number);
 // The inverse; nullopt for a string that is not a call id.
 std::optional<std::pair<std::string, uint32_t>> parse_call_id(std::string_view id);
+// Orders call ids by their numbers rather than their text ("p0.2/" before
+// "p0.10/"), so pending calls are listed the same way whichever branch
+// happened to wait first.
+bool call_id_before(std::string_view a, std::string_view b);
 // Whether `path` is a branch path: "" or one or more "p<call>.<branch>/".
 bool valid_branch_path(std::string_view path);
 

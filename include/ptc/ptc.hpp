@@ -292,7 +292,8 @@ class Execution {
   // The outcome once done(): the Step run() gives. Throws LispError
   // (args_error) before.
   const Step& step() const;
-  // The calls it waits on, in the order they were made; empty once done.
+  // The calls it waits on, in program order (branch 0 before branch 1, by
+  // number, whichever reached its call first); empty once done.
   std::vector<PendingCall> pending() const;
   // Answers to pending calls by id, any non-empty subset: a value, or an
   // error the program sees as the tool's failure (ToolResult::failure).

@@ -173,6 +173,34 @@ TEST(Execution, SynchronousToolsKeepWorkingBesideDeferredOnes) {
   EXPECT_EQ(e.step().printed, "[102 203]");
 }
 
+TEST(Execution, PendingCallsAreListedInProgramOrderWhicheverWaitedFirst) {
+  // Branch 0 holds its synchronous call until branch 1 has made its own, so
+  // branch 1 usually reaches its deferred call first; the list does not say so.
+  RunOptions o = deferring({"slow"});
+  std::atomic<bool> second_called{false};
+  o.tools["fast"] = {[&](const HostValue& a) {
+    if (a.get("n")->as_int() == 0) {
+      for (int i = 0; i < 200 && !second_called.load(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } else {
+      second_called = true;
+    }
+    return ToolResult::success(HostValue::integer(0));
+  }};
+  Execution e = ptc::start("(pmap (fn [n] (tool/slow {:n (tool/fast {:n n})})) [0 1])", o);
+  EXPECT_EQ(ids(e), (std::vector<std::string>{"p0.0/c1", "p0.1/c1"}));
+  // Numbers compare as numbers: branch 2 before branch 10.
+  RunOptions wide = deferring({"slow"});
+  wide.limits.pmap_max_concurrency = 12;
+  wide.limits.max_parallel_workers = 12;
+  Execution many = ptc::start("(pmap #(tool/slow {:n %}) (range 12))", wide);
+  std::vector<std::string> expected;
+  for (int i = 0; i < 12; ++i)
+    expected.push_back("p0." + std::to_string(i) + "/c0");
+  EXPECT_EQ(ids(many), expected);
+}
+
 TEST(Execution, AnErrorAnswerIsTheToolsFailure) {
   Execution e = ptc::start("(do (tool/f {}) :never)", deferring({"f"}));
   e.resume({{"c0", ToolResult::failure("no such user")}});
