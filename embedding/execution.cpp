@@ -226,14 +226,18 @@ void ExecutionState::attach(Ctx& run) {
 }
 
 AnswerSource ExecutionState::source_of(const Ctx& ctx, uint32_t number, std::string_view tool,
-                                       std::string_view args_key) {
+                                       Value args) {
   const BranchJournal* branch = journal_.find(ctx.place.path);
   if (branch && number < branch->tools.size()) {
     const JournalCall& t = branch->tools[number];
     if (t.tool != tool)
       diverge(fmt::format("call {} is to tool/{}, where the journal holds a call to tool/{}",
                           call_id(ctx.place.path, number), tool, t.tool));
-    if (t.args_key.view() != args_key)
+    // Most replayed calls are recognised by the bytes of their arguments;
+    // the canonical key is the general test.
+    bool same =
+        !t.args_truncated && !args.is_nil() && encoded_export_matches(t.ledger_args.bytes(), args);
+    if (!same && t.args_key.view() != canonical_args_key(args).view())
       diverge(fmt::format("call {} to tool/{} has other arguments than the journal's",
                           call_id(ctx.place.path, number), tool));
     return AnswerSource::Journal;
@@ -278,7 +282,15 @@ ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_v
     }
   } unlist{*this, p};
   p.wait.wait();
-  if (p.cancelled) stopped(ctx);
+  if (p.cancelled) {
+    // A drop where only the VM loop stands between this wait and the run
+    // returns rather than unwinds (Ctx::abandoned).
+    if (stopping_ == Stopping::Drop && ctx.tool_call_outermost && ctx.place.path.empty()) {
+      ctx.abandoned = true;
+      return ToolResult::failure("the execution was dropped");
+    }
+    stopped(ctx);
+  }
   return std::move(p.answer);
 }
 

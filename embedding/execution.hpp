@@ -81,8 +81,11 @@ class ExecutionState final : public World {
   void attach(Ctx& run);
   uint64_t first_ledger_seq() const { return journal_.tool_count(); }
   int64_t paused_ns() const { return paused_ns_.load(std::memory_order_relaxed); }
-  AnswerSource source_of(const Ctx& ctx, uint32_t number, std::string_view tool,
-                         std::string_view args_key);
+  // Being dropped: the run is discarded unseen.
+  bool dropping() const { return stopping_ == Stopping::Drop; }
+  // Where the answer to a branch's call `number` comes from; during a replay
+  // the call must be the journal's (tool and arguments) or the replay diverges.
+  AnswerSource source_of(const Ctx& ctx, uint32_t number, std::string_view tool, Value args);
   // The journal's record of the call (a replay).
   const JournalCall& recorded(const Ctx& ctx, uint32_t number);
   // Waits for the host's answer (the fiber parks); throws cancelled when the

@@ -98,6 +98,11 @@ struct ClockRun {
 struct BranchJournal {
   std::vector<JournalCall> tools;  // by call number
   std::vector<ClockRun> clocks;    // by first read, contiguous
+  // The encoding of the first `loaded_tools` calls as the snapshot read
+  // held them (in the journal's copy of it): a dump copies them rather than
+  // writing each again.
+  std::string_view loaded_bytes;
+  size_t loaded_tools = 0;
 
   uint32_t clock_reads() const {
     return clocks.empty() ? 0 : clocks.back().first + clocks.back().count;

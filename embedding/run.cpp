@@ -402,6 +402,7 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   };
   std::vector<Value> imported = import_inputs(ctx, vm, options, *code, memory, memory_functions);
   Value v = run_program(ctx, vm, options, step);
+  if (ctx.abandoned) return;  // a dropped execution: nobody reads the step
   HostValue result = export_outputs(vm, v, options, *code, memory, imported, step);
   step.usage.memory_bytes = ctx.arena.used() - base_used;
   finish_result(std::move(result), v, signature, options, step);
@@ -431,6 +432,9 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
   bool crashed = false;
   try {
     execute(source, program, options, step, start, execution);
+    // A dropped execution: nobody reads the step, and there is no stop to
+    // report (as when its frames unwind).
+    if (execution && execution->dropping()) return step;
   } catch (LispError& e) {
     step.error = e.error();
   } catch (std::bad_alloc&) {

@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -161,7 +162,9 @@ void write_journal(Writer& w, const Journal& journal) {
   for (const auto& [path, branch] : journal.branches()) {
     w.str(path);
     w.varint(branch.tools.size());
-    for (const JournalCall& t : branch.tools) {
+    w.out += branch.loaded_bytes;
+    for (size_t i = branch.loaded_tools; i < branch.tools.size(); ++i) {
+      const JournalCall& t = branch.tools[i];
       w.str(t.tool);
       w.str(t.args_key.view());
       w.u8((t.ok ? 1 : 0) | (t.cached ? 2 : 0) | (t.args_truncated ? 4 : 0) |
@@ -190,6 +193,7 @@ class Reader {
   Reader(std::string_view bytes, size_t end) : data_(bytes), pos_(0), end_(end) {}
 
   size_t pos() const { return pos_; }
+  std::string_view data() const { return data_; }
   void skip(size_t n) { pos_ += n; }
   size_t left() const { return end_ - pos_; }
   bool at_end() const { return pos_ == end_; }
@@ -520,10 +524,20 @@ Limits read_limits(Reader& r) {
 }
 
 bool hex_key(std::string_view s) {
+  // Every journaled call has a key: checked without a branch per digit.
+  static constexpr auto kHexDigit = [] {
+    std::array<uint8_t, 256> t{};
+    for (int c = '0'; c <= '9'; ++c)
+      t[static_cast<size_t>(c)] = 1;
+    for (int c = 'a'; c <= 'f'; ++c)
+      t[static_cast<size_t>(c)] = 1;
+    return t;
+  }();
   if (s.size() != 32) return false;
+  uint8_t all = 1;
   for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
+    all &= kHexDigit[static_cast<uint8_t>(c)];
+  return all;
 }
 
 void read_journal(Reader& r, Journal& journal) {
@@ -535,12 +549,13 @@ void read_journal(Reader& r, Journal& journal) {
     BranchJournal& branch = journal.branch(path);
     std::string where = fmt::format("the journal of branch \"{}\"", path);
     size_t tools = r.count(where, 13);
-    branch.tools.reserve(tools);
+    branch.tools.reserve(tools + 1);  // and the live call that follows the replay
+    size_t first = r.pos();
     for (size_t i = 0; i < tools; ++i) {
       JournalCall& t = journal.new_call(branch);
       t.tool = r.str(where);
       if (t.tool.empty()) r.fail(where + ": a tool call with no tool name");
-      std::string_view key = r.text(where);
+      std::string_view key = r.bytes(where);  // hex digits: UTF-8 without checking it
       if (!hex_key(key)) r.fail(where + ": an arguments key that is not 32 hex digits");
       t.args_key = ArgsKey::of(key);
       uint8_t flags = r.u8(where);
@@ -561,6 +576,8 @@ void read_journal(Reader& r, Journal& journal) {
       t.cache_charge = r.varint(where);
       t.ledger_charge = r.varint(where);
     }
+    branch.loaded_bytes = r.data().substr(first, r.pos() - first);
+    branch.loaded_tools = tools;
     size_t runs = r.count(where, 2);
     for (size_t i = 0; i < runs; ++i) {
       uint32_t n = r.u32(where);
@@ -643,6 +660,82 @@ HostValue decode_value(std::string_view bytes) {
 
 Value import_encoded(Ctx& ctx, std::string_view bytes) {
   return Importer(ctx, bytes).value();
+}
+
+namespace {
+
+// encoded_export_matches, one value at bytes[at..]; advances `at`.
+bool export_matches(std::string_view bytes, size_t& at, Value v, int depth) {
+  auto varint = [&](uint64_t& out) {
+    out = 0;
+    for (int shift = 0; shift < 64 && at < bytes.size(); shift += 7) {
+      auto b = static_cast<uint8_t>(bytes[at++]);
+      out |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  auto text = [&](uint8_t want_tag, uint8_t tag, std::string_view s) {
+    uint64_t n;
+    if (tag != want_tag || !varint(n) || n != s.size() || bytes.size() - at < n) return false;
+    bool same = bytes.compare(at, n, s) == 0;
+    at += n;
+    return same;
+  };
+  if (depth > 32 || at >= bytes.size()) return false;
+  auto tag = static_cast<uint8_t>(bytes[at++]);
+  uint64_t n;
+  switch (v.type()) {
+    case Type::Nil:
+      return tag == kNil;
+    case Type::Bool:
+      return tag == (v.as_bool() ? kTrue : kFalse);
+    case Type::Int:
+      return tag == kInt && varint(n) &&
+             static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1)) == v.as_int();
+    case Type::Float: {
+      if (tag != kFloat || bytes.size() - at < 8) return false;
+      double d = v.as_float();
+      uint64_t bits, stored = 0;
+      std::memcpy(&bits, &d, 8);
+      for (int i = 0; i < 8; ++i)
+        stored |= static_cast<uint64_t>(static_cast<uint8_t>(bytes[at + i])) << (8 * i);
+      at += 8;
+      return bits == stored;
+    }
+    case Type::String:
+      return text(kString, tag, v.str()->view());
+    case Type::Keyword:
+      return text(kKeyword, tag, v.kw()->name());
+    case Type::Vector:
+      if (tag != kVector || !varint(n) || n != v.vec()->count) return false;
+      for (VecIter it(v.vec()); !it.done(); it.next())
+        if (!export_matches(bytes, at, it.value(), depth + 1)) return false;
+      return true;
+    case Type::Map:
+      if (tag != kMap || !varint(n) || n != v.map()->count) return false;
+      for (HashIter it(v.map()); !it.done(); it.next()) {
+        Value k = it.key();
+        if (k.type() == Type::Keyword) {  // export writes keyword keys as strings
+          if (at >= bytes.size() ||
+              !text(kString, static_cast<uint8_t>(bytes[at++]), k.kw()->name()))
+            return false;
+        } else if (!export_matches(bytes, at, k, depth + 1)) {
+          return false;
+        }
+        if (!export_matches(bytes, at, it.val(), depth + 1)) return false;
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool encoded_export_matches(std::string_view bytes, Value v) {
+  size_t at = 0;
+  return export_matches(bytes, at, v, 0) && at == bytes.size();
 }
 
 Snapshot decode_snapshot(std::string_view given, std::string_view key) {

@@ -81,6 +81,12 @@ Snapshot decode_snapshot(std::string_view bytes, std::string_view key);
 std::string encode_value(const HostValue& v);
 HostValue decode_value(std::string_view bytes);
 Value import_encoded(Ctx& ctx, std::string_view bytes);
+// Whether `bytes` (checked when the snapshot was read) are the encoding of
+// the host value export_value(v) makes with string keys, maps in the order
+// they iterate. True proves the two equal; false proves nothing (sets, big
+// integers and deep values are not compared here): a replay then compares
+// canonical keys.
+bool encoded_export_matches(std::string_view bytes, Value v);
 
 // The engine's name in snapshots: "ptc 0.1.0 (git <revision>)".
 std::string snapshot_engine();

@@ -175,7 +175,6 @@ void canonical_value_key(std::string& out, Value k);
 // from the run's value itself: an execution keys every call, replayed ones
 // too, and need not export what a replay does not hand to any tool.
 void canonical_value(std::string& out, Value v) {
-  check_native_stack("hashing tool arguments");
   switch (v.type()) {
     case Type::Nil:
       out += 'n';
@@ -201,6 +200,7 @@ void canonical_value(std::string& out, Value v) {
       put_text(out, 's', v.kw()->name());
       return;
     case Type::Vector:
+      check_native_stack("hashing tool arguments");  // only collections nest
       out += 'v';
       put_int(out, static_cast<int64_t>(v.vec()->count));
       out += '[';
@@ -209,6 +209,7 @@ void canonical_value(std::string& out, Value v) {
       out += ']';
       return;
     case Type::Set: {
+      check_native_stack("hashing tool arguments");
       std::vector<std::string> parts;
       for (HashIter it(v.set()); !it.done(); it.next()) {
         std::string p;
@@ -219,6 +220,7 @@ void canonical_value(std::string& out, Value v) {
       return;
     }
     case Type::Map: {
+      check_native_stack("hashing tool arguments");
       const MapObj* m = v.map();
       out += 'm';
       put_int(out, static_cast<int64_t>(m->count));
@@ -252,12 +254,12 @@ void canonical_value_key(std::string& out, Value k) {
   put_name_key(out, k.is_string() ? k.str()->view() : k.kw()->name());
 }
 
-std::string hex_of(XXH128_hash_t h) {
+ArgsKey hex_of(XXH128_hash_t h) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string key(32, '0');
+  ArgsKey key;
   for (int i = 0; i < 16; ++i) {
-    key[15 - i] = kHex[(h.high64 >> (4 * i)) & 15];
-    key[31 - i] = kHex[(h.low64 >> (4 * i)) & 15];
+    key.hex[15 - i] = kHex[(h.high64 >> (4 * i)) & 15];
+    key.hex[31 - i] = kHex[(h.low64 >> (4 * i)) & 15];
   }
   return key;
 }
@@ -353,12 +355,12 @@ std::string canonical_args_key(const HostValue& args) {
   std::string text;
   if (args.kind() != HostValue::Kind::Map) text.push_back('N');  // never equal to a map's form
   canonical(text, args);
-  return hex_of(XXH3_128bits(text.data(), text.size()));
+  return std::string(hex_of(XXH3_128bits(text.data(), text.size())).view());
 }
 
-std::string canonical_args_key(Value args) {
+ArgsKey canonical_args_key(Value args) {
   if (args.is_nil()) {
-    static const std::string empty = canonical_args_key(HostValue::map({}));
+    static const ArgsKey empty = ArgsKey::of(canonical_args_key(HostValue::map({})));
     return empty;  // no arguments: the tool gets an empty map
   }
   // Every call of an execution is keyed: the text is built in a buffer this
@@ -366,7 +368,7 @@ std::string canonical_args_key(Value args) {
   thread_local std::string text;
   text.clear();
   canonical_value(text, args);
-  std::string key = hex_of(XXH3_128bits(text.data(), text.size()));
+  ArgsKey key = hex_of(XXH3_128bits(text.data(), text.size()));
   if (text.capacity() > 4096) std::string().swap(text);  // a huge argument's room goes back
   return key;
 }
@@ -455,16 +457,14 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
                             *limits_.max_tool_calls),
                 "batch the work into fewer calls, or reuse results already fetched");
 
-  ToolCall entry;
-  entry.name = std::string(name);
   uint32_t number = 0;
   bool pending_before = false;  // the call was pending when the execution was dumped
+  ToolCall entry;
   if (execution_) {
     // An execution knows each call by its place; a replay answers it from
     // the journal without working out what the call already gave.
     number = ctx.place.tool_calls++;
-    entry.args_key = canonical_args_key(args);
-    switch (execution_->source_of(ctx, number, name, entry.args_key)) {
+    switch (execution_->source_of(ctx, number, name, args)) {
       case AnswerSource::Journal:
         return replay(ctx, execution_->recorded(ctx, number));
       case AnswerSource::Host:
@@ -473,7 +473,9 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
       case AnswerSource::Live:
         break;
     }
+    entry.args_key = canonical_args_key(args).view();
   }
+  entry.name = std::string(name);
   // The tool gets the whole arguments; the ledger keeps a bounded preview
   // and the canonical key, so the call stays identifiable.
   HostValue full_args;
@@ -490,7 +492,8 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
                              : ledger_copy(args, full_args, limits_.max_tool_call_result_bytes,
                                            &entry.args_truncated);
   ToolOutcome outcome = obtain(ctx, tool, entry, full_args, number, pending_before);
-  full_args = HostValue();  // no longer needed; the run may be near its heap cap
+  if (ctx.abandoned) return Value();  // nothing is recorded for a discarded run
+  full_args = HostValue();            // no longer needed; the run may be near its heap cap
   return settle(ctx, tool, entry, outcome);
 }
 
@@ -591,7 +594,7 @@ Value ToolBroker::replay(Ctx& ctx, const JournalCall& call) {
       charge_run(call.cache_charge);
       cache_->store(call.tool, call.args_key.view(), call.value.value());
     }
-    ctx.check_deadline();
+    // No deadline check here, unlike a live call: no time passed in a tool.
   }
   Value imported;
   try {

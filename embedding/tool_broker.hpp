@@ -98,8 +98,9 @@ bool knows_tool(const Tools& tools, const std::vector<std::string>& deferred,
 HostValue string_keys(const HostValue& v);
 
 // canonical_args_key of a run's argument map (nil for none), as the host
-// value it exports to would give, without exporting it.
-std::string canonical_args_key(Value args);
+// value it exports to would give, without exporting it (nor allocating the
+// key: an execution keys every call, replayed ones too).
+ArgsKey canonical_args_key(Value args);
 
 // About how many bytes a host value tree occupies (nodes and text).
 size_t host_value_bytes(const HostValue& v);

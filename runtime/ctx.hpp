@@ -123,6 +123,15 @@ class Ctx {
   // Set for runs whose reads of the world are journaled; `place` is then kept.
   World* world = nullptr;
   WorldPlace place;
+  // A tool call being made by the program's outermost run of the VM loop
+  // (no builtin's frames between it and the run): set by the TOOL
+  // instruction for the call it makes.
+  bool tool_call_outermost = false;
+  // Set when a tool call that was outermost is told that its run is being
+  // discarded unseen (a dropped execution): the VM loop then returns at once
+  // instead of being unwound by an exception, which costs microseconds per
+  // frame. Nothing reads what the run returns then.
+  bool abandoned = false;
 
   Value call(Value fn, const Value* args, uint32_t nargs) {
     return invoker->invoke(fn, args, nargs);

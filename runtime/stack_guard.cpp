@@ -25,8 +25,9 @@ uintptr_t compute_limit() {
   return stack_limit_for(low, size);
 }
 
-thread_local uintptr_t t_fiber_limit = 0;  // a fiber's stack, while one runs here
 }  // namespace
+
+constinit thread_local uintptr_t t_stack_limit = 0;
 
 uintptr_t stack_limit_for(uintptr_t low, size_t size) {
   uintptr_t reserve = kStackReserve;
@@ -37,15 +38,14 @@ uintptr_t stack_limit_for(uintptr_t low, size_t size) {
   return low + reserve;
 }
 
-uintptr_t native_stack_limit() {
-  if (t_fiber_limit) return t_fiber_limit;
+uintptr_t thread_stack_limit() {
   thread_local uintptr_t limit = compute_limit();
   return limit;
 }
 
 uintptr_t exchange_native_stack_limit(uintptr_t limit) {
-  uintptr_t old = t_fiber_limit;
-  t_fiber_limit = limit;
+  uintptr_t old = t_stack_limit;
+  t_stack_limit = limit;
   return old;
 }
 

@@ -13,7 +13,16 @@ namespace ptc {
 // and for a builtin's own frames.
 constexpr uintptr_t kStackReserve = 256 * 1024;
 
-uintptr_t native_stack_limit();  // lowest usable address of the stack running now
+// A fiber's limit while one runs on this thread, else 0. Read inline: every
+// level of recursion over data checks the stack.
+extern constinit thread_local uintptr_t t_stack_limit;
+uintptr_t thread_stack_limit();  // the thread's own stack (computed once)
+
+// The lowest usable address of the stack running now.
+inline uintptr_t native_stack_limit() {
+  uintptr_t fiber = t_stack_limit;
+  return fiber ? fiber : thread_stack_limit();
+}
 
 // The limit for a stack whose lowest address is `low` and whose size is
 // `size` (0: unknown): `low` plus the reserve, as every stack keeps.

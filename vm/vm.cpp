@@ -491,7 +491,10 @@ Value VM::execute(size_t stop_depth) {
             throw_error(ErrorKind::UnknownTool,
                         fmt::format("unknown tool tool/{}: no tools are available", name),
                         "this run has no tools registered");
+          ctx_.tool_call_outermost = stop_depth == 0;
           R[in.a] = tool_caller(ctx_, name, R[in.a]);
+          if (ctx_.abandoned) [[unlikely]]
+            return Value();  // the run is discarded (Ctx::abandoned)
           NEXT;
         }
         VM_CASE(RETSIG) {

@@ -307,6 +307,36 @@ TEST(Execution, CancelAndDropUnwindTheRun) {
   EXPECT_EQ(c.step().error.kind, ptc::ErrorKind::Cancelled);
 }
 
+TEST(Execution, ADroppedExecutionRunsNothingMoreWhereverItWaits) {
+  // Waiting at the top, in a function, under a builtin's frames (map, reduce),
+  // in a branch: dropped, it neither calls another tool nor reports a stop.
+  const char* programs[] = {
+      "(do (tool/f {}) (tool/after {}))",
+      "(defn g [x] (+ (tool/f {:x x}) (tool/after {}))) (g 1) (tool/after {})",
+      "(doall (map (fn [x] (tool/f {:x x}) (tool/after {})) [1 2])) (tool/after {})",
+      "(reduce (fn [a x] (+ a (tool/f {:x x}))) 0 [1 2]) (tool/after {})",
+      "(loop [i 0] (if (< i 3) (do (tool/f {:i i}) (recur (inc i))) (tool/after {})))",
+      "(pmap #(do (tool/f {:x %}) (tool/after {})) [1 2]) (tool/after {})",
+  };
+  for (const char* program : programs) {
+    SCOPED_TRACE(program);
+    RunOptions o = deferring({"f"});
+    std::atomic<int> after{0};
+    o.tools["after"] = {[&](const HostValue&) {
+      ++after;
+      return ToolResult::success(HostValue::integer(0));
+    }};
+    std::vector<ptc::TelemetryEvent::Kind> events;
+    o.telemetry = [&](const ptc::TelemetryEvent& e) { events.push_back(e.kind); };
+    {
+      Execution e = ptc::start(program, o);
+      ASSERT_FALSE(e.done());
+    }
+    EXPECT_EQ(after.load(), 0);
+    EXPECT_EQ(events, std::vector<ptc::TelemetryEvent::Kind>{ptc::TelemetryEvent::Kind::Start});
+  }
+}
+
 TEST(Execution, ResumedFromOtherThreads) {
   // Each resume on a thread of its own: the execution moves with its host.
   Execution e =
@@ -461,6 +491,44 @@ TEST(Snapshot, AReplayThatLeavesItsJournalDiverges) {
   // A program that makes fewer calls than the journal holds.
   EXPECT_EQ(error_of([&] { ptc::load(with_source("(tool/f {:a 1})")); }),
             ptc::ErrorKind::SnapshotDivergence);
+}
+
+TEST(Snapshot, ReplayComparesArgumentsOfEveryKind) {
+  // Each argument replays as itself (compared by its bytes, or by its key for
+  // kinds the bytes are not compared for), and any change diverges.
+  // Deeper than the byte comparison goes: compared by key.
+  std::string deep = "{:deep " + std::string(40, '[') + "1" + std::string(40, ']') + "}";
+  std::string deeper = "{:deep " + std::string(40, '[') + "2" + std::string(40, ']') + "}";
+  std::vector<std::string> args = {
+      deep,
+      "{:a 1}",
+      "{:a -7 :b 2.5 :c \"s\" :d :kw :e nil :f true :g [1 [2 {:h 3}]]}",
+      "{\"a\" 1 :b {\"c\" [0.1 -0.0]}}",
+      "{:s #{1 2 3} :big 123456789012345678901234567890}",
+      "{1 :one [2] \"two\"}",
+  };
+  std::vector<std::string> changed = {
+      deeper,
+      "{:a 2}",
+      "{:a -7 :b 2.5 :c \"s\" :d :kw :e nil :f true :g [1 [2 {:h 4}]]}",
+      "{\"a\" 1 :b {\"c\" [0.2 -0.0]}}",
+      "{:s #{1 2 4} :big 123456789012345678901234567890}",
+      "{1 :one [2] \"three\"}",
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    SCOPED_TRACE(args[i]);
+    std::string program = "(tool/f " + args[i] + ") (tool/f {})";
+    Execution e = ptc::start(program, deferring({"f"}));
+    ASSERT_FALSE(e.done()) << e.step().error.message;
+    e.resume({{"c0", ToolResult::success(HostValue::integer(1))}});
+    Execution same = ptc::load(e.dump());
+    EXPECT_EQ(ids(same), std::vector<std::string>{"c1"});
+    ptc::Snapshot s = ptc::decode_snapshot(e.dump(), "");
+    s.inputs.source = "(tool/f " + changed[i] + ") (tool/f {})";
+    std::string other = ptc::encode_snapshot(s.inputs.engine, ptc::encode_inputs(s.inputs),
+                                             s.inputs.limits, s.journal, s.pending, "");
+    EXPECT_EQ(error_of([&] { ptc::load(other); }), ptc::ErrorKind::SnapshotDivergence);
+  }
 }
 
 TEST(Equivalence, ProgramsEndAsRunEndsThem) {
