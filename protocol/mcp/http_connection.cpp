@@ -11,7 +11,9 @@
 #include <boost/beast/http/write.hpp>
 
 #include "protocol/mcp/envelope.hpp"
+#include "protocol/mcp/era.hpp"
 #include "protocol/mcp/http_rpc.hpp"
+#include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/log.hpp"
 
 namespace ptc::mcp {
@@ -23,7 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kReadChunk = 16 * 1024;
 constexpr uint32_t kHeaderLimit = 16 * 1024;
-constexpr int kServerError = -32000;
 
 // The Peer of one POSTed message: its reply goes to the connection's strand.
 class Exchange final : public Peer {
@@ -392,7 +393,16 @@ void HttpConnection::handle_message() {
   const std::string& owner = shared_.policy.owner;
   auto now = Clock::now();
   bool initialize = peek.object && peek.method == "initialize";
-  if (initialize) {
+  cur_.rpc_method = peek.method;
+  cur_.rpc_has_id = peek.object && peek.has_id;
+  cur_.id_json = peek.id_json;
+  // A session's messages are 2025-era whatever they carry.
+  Era era = peek.object && cur_.session.empty() ? route_modern(peek) : Era::Legacy;
+  if (era == Era::Refused) return;
+  cur_.modern = era == Era::Modern;
+  if (cur_.modern) {
+    cur_.event_stream = false;  // one JSON reply: the revision has no server-sent events here
+  } else if (initialize) {
     if (!cur_.session.empty())
       return reject(400, "initialize must be sent without an Mcp-Session-Id header");
     cur_.session = shared_.sessions.open(owner, now);
@@ -406,10 +416,10 @@ void HttpConnection::handle_message() {
   }
   // A body that is not a JSON object goes to the server anyway: it answers
   // with the JSON-RPC error (-32700 or -32600), sent as a 400.
-  cur_.caller = Caller{owner, cur_.session.empty() ? "http" : cur_.session, true};
-  cur_.rpc_method = peek.method;
-  cur_.rpc_has_id = peek.object && peek.has_id;
-  cur_.id_json = peek.id_json;
+  if (cur_.modern)  // in-flight ids are the request's own: no other client's can clash
+    cur_.caller = Caller{owner, fmt::format("modern/{}/{}", fmt::ptr(this), next_seq_ + 1), true};
+  else
+    cur_.caller = Caller{owner, cur_.session.empty() ? "http" : cur_.session, true};
 
   if (cur_.rpc_has_id && peek.method == "tools/call" && !cur_.session.empty()) {
     if (!shared_.sessions.try_acquire(cur_.session)) {
@@ -440,6 +450,123 @@ void HttpConnection::handle_message() {
   if (!read_pending_ && buffer_.size() == 0) read_some();
 }
 
+// Revision 2026-07-28 over HTTP: no session, and the standard headers
+// (MCP-Protocol-Version, Mcp-Method, Mcp-Name) must agree with the body,
+// checked in the order the official SDK checks them. True when the message
+// is modern (cur_.modern is then set, or it was refused); false for a
+// 2025-era message, served as before.
+HttpConnection::Era HttpConnection::route_modern(const RpcPeek& peek) {
+  const Request& req = parser_->get();
+  auto header = [&](std::string_view name) -> std::optional<std::string_view> {
+    auto it = req.find(boost::beast::string_view(name.data(), name.size()));
+    if (it == req.end()) return std::nullopt;
+    std::string_view v = sv(it->value());
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t'))
+      v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t'))
+      v.remove_suffix(1);
+    return v;
+  };
+  Envelope envelope;
+  if (!peek.meta_json.empty()) {
+    try {
+      envelope =
+          read_envelope(HostValue::map({{HostValue::string("_meta"), parse_json(peek.meta_json)}}));
+    } catch (const std::exception&) {
+      // Not JSON after all: the server's own parse answers it.
+    }
+  }
+  auto version = header("MCP-Protocol-Version");
+  bool request = peek.has_id;
+  if (!envelope.modern) {
+    if (!version || !is_modern_version(*version)) return Era::Legacy;
+    if (peek.method == "initialize") {
+      refuse_mismatch(*version,
+                      "an initialize request (legacy handshake) was sent with a modern "
+                      "MCP-Protocol-Version header");
+      return Era::Refused;
+    }
+    if (request) {
+      refuse_modern(error_frame(
+          parse_json(peek.id_json), kInvalidParams,
+          fmt::format("Invalid params: the MCP-Protocol-Version header names protocol revision "
+                      "{}, but the request is missing the required per-request envelope "
+                      "key(s): {}",
+                      *version, peek.meta_json.empty() ? "_meta" : kProtocolVersionKey),
+          HostValue::map(
+              {{HostValue::string("envelope"),
+                HostValue::map({{HostValue::string("missing"),
+                                 HostValue::vector({HostValue::string(std::string(
+                                     peek.meta_json.empty() ? std::string_view("_meta")
+                                                            : kProtocolVersionKey))})}})}})));
+      return Era::Refused;
+    }
+    return Era::Modern;  // a notification the header calls modern
+  }
+  if (request && !envelope.issue.empty()) {
+    refuse_modern(envelope_error_frame(parse_json(peek.id_json), envelope));
+    return Era::Refused;
+  }
+  if (!version) {
+    refuse_mismatch("(missing)", fmt::format("the body envelope names protocol version {} but the "
+                                             "required MCP-Protocol-Version header is absent",
+                                             envelope.version));
+    return Era::Refused;
+  }
+  if (*version != envelope.version) {
+    refuse_mismatch(*version, fmt::format("the body envelope names protocol version {} but the "
+                                          "MCP-Protocol-Version header names {}",
+                                          envelope.version, *version));
+    return Era::Refused;
+  }
+  auto method = header("Mcp-Method");
+  if (!method && request) {
+    refuse_mismatch("(missing)", fmt::format("the body names method {} but the required "
+                                             "Mcp-Method header is absent",
+                                             peek.method));
+    return Era::Refused;
+  }
+  if (method && *method != peek.method) {
+    refuse_mismatch(*method, fmt::format("the body names method {} but the Mcp-Method header "
+                                         "names {}",
+                                         peek.method, *method));
+    return Era::Refused;
+  }
+  if (request && peek.method == "tools/call" && peek.has_name) {
+    auto name = header("Mcp-Name");
+    if (!name || *name != peek.name) {
+      std::string body = fmt::format("the body carries params.name={} but the {}",
+                                     to_json(HostValue::string(peek.name)),
+                                     name ? fmt::format("Mcp-Name header names {}", *name)
+                                          : std::string("required Mcp-Name header is absent"));
+      refuse_mismatch(name ? *name : "(missing)", std::move(body));
+      return Era::Refused;
+    }
+  }
+  if (request && envelope.version != kModernRevision) {
+    refuse_modern(envelope_error_frame(parse_json(peek.id_json), envelope));
+    return Era::Refused;
+  }
+  return Era::Modern;
+}
+
+// A modern message refused before the server sees it: 400 and the JSON-RPC error.
+void HttpConnection::refuse_modern(std::string frame) {
+  cur_.event_stream = false;
+  respond_rpc(400, std::move(frame));
+}
+
+// The header and the body disagree (-32020, HeaderMismatch).
+void HttpConnection::refuse_mismatch(std::string_view header, std::string body) {
+  refuse_modern(error_frame(
+      cur_.rpc_has_id ? parse_json(cur_.id_json) : HostValue(), kHeaderMismatch,
+      fmt::format("Bad Request: the request headers and body disagree: {}", body),
+      HostValue::map(
+          {{HostValue::string("mismatch"),
+            HostValue::map({{HostValue::string("header"), HostValue::string(std::string(header))},
+                            {HostValue::string("body"), HostValue::string(body)}})}})));
+}
+
 void HttpConnection::on_reply(uint64_t seq, std::string frame) {
   if (phase_ != Phase::Waiting || seq != cur_.seq) return;
   end_call();
@@ -449,7 +576,25 @@ void HttpConnection::on_reply(uint64_t seq, std::string frame) {
   }
   // A message without an id that gets an answer was refused as a whole
   // (not JSON, not a request object).
-  respond_rpc(cur_.rpc_has_id ? 200 : 400, std::move(frame));
+  unsigned status = cur_.rpc_has_id ? 200 : 400;
+  if (cur_.modern && cur_.rpc_has_id) {
+    // Revision 2026-07-28 answers errors of the protocol itself with HTTP
+    // statuses (a tool's failure is a result: 200).
+    switch (rpc_reply_error_code(frame)) {
+      case kMethodNotFound:
+        status = 404;
+        break;
+      case kParseError:
+      case kInvalidRequest:
+      case kUnsupportedProtocolVersion:
+      case kHeaderMismatch:
+        status = 400;
+        break;
+      default:
+        break;
+    }
+  }
+  respond_rpc(status, std::move(frame));
 }
 
 void HttpConnection::on_reply_timeout() {

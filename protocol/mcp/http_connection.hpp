@@ -25,6 +25,7 @@
 #include "protocol/mcp/config.hpp"
 #include "protocol/mcp/http_backend.hpp"
 #include "protocol/mcp/http_guard.hpp"
+#include "protocol/mcp/http_rpc.hpp"
 #include "protocol/mcp/http_sessions.hpp"
 
 namespace ptc::mcp {
@@ -125,6 +126,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void begin_post();
   void handle_delete();
   void handle_message();
+  enum class Era { Legacy, Modern, Refused };
+  Era route_modern(const RpcPeek& peek);
+  void refuse_modern(std::string frame);
+  void refuse_mismatch(std::string_view header, std::string body);
   void on_reply(uint64_t seq, std::string frame);
   void on_reply_timeout();
   void peer_gone();
@@ -187,6 +192,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     std::string id_json = "null";
     bool new_session = false;
     bool holds_slot = false;  // one of the session's in-flight slots
+    bool modern = false;      // a 2026-07-28 message: no session, JSON replies
     Caller caller;
     unsigned status = 0;
   } cur_;

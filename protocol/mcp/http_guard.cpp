@@ -1,5 +1,7 @@
 #include "protocol/mcp/http_guard.hpp"
 
+#include "protocol/mcp/era.hpp"
+
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -187,6 +189,8 @@ const std::vector<std::string_view>& http_protocol_versions() {
 std::optional<HttpRejection> check_protocol_version(std::optional<std::string_view> version) {
   if (!version) return std::nullopt;
   std::string_view v = trim(*version);
+  // A 2026-07-28-era version: the body's envelope decides (route_modern).
+  if (is_modern_version(v)) return std::nullopt;
   for (std::string_view supported : http_protocol_versions())
     if (v == supported) return std::nullopt;
   return rejection(400,

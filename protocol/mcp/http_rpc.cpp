@@ -57,6 +57,28 @@ RpcPeek peek_rpc(std::string& body) {
         std::string_view raw = value.raw_json_token();
         found.id_json = std::string(trim_right(raw));
       }
+    } else if (key == "params") {
+      simdjson::ondemand::object params;
+      if (value.get_object().get(params)) continue;
+      for (auto param : params) {
+        std::string_view name;
+        if (param.unescaped_key().get(name)) return peek;
+        simdjson::ondemand::value v;
+        if (param.value().get(v)) return peek;
+        if (name == "_meta") {
+          simdjson::ondemand::object meta;
+          std::string_view raw;
+          if (v.get_object().get(meta) == simdjson::SUCCESS &&
+              meta.raw_json().get(raw) == simdjson::SUCCESS)
+            found.meta_json = std::string(raw);
+        } else if (name == "name") {
+          std::string_view s;
+          if (v.get_string().get(s) == simdjson::SUCCESS) {
+            found.has_name = true;
+            found.name = std::string(s);
+          }
+        }
+      }
     }
   }
   found.object = true;
@@ -114,6 +136,25 @@ bool rpc_reply_is_result(std::string_view frame) {
     if (key == "result") return true;
   }
   return false;
+}
+
+int rpc_reply_error_code(std::string_view frame) {
+  simdjson::padded_string padded(frame);
+  simdjson::ondemand::document doc;
+  if (thread_parser().iterate(padded).get(doc)) return 0;
+  simdjson::ondemand::object object;
+  if (doc.get_object().get(object)) return 0;
+  for (auto field : object) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return 0;
+    if (key != "error") continue;
+    simdjson::ondemand::object error;
+    if (field.value().get_object().get(error)) return 0;
+    int64_t code = 0;
+    if (error["code"].get_int64().get(code)) return 0;
+    return static_cast<int>(code);
+  }
+  return 0;
 }
 
 std::string rpc_error_frame(std::string_view id_json, int code, std::string_view message) {

@@ -14,6 +14,11 @@ struct RpcPeek {
   std::string method;            // "" when absent or not a string
   bool has_id = false;           // an "id" member is present
   std::string id_json = "null";  // the id as the client wrote it (a string or number), else null
+  // For revision 2026-07-28, which the headers must mirror: params._meta
+  // (when an object) as the client wrote it, and params.name (when a string).
+  std::string meta_json;
+  bool has_name = false;
+  std::string name;
 };
 
 // Reads the top-level members of `body` (simdjson On Demand: the values it
@@ -31,6 +36,8 @@ bool rpc_frame_is_notification(std::string_view frame);
 
 // True when a reply frame has a "result" member (not an error).
 bool rpc_reply_is_result(std::string_view frame);
+// The code of an error reply ({"error": {"code": ...}}); 0 for anything else.
+int rpc_reply_error_code(std::string_view frame);
 
 // {"jsonrpc":"2.0","id":<id_json>,"error":{"code":code,"message":message}}
 std::string rpc_error_frame(std::string_view id_json, int code, std::string_view message);

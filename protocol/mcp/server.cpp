@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "protocol/mcp/envelope.hpp"
+#include "protocol/mcp/era.hpp"
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
@@ -35,6 +36,44 @@ HostValue str(std::string_view s) {
 
 constexpr std::string_view kVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
 
+constexpr std::string_view kInstructions =
+    "Call lisp_eval with a PTC-Lisp program to compute, filter, aggregate or transform data "
+    "passed as `context`; the program's value comes back as the result.";
+
+HostValue server_info() {
+  return HostValue::map({{str("name"), str("ptc-lisp")},
+                         {str("title"), str("PTC-Lisp")},
+                         {str("version"), str(PTC_VERSION)}});
+}
+
+// `result` (a map) with more entries after its own.
+HostValue with_entries(const HostValue& result, std::vector<std::pair<HostValue, HostValue>> more) {
+  std::vector<std::pair<HostValue, HostValue>> entries;
+  const auto& items = result.items();
+  entries.reserve(items.size() / 2 + more.size());
+  for (size_t i = 0; i + 1 < items.size(); i += 2)
+    entries.emplace_back(items[i], items[i + 1]);
+  for (auto& e : more)
+    entries.push_back(std::move(e));
+  return HostValue::map(std::move(entries));
+}
+
+// Listing results (server/discover, tools/list) are cacheable in revision
+// 2026-07-28: this server's tools are the same for every caller and for its
+// whole life, so a client may reuse them for a minute.
+HostValue with_cache_hints(const HostValue& result) {
+  return with_entries(
+      result, {{str("ttlMs"), HostValue::integer(60000)}, {str("cacheScope"), str("public")}});
+}
+
+// A result as revision 2026-07-28 sends it: with its kind ("complete": this
+// server never asks the client for input mid-request) and the server's info.
+HostValue modern_result(const HostValue& result) {
+  return with_entries(result,
+                      {{str("resultType"), str("complete")},
+                       {str("_meta"), HostValue::map({{str(kServerInfoKey), server_info()}})}});
+}
+
 // One tools/call in flight.
 struct Call {
   std::shared_ptr<Peer> peer;
@@ -42,6 +81,7 @@ struct Call {
   HostValue id;
   std::string key;           // connection + id
   std::string context_json;  // the call's context as JSON text, for tools that take it so
+  bool modern = false;       // a 2026-07-28 request: its result says so (modern_result)
   std::atomic<bool> cancel{false};
   std::atomic<bool> silent{false};  // cancelled where no reply may follow (stdio)
 };
@@ -132,8 +172,9 @@ struct Server::Impl {
       p->send(frame);
   }
 
-  void reply(const std::shared_ptr<Peer>& peer, const HostValue& id, const HostValue& result) {
-    peer->send(result_frame(id, result));
+  void reply(const std::shared_ptr<Peer>& peer, const HostValue& id, const HostValue& result,
+             bool modern = false) {
+    peer->send(result_frame(id, modern ? modern_result(result) : result));
   }
 
   HostValue initialize_result(const HostValue& params) {
@@ -149,16 +190,29 @@ struct Server::Impl {
               {{str("tools"), HostValue::map({{str("listChanged"), HostValue::boolean(false)}})},
                {str("logging"), HostValue::map({})},
                {str("completions"), HostValue::map({})}})},
-         {str("serverInfo"), HostValue::map({{str("name"), str("ptc-lisp")},
-                                             {str("title"), str("PTC-Lisp")},
-                                             {str("version"), str(PTC_VERSION)}})},
-         {str("instructions"),
-          str("Call lisp_eval with a PTC-Lisp program to compute, filter, aggregate or transform "
-              "data passed as `context`; the program's value comes back as the result.")}});
+         {str("serverInfo"), server_info()},
+         {str("instructions"), str(kInstructions)}});
+  }
+
+  // server/discover: what a modern client learns instead of a handshake.
+  HostValue discover_result() {
+    return HostValue::map(
+        {{str("supportedVersions"), HostValue::vector({str(kModernRevision)})},
+         {str("capabilities"),
+          HostValue::map(
+              {{str("tools"), HostValue::map({{str("listChanged"), HostValue::boolean(false)}})}})},
+         {str("instructions"), str(kInstructions)}});
+  }
+
+  HostValue tools_list() {
+    std::vector<HostValue> defs;
+    for (auto& t : tools)
+      defs.push_back(t->definition());
+    return HostValue::map({{str("tools"), HostValue::vector(std::move(defs))}});
   }
 
   Handled tools_call(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller,
-                     const Server::Runner* runner) {
+                     const Server::Runner* runner, bool modern) {
     if (m.params.kind() != HostValue::Kind::Map) {
       peer->send(error_frame(m.id, kInvalidParams, "Invalid params: tools/call takes an object"));
       return Handled::Reply;
@@ -195,17 +249,19 @@ struct Server::Impl {
         names += (names.empty() ? "" : ", ") + t->name();
       reply(peer, m.id,
             error_result("unknown_tool", fmt::format("unknown tool `{}`", name->text()),
-                         fmt::format("the tools are: {}", names)));
+                         fmt::format("the tools are: {}", names)),
+            modern);
       return Handled::Reply;
     }
     if (draining.load()) {
       reply(peer, m.id,
             error_result("shutting_down", "the server is shutting down and takes no new calls",
-                         "reconnect to a running server"));
+                         "reconnect to a running server"),
+            modern);
       return Handled::Reply;
     }
     if (auto bad = tool->precheck(args, caller, context_json)) {
-      reply(peer, m.id, *bad);
+      reply(peer, m.id, *bad, modern);
       return Handled::Reply;
     }
     auto call = std::make_shared<Call>();
@@ -214,6 +270,7 @@ struct Server::Impl {
     call->id = m.id;
     call->key = caller.connection + '\n' + id_key(m.id);
     call->context_json = std::move(context_json);
+    call->modern = modern;
     {
       std::lock_guard lock(mutex);
       if (!calls.emplace(call->key, call).second) {
@@ -235,7 +292,8 @@ struct Server::Impl {
           {{"tool", str(tool->name())}, {"capacity", HostValue::integer(capacity)}});
       reply(peer, m.id,
             error_result("busy", fmt::format("server busy: {} calls in flight", capacity),
-                         "wait briefly and retry"));
+                         "wait briefly and retry"),
+            modern);
       return Handled::Reply;
     }
     std::function<void()> job = [this, tool, call, args] { run_call(*tool, call, args, true); };
@@ -278,7 +336,7 @@ struct Server::Impl {
     if (silent) return;  // cancelled over stdio: no reply follows
     if (call->cancel.load() && call->caller.reply_when_cancelled)
       result = error_result("cancelled", "the call was cancelled", "call again if still needed");
-    reply(call->peer, call->id, result);
+    reply(call->peer, call->id, result, call->modern);
   }
 
   void finish(const std::shared_ptr<Call>& call) {
@@ -299,6 +357,26 @@ struct Server::Impl {
     }
   }
 
+  // A 2026-07-28 request: no handshake came before it and none of the
+  // connection's state applies; what the revision removed (ping,
+  // logging/setLevel, initialize) is not found.
+  Handled dispatch_modern(const RpcMessage& m, const Envelope& envelope,
+                          const std::shared_ptr<Peer>& peer, const Caller& caller,
+                          const Server::Runner* runner) {
+    if (std::string error = envelope_error_frame(m.id, envelope); !error.empty()) {
+      peer->send(std::move(error));
+    } else if (m.method == "server/discover") {
+      reply(peer, m.id, with_cache_hints(discover_result()), true);
+    } else if (m.method == "tools/list") {
+      reply(peer, m.id, with_cache_hints(tools_list()), true);
+    } else if (m.method == "tools/call") {
+      return tools_call(m, peer, caller, runner, true);
+    } else {
+      peer->send(error_frame(m.id, kMethodNotFound, fmt::format("Method not found: {}", m.method)));
+    }
+    return Handled::Reply;
+  }
+
   Handled dispatch(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller,
                    const Server::Runner* runner) {
     if (m.kind == RpcMessage::Kind::Notification) {
@@ -312,17 +390,20 @@ struct Server::Impl {
       }
       return Handled::NoReply;  // initialized, cancelled, and anything else: no reply
     }
+    if (Envelope envelope = read_envelope(m.params); envelope.modern)
+      return dispatch_modern(m, envelope, peer, caller, runner);
     if (m.method == "initialize") {
       reply(peer, m.id, initialize_result(m.params));
     } else if (m.method == "ping") {
       reply(peer, m.id, HostValue::map({}));
     } else if (m.method == "tools/list") {
-      std::vector<HostValue> defs;
-      for (auto& t : tools)
-        defs.push_back(t->definition());
-      reply(peer, m.id, HostValue::map({{str("tools"), HostValue::vector(std::move(defs))}}));
+      reply(peer, m.id, tools_list());
     } else if (m.method == "tools/call") {
-      return tools_call(m, peer, caller, runner);
+      return tools_call(m, peer, caller, runner, false);
+    } else if (m.method == "server/discover") {
+      // Without an envelope: a client finding out whether this server speaks
+      // 2026-07-28 (the answer is the same).
+      reply(peer, m.id, with_cache_hints(discover_result()), true);
     } else if (m.method == "logging/setLevel") {
       const HostValue* level = m.params.get("level");
       LogLevel l;
