@@ -15,7 +15,7 @@ const call = (client, args, opts) =>
   client.callTool({ name: 'lisp_eval', arguments: args }, CallToolResultSchema, opts);
 
 // One program (or argument set) per error reason lisp_eval can answer with.
-const REASONS = [
+export const REASONS = [
   ['parse_error', { program: '(+ 1' }],
   ['runtime_error', { program: '(/ 1 0)' }],
   ['timeout', { program: LOOP_PROGRAM }],
