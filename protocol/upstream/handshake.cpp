@@ -1,15 +1,64 @@
 #include "protocol/upstream/handshake.hpp"
 
+#include <openssl/evp.h>
+
 namespace ptc::upstream {
+
+namespace {
+
+HostValue str(std::string_view s) {
+  return HostValue::string(std::string(s));
+}
+
+HostValue client_info() {
+  return HostValue::map({{str("name"), str("ptc-lisp")}, {str("version"), str("0.1")}});
+}
+
+}  // namespace
 
 HostValue initialize_params() {
   return HostValue::map({
-      {HostValue::string("protocolVersion"), HostValue::string(kClientProtocolVersion)},
-      {HostValue::string("capabilities"), HostValue::map({})},
-      {HostValue::string("clientInfo"),
-       HostValue::map({{HostValue::string("name"), HostValue::string("ptc-lisp")},
-                       {HostValue::string("version"), HostValue::string("0.1")}})},
+      {str("protocolVersion"), str(kClientProtocolVersion)},
+      {str("capabilities"), HostValue::map({})},
+      {str("clientInfo"), client_info()},
   });
+}
+
+HostValue with_modern_envelope(const HostValue& params) {
+  std::vector<std::pair<HostValue, HostValue>> entries;
+  if (params.kind() == HostValue::Kind::Map) {
+    const auto& items = params.items();
+    for (size_t i = 0; i + 1 < items.size(); i += 2)
+      if (!(items[i].kind() == HostValue::Kind::String && items[i].text() == "_meta"))
+        entries.emplace_back(items[i], items[i + 1]);
+  }
+  entries.emplace_back(
+      str("_meta"),
+      HostValue::map({{str("io.modelcontextprotocol/protocolVersion"), str(kModernProtocolVersion)},
+                      {str("io.modelcontextprotocol/clientCapabilities"), HostValue::map({})},
+                      {str("io.modelcontextprotocol/clientInfo"), client_info()}}));
+  return HostValue::map(std::move(entries));
+}
+
+bool offers_modern(const HostValue& discover_result) {
+  const HostValue* versions = discover_result.get("supportedVersions");
+  if (!versions || versions->kind() != HostValue::Kind::Vector) return false;
+  for (const HostValue& v : versions->items())
+    if (v.kind() == HostValue::Kind::String && v.text() == kModernProtocolVersion) return true;
+  return false;
+}
+
+std::string mcp_header_value(std::string_view value) {
+  bool plain = !value.empty() && value.front() != ' ' && value.back() != ' ';
+  for (char c : value)
+    if (c < 0x20 || c > 0x7e) plain = false;
+  if (plain) return std::string(value);
+  std::string b64(4 * ((value.size() + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()),
+                          reinterpret_cast<const unsigned char*>(value.data()),
+                          static_cast<int>(value.size()));
+  b64.resize(static_cast<size_t>(n));
+  return "=?base64?" + b64 + "?=";
 }
 
 std::string list_all_tools(const std::function<Reply(const HostValue& params)>& request,

@@ -221,7 +221,8 @@ void HttpClient::give_back(std::unique_ptr<HttpConnection> conn) {
 
 HttpClient::Raw HttpClient::post(const std::string& body, const std::string& session,
                                  Clock::time_point deadline, const std::function<bool()>& cancelled,
-                                 int64_t expect_id, bool replayable, bool is_delete) {
+                                 int64_t expect_id, bool replayable, bool is_delete,
+                                 const std::string& mcp_headers) {
   Raw r;
   if (!tls_error_.empty()) {
     r.error = tls_error_;
@@ -230,8 +231,10 @@ HttpClient::Raw HttpClient::post(const std::string& body, const std::string& ses
   std::string req = fmt::format(
       "{} {} HTTP/1.1\r\nHost: {}:{}\r\nContent-Type: application/json\r\n"
       "Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n"
-      "MCP-Protocol-Version: {}\r\nUser-Agent: ptc-lisp\r\n",
-      is_delete ? "DELETE" : "POST", path_, host_, port_, body.size(), kClientProtocolVersion);
+      "{}User-Agent: ptc-lisp\r\n",
+      is_delete ? "DELETE" : "POST", path_, host_, port_, body.size(),
+      mcp_headers.empty() ? fmt::format("MCP-Protocol-Version: {}\r\n", kClientProtocolVersion)
+                          : mcp_headers);
   if (!session.empty()) req += fmt::format("Mcp-Session-Id: {}\r\n", session);
   for (auto& [k, v] : config_.headers)
     req += fmt::format("{}: {}\r\n", k, v);
@@ -356,12 +359,21 @@ bool HttpClient::send_and_read(HttpConnection& conn, const std::string& req,
 
 Reply HttpClient::exchange(std::string_view method, const HostValue& params,
                            Clock::time_point deadline, const std::function<bool()>& cancelled,
-                           const std::string& session, std::string* new_session) {
+                           const std::string& session, std::string* new_session, bool modern) {
   int64_t id = next_id_++;
-  std::string body =
-      fmt::format("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", id,
-                  to_json(HostValue::string(std::string(method))), to_json(params));
-  Raw raw = post(body, session, deadline, cancelled, id, /*replayable=*/method != "tools/call");
+  std::string mcp_headers;
+  if (modern) {
+    mcp_headers = fmt::format("MCP-Protocol-Version: {}\r\nMcp-Method: {}\r\n",
+                              kModernProtocolVersion, method);
+    const HostValue* name = params.kind() == HostValue::Kind::Map ? params.get("name") : nullptr;
+    if (method == "tools/call" && name && name->kind() == HostValue::Kind::String)
+      mcp_headers += fmt::format("Mcp-Name: {}\r\n", mcp_header_value(name->text()));
+  }
+  std::string body = fmt::format("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}",
+                                 id, to_json(HostValue::string(std::string(method))),
+                                 to_json(modern ? with_modern_envelope(params) : params));
+  Raw raw = post(body, session, deadline, cancelled, id, /*replayable=*/method != "tools/call",
+                 false, mcp_headers);
   Reply r;
   r.bytes = raw.body.size();
   if (raw.cancelled) {
@@ -435,6 +447,26 @@ Reply HttpClient::exchange(std::string_view method, const HostValue& params,
 }
 
 std::string HttpClient::initialize(Clock::time_point deadline) {
+  Era era;
+  {
+    std::lock_guard lock(mutex_);
+    era = era_;
+  }
+  if (era != Era::Legacy) {
+    // Revision 2026-07-28 first, as the official client's auto mode does: a
+    // server that offers it needs no handshake and keeps no session.
+    Reply d = exchange("server/discover", HostValue::map({}), deadline, {}, "", nullptr, true);
+    bool modern = d.status == Reply::Status::Ok && offers_modern(d.result);
+    if (d.status == Reply::Status::Timeout || d.status == Reply::Status::Cancelled)
+      return "server/discover failed: " + d.message;
+    std::lock_guard lock(mutex_);
+    era_ = modern ? Era::Modern : Era::Legacy;
+    if (modern) {
+      session_.clear();
+      initialized_ = true;
+      return {};
+    }
+  }
   std::string session;
   Reply r = exchange("initialize", initialize_params(), deadline, {}, "", &session);
   if (r.status != Reply::Status::Ok) return "initialize failed: " + r.message;
@@ -458,12 +490,14 @@ std::string HttpClient::start() {
 Reply HttpClient::request(std::string_view method, const HostValue& params,
                           Clock::time_point deadline, const std::function<bool()>& cancelled) {
   std::string session;
-  bool ready;
+  bool ready, modern;
   {
     std::lock_guard lock(mutex_);
     ready = initialized_;
     session = session_;
+    modern = era_ == Era::Modern;
   }
+  if (modern) return exchange(method, params, deadline, cancelled, "", nullptr, true);
   if (!ready) {
     if (std::string err = initialize(deadline); !err.empty()) {
       Reply r;

@@ -46,9 +46,11 @@ class HttpClient final : public UpstreamClient {
   };
   // `replayable`: the request may go twice (it changes nothing the second
   // time, or was never read); a tools/call is not.
+  // `mcp_headers`: the MCP header lines of a 2026-07-28 request (its
+  // version, method and name); "" for the 2025 version header.
   Raw post(const std::string& body, const std::string& session, Clock::time_point deadline,
            const std::function<bool()>& cancelled, int64_t expect_id, bool replayable,
-           bool is_delete = false);
+           bool is_delete = false, const std::string& mcp_headers = {});
   // Sends a request and reads its reply on `conn`; true when the connection
   // may carry another. `stale`: it failed before any byte of the reply;
   // `unsent`: before any byte of the request left.
@@ -65,7 +67,7 @@ class HttpClient final : public UpstreamClient {
                 const std::function<bool()>& cancelled, Raw& r);
   Reply exchange(std::string_view method, const HostValue& params, Clock::time_point deadline,
                  const std::function<bool()>& cancelled, const std::string& session,
-                 std::string* new_session);
+                 std::string* new_session, bool modern = false);
   std::string initialize(Clock::time_point deadline);
   std::string redact(std::string_view s) const;
   static std::shared_ptr<SSL_CTX> make_tls_context(const std::string& ca_file, std::string* error);
@@ -80,6 +82,9 @@ class HttpClient final : public UpstreamClient {
   std::mutex mutex_;
   std::string session_;
   bool initialized_ = false;
+  // The revision the server speaks: found by server/discover at the first
+  // start (a 2025 server then gets the initialize handshake).
+  enum class Era { Unknown, Legacy, Modern } era_ = Era::Unknown;
   std::atomic<int64_t> next_id_{1};
   // Idle kept-alive connections, newest last, with when they went idle;
   // kIdleFor stays under Node's default keepAliveTimeout (5 s).

@@ -143,6 +143,16 @@ SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"},
                                            "names": {"type": "array", "items": {"type": "string"}}},
           "required": ["n"]}
 
+# Revision 2026-07-28's per-request envelope.
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "seed", "version": "1"}}
+
+
+def modern(method, params=None, id=None, meta=None):
+    return rpc(method, {**(params or {}), "_meta": META if meta is None else meta}, id)
+
+
 # Conversations of the jsonrpc target, one frame per line ($SID: the session
 # the conversation started).
 CONVERSATIONS = [
@@ -219,6 +229,15 @@ CONVERSATIONS = [
      '{"jsonrpc":"2.0","id":-0,"method":"ping"}'],
     ['[{"jsonrpc":"2.0","id":1,"method":"ping"}]', '{"jsonrpc":"2.0","id":1,"method":"ping"',
      '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}\r'],
+    # Revision 2026-07-28: no handshake, an envelope on every request.
+    [modern("server/discover", id=1), modern("tools/list", id=2),
+     modern("tools/call", {"name": "lisp_eval", "arguments": {"program": "(+ 1 2)"}}, 3),
+     modern("ping", id=4)],
+    [modern("tools/list", id=1, meta={"io.modelcontextprotocol/protocolVersion": "2026-07-28"}),
+     modern("tools/list", id=2, meta={**META, "io.modelcontextprotocol/protocolVersion": "2099-01-01"}),
+     modern("tools/list", id=3, meta={**META, "io.modelcontextprotocol/clientInfo": 7}),
+     rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}}, 4),
+     modern("tools/call", {"name": "lisp_eval", "arguments": {"program": "1"}}, 5)],
 ]
 
 
@@ -260,9 +279,20 @@ INIT = rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
 SID = [("Mcp-Session-Id", "$SID"), ("MCP-Protocol-Version", "2025-06-18")]
 
 
+MODERN = [("MCP-Protocol-Version", "2026-07-28")]
+
+
 def http_inputs():
     call = tool_call(2, "lisp_eval", {"program": "(+ 1 2)"})
+    modern_call = modern("tools/call", {"name": "lisp_eval", "arguments": {"program": "(+ 1 2)"}}, 3)
     out = [
+        http("POST", "/mcp", modern("server/discover", id=1), MODERN + [("Mcp-Method", "server/discover")])
+        + http("POST", "/mcp", modern_call, MODERN + [("Mcp-Method", "tools/call"), ("Mcp-Name", "lisp_eval")])
+        + http("POST", "/mcp", modern_call, MODERN + [("Mcp-Method", "tools/list")])
+        + http("POST", "/mcp", modern_call, [("Mcp-Method", "tools/call"), ("Mcp-Name", "x")]),
+        http("POST", "/mcp", INIT, MODERN)
+        + http("POST", "/mcp", rpc("tools/list", {}, 4), MODERN + [("Mcp-Method", "tools/list")])
+        + http("POST", "/mcp", modern("ping", id=5), MODERN + [("Mcp-Method", "ping")]),
         http("POST", "/mcp", INIT) + http("POST", "/mcp", rpc("notifications/initialized",
                                                                notification=True), SID)
         + http("POST", "/mcp", call, SID) + http("DELETE", "/mcp", None, SID),

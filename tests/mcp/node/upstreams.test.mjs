@@ -843,3 +843,75 @@ describe('upstreams: ptc mcp --upstreams, through the SDK client', () => {
     assert.match(lazy, /Servers: ev \(\d+ tools\) fault \(9 tools\) fs \(14 tools\)/);
   });
 });
+
+// lib/v2-upstream.mjs over HTTP (2026-07-28 only): resolves with the process and its port.
+async function startV2HttpUpstream() {
+  const server = spawn(process.execPath, [join(NODE_DIR, 'lib', 'v2-upstream.mjs'), 'http'], {
+    env: passEnv(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((res, rej) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/"port":(\d+)/);
+      if (m) res(Number(m[1]));
+    });
+    server.once('exit', (code) => rej(new Error(`v2-upstream.mjs exited ${code}`)));
+  });
+  return { server, port };
+}
+
+describe('upstreams: servers on the v2 SDK (lib/v2-upstream.mjs)', () => {
+  let server, port, v2Config;
+  before(async () => {
+    ({ server, port } = await startV2HttpUpstream());
+    v2Config = join(dir, 'v2.json');
+    const stdio = { transport: 'mcp_stdio', command: process.execPath, args: [join(NODE_DIR, 'lib', 'v2-upstream.mjs'), 'stdio'] };
+    const modern = { transport: 'mcp_http', url: `http://127.0.0.1:${port}/mcp` };
+    writeFileSync(
+      v2Config,
+      JSON.stringify({
+        upstreams: {
+          m: modern,
+          mq: { ...modern, timeout_ms: 300, max_response_bytes: 4096 },
+          s: stdio,
+          sq: { ...stdio, timeout_ms: 5000 },
+        },
+      }),
+    );
+  });
+  after(() => server?.kill('SIGKILL'));
+
+  test('a 2026-07-28-only HTTP server and a v2 stdio server answer programs, pmap included', async () => {
+    const { code, stderr, value } = await ptcWith(v2Config,
+      `[(tool/call {:server "m" :tool "echo" :args {:message "modern"}})
+        (tool/call {:server "m" :tool "add" :args {:a 2 :b 3}})
+        (tool/call {:server "s" :tool "add" :args {:a 4 :b 5}})
+        (pmap #(:value (tool/call {:server "m" :tool "add" :args {:a % :b 1}})) (range 10))
+        (map :available (tool/servers))]`);
+    assert.equal(code, 0, stderr);
+    const [echo, add, stdioAdd, many, available] = value;
+    assert.deepEqual(echo, { ok: true, value: 'modern' });
+    assert.deepEqual(add, { ok: true, value: { sum: 5 } });
+    assert.deepEqual(stdioAdd, { ok: true, value: { sum: 9 } });
+    assert.deepEqual(many, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ({ sum: n })));
+    assert.deepEqual(available, [true, true, true, true]);
+  });
+
+  test('faults: timeout, over the cap, a stdio server dying mid-call, a dead HTTP server', async () => {
+    const { code, stderr, value } = await ptcWith(v2Config,
+      `[(:reason (tool/call {:server "mq" :tool "slow" :args {:ms 5000}}))
+        (:reason (tool/call {:server "mq" :tool "echo" :args {:message (apply str (repeat 6000 "x"))}}))
+        (:value (tool/call {:server "mq" :tool "echo" :args {:message "still there"}}))
+        (:reason (tool/call {:server "sq" :tool "crash" :args {}}))
+        (:value (tool/call {:server "sq" :tool "add" :args {:a 1 :b 1}}))]`);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(value, ['timeout', 'response_too_large', 'still there', 'upstream_unavailable', { sum: 2 }]);
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    const dead = await ptcWith(v2Config, '(:reason (tool/call {:server "m" :tool "echo" :args {:message "x"}}))');
+    assert.equal(dead.code, 0, dead.stderr);
+    assert.equal(dead.value, 'upstream_unavailable');
+  });
+});
