@@ -60,6 +60,39 @@ Envelope read_envelope(const HostValue& params) {
   return e;
 }
 
+std::optional<std::string> decode_header_value(std::string_view value) {
+  constexpr std::string_view kPrefix = "=?base64?", kSuffix = "?=";
+  if (!value.starts_with(kPrefix) || !value.ends_with(kSuffix) ||
+      value.size() < kPrefix.size() + kSuffix.size())
+    return std::string(value);
+  std::string_view b64 =
+      value.substr(kPrefix.size(), value.size() - kPrefix.size() - kSuffix.size());
+  if (b64.size() % 4 != 0) return std::nullopt;
+  auto digit = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  std::string out;
+  for (size_t i = 0; i < b64.size(); i += 4) {
+    bool last = i + 4 == b64.size();
+    int pad = last ? (b64[i + 3] == '=') + (b64[i + 2] == '=' && b64[i + 3] == '=') : 0;
+    uint32_t bits = 0;
+    for (size_t k = 0; k < 4; ++k) {
+      int d = k >= 4 - static_cast<size_t>(pad) ? 0 : digit(b64[i + k]);
+      if (d < 0) return std::nullopt;
+      bits = bits << 6 | static_cast<uint32_t>(d);
+    }
+    out += static_cast<char>(bits >> 16);
+    if (pad < 2) out += static_cast<char>(bits >> 8 & 0xff);
+    if (pad < 1) out += static_cast<char>(bits & 0xff);
+  }
+  return out;
+}
+
 std::string envelope_error_frame(const HostValue& id, const Envelope& envelope) {
   if (!envelope.issue.empty())
     return error_frame(id, kInvalidParams,

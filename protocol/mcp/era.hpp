@@ -4,6 +4,7 @@
 // envelope). A message without that claim is 2025-era and served as before.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,11 @@ struct Envelope {
 
 // Reads params._meta (params may be nil or anything else).
 Envelope read_envelope(const HostValue& params);
+
+// An HTTP header value as the revision encodes it (Mcp-Name): as it is, or
+// the UTF-8 inside `=?base64?...?=`; nullopt for a sentinel that is not
+// valid Base64.
+std::optional<std::string> decode_header_value(std::string_view value);
 
 // The error answering an envelope with an issue (-32602, data.envelope), or
 // a version this server does not serve (-32022, data.supported/requested);

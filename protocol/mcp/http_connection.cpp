@@ -534,7 +534,12 @@ HttpConnection::Era HttpConnection::route_modern(const RpcPeek& peek) {
   }
   if (request && peek.method == "tools/call" && peek.has_name) {
     auto name = header("Mcp-Name");
-    if (!name || *name != peek.name) {
+    std::optional<std::string> decoded = name ? decode_header_value(*name) : std::nullopt;
+    if (name && !decoded) {
+      refuse_mismatch(*name, "the Mcp-Name header carries an invalid Base64 sentinel value");
+      return Era::Refused;
+    }
+    if (!name || *decoded != peek.name) {
       std::string body = fmt::format("the body carries params.name={} but the {}",
                                      to_json(HostValue::string(peek.name)),
                                      name ? fmt::format("Mcp-Name header names {}", *name)

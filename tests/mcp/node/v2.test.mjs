@@ -219,6 +219,8 @@ suite('http')('http: raw 2026-07-28 requests', () => {
     assert.match(r.headers['content-type'], /application\/json/);
     assert.equal(r.json.result.content[0].text, 'user=> 3');
     assert.equal(r.json.result.resultType, 'complete');
+    const b64 = await c.post(call(3, '7'), H('tools/call', { 'mcp-name': `=?base64?${Buffer.from('lisp_eval').toString('base64')}?=` }));
+    assert.equal(b64.json.result?.content[0].text, 'user=> 7', 'Mcp-Name in its Base64 form');
     const d = await c.post(body(2, 'server/discover'), H('server/discover'));
     assert.deepEqual(d.json.result.supportedVersions, [MODERN]);
   });
@@ -232,6 +234,7 @@ suite('http')('http: raw 2026-07-28 requests', () => {
       ['another method', call(4, '1'), H('tools/list', { 'mcp-name': 'lisp_eval' })],
       ['no name header', call(5, '1'), H('tools/call')],
       ['another name', call(6, '1'), H('tools/call', { 'mcp-name': 'other' })],
+      ['a bad Base64 name', call(8, '1'), H('tools/call', { 'mcp-name': '=?base64?*?=' })],
       ['initialize with a modern header', { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, H('initialize')],
     ];
     for (const [what, b, headers] of cases) {
