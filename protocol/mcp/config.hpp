@@ -52,6 +52,9 @@ struct ServerConfig {
   uint32_t http_request_timeout_ms = 0;     // --http-request-timeout-ms; 0 = program timeout + 1 s
   uint32_t http_shutdown_grace_ms = 10000;  // --http-shutdown-grace-ms
   uint32_t http_max_sessions = 256;         // --http-max-sessions
+  uint32_t http_max_connections = 4096;     // --http-max-connections (open at once, in total)
+  uint32_t http_max_connections_per_peer = 256;    // --http-max-connections-per-peer (per address)
+  uint32_t http_header_timeout_ms = 5000;          // --http-header-timeout-ms
   uint32_t http_max_in_flight_per_session = 4;     // --http-max-in-flight-per-session
   uint64_t http_session_idle_timeout_ms = 900000;  // --http-session-idle-timeout-ms
   // Upstream MCP servers programs call with (tool/call ...).

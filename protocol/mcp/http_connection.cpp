@@ -99,6 +99,12 @@ HttpSettings HttpSettings::from_config(const ServerConfig& config) {
                          : static_cast<uint64_t>(config.program_timeout_ms) + 1000;
   s.request_timeout = std::chrono::milliseconds(timeout);
   s.linger_timeout = std::min(s.request_timeout, std::chrono::milliseconds(1000));
+  s.header_timeout =
+      config.http_header_timeout_ms == 0
+          ? s.request_timeout
+          : std::min(s.request_timeout, std::chrono::milliseconds(config.http_header_timeout_ms));
+  s.max_connections = config.http_max_connections;
+  s.max_per_peer = config.http_max_connections_per_peer;
   return s;
 }
 
@@ -116,16 +122,37 @@ std::string HttpShared::next_request_id() {
                      request_counter_.fetch_add(1, std::memory_order_relaxed) + 1);
 }
 
-void HttpShared::add(const std::shared_ptr<HttpConnection>& c) {
+std::optional<std::string> HttpShared::admit(const std::string& peer) {
   std::lock_guard lock(mu_);
-  connections_.emplace(c.get(), c);
+  if (settings.max_connections && connections_.size() + admitted_ >= settings.max_connections)
+    return fmt::format("{} connections are open (--http-max-connections)",
+                       settings.max_connections);
+  size_t& mine = per_peer_[peer];
+  if (settings.max_per_peer && !peer.empty() && mine >= settings.max_per_peer)
+    return fmt::format(
+        "{} connections from this address are open "
+        "(--http-max-connections-per-peer)",
+        settings.max_per_peer);
+  ++mine;
+  ++admitted_;
+  return std::nullopt;
+}
+
+void HttpShared::add(const std::shared_ptr<HttpConnection>& c, const std::string& peer) {
+  std::lock_guard lock(mu_);
+  --admitted_;
+  connections_.emplace(c.get(), Entry{c, peer});
 }
 
 void HttpShared::remove(const HttpConnection* c) {
   bool last = false;
   {
     std::lock_guard lock(mu_);
-    if (connections_.erase(c) == 0) return;
+    auto it = connections_.find(c);
+    if (it == connections_.end()) return;
+    if (auto p = per_peer_.find(it->second.peer); p != per_peer_.end() && --p->second == 0)
+      per_peer_.erase(p);
+    connections_.erase(it);
     last = connections_.empty();
   }
   if (last && closing_all.load() && on_all_closed) on_all_closed();
@@ -134,8 +161,8 @@ void HttpShared::remove(const HttpConnection* c) {
 std::vector<std::shared_ptr<HttpConnection>> HttpShared::connections() {
   std::lock_guard lock(mu_);
   std::vector<std::shared_ptr<HttpConnection>> out;
-  for (auto& [ptr, weak] : connections_)
-    if (auto c = weak.lock()) out.push_back(std::move(c));
+  for (auto& [ptr, entry] : connections_)
+    if (auto c = entry.connection.lock()) out.push_back(std::move(c));
   return out;
 }
 
@@ -192,7 +219,7 @@ void HttpConnection::await_request() {
   phase_ = Phase::Idle;
   if (shut_requested_) return close_now();
   if (buffer_.size() > 0) return read_request();
-  arm_deadline(first_request_ ? shared_.settings.request_timeout
+  arm_deadline(first_request_ ? shared_.settings.header_timeout
                               : shared_.settings.keep_alive_timeout);
   if (!read_pending_) read_some();
 }
@@ -235,7 +262,7 @@ void HttpConnection::read_request() {
   timed_out_ = false;
   cur_ = Current{};
   cur_.started = Clock::now();
-  arm_deadline(shared_.settings.request_timeout);
+  arm_deadline(shared_.settings.header_timeout);  // then request_timeout, from on_header
   parser_.emplace();
   parser_->header_limit(kHeaderLimit);
   parser_->body_limit(shared_.settings.max_body_bytes);
@@ -247,6 +274,10 @@ void HttpConnection::read_request() {
 void HttpConnection::on_header(error_code ec) {
   if (phase_ != Phase::Reading) return;
   if (ec) return on_read_error(ec);
+  // The header came within header_timeout: the request as a whole has
+  // request_timeout from its first byte.
+  io_deadline_ = cur_.started + shared_.settings.request_timeout;
+  schedule_timer();
   route();
 }
 
@@ -258,7 +289,10 @@ void HttpConnection::on_body(error_code ec) {
 }
 
 void HttpConnection::on_read_error(error_code ec) {
-  if (timed_out_) return reject(408, "the request was not received within the request timeout");
+  if (timed_out_)
+    return reject(408,
+                  "the request was not received in time (--http-header-timeout-ms, "
+                  "--http-request-timeout-ms)");
   if (ec == beast_http::error::body_limit)
     return reject(413, fmt::format("the request body is larger than {} bytes",
                                    shared_.settings.max_body_bytes));

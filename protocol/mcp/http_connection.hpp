@@ -41,6 +41,11 @@ struct HttpSettings {
   std::chrono::milliseconds request_timeout{2000};      // read a request; wait for its reply; write
   std::chrono::milliseconds keep_alive_timeout{30000};  // an idle connection between requests
   std::chrono::milliseconds linger_timeout{1000};       // discarding input before a close
+  // A request's header must arrive within this (slow senders hold no
+  // connection long); then request_timeout covers the rest.
+  std::chrono::milliseconds header_timeout{5000};
+  size_t max_connections = 4096;  // open at once; 0: no cap
+  size_t max_per_peer = 256;      // open at once from one address; 0: no cap
 
   static HttpSettings from_config(const ServerConfig& config);
 };
@@ -79,8 +84,11 @@ struct HttpShared {
   // X-Request-Id when the client sends none: a random prefix and a counter.
   std::string next_request_id();
 
-  // Live connections, so that the end of the drain can close them.
-  void add(const std::shared_ptr<HttpConnection>& c);
+  // Live connections, so that the end of the drain can close them, counted
+  // per client address. admit() takes a place for a new connection from
+  // `peer` ("" when unknown), or says why there is none; add() fills it.
+  std::optional<std::string> admit(const std::string& peer);
+  void add(const std::shared_ptr<HttpConnection>& c, const std::string& peer);
   void remove(const HttpConnection* c);
   std::vector<std::shared_ptr<HttpConnection>> connections();
   size_t connection_count();
@@ -93,7 +101,13 @@ struct HttpShared {
   std::string request_id_prefix_;
   std::atomic<uint64_t> request_counter_{0};
   std::mutex mu_;
-  std::unordered_map<const HttpConnection*, std::weak_ptr<HttpConnection>> connections_;
+  struct Entry {
+    std::weak_ptr<HttpConnection> connection;
+    std::string peer;
+  };
+  std::unordered_map<const HttpConnection*, Entry> connections_;
+  std::unordered_map<std::string, size_t> per_peer_;
+  size_t admitted_ = 0;  // places taken by admit() and not yet added
 };
 
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {

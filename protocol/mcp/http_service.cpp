@@ -1,5 +1,7 @@
 #include "protocol/mcp/http_service.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <csignal>
 #include <exception>
@@ -54,6 +56,7 @@ struct HttpService::Impl {
   }
 
   void accept();
+  void refuse(tcp::socket socket, const std::string& why);
   void sweep();
   void await_signal();
   void begin_drain();
@@ -76,6 +79,27 @@ struct HttpService::Impl {
   std::thread drain_thread;
 };
 
+// A connection over the caps: 503 at once (best effort: the socket does not
+// block, and a client that reads nothing gets nothing), then closed, so a
+// flood costs the server one descriptor per connection only for a moment.
+void HttpService::Impl::refuse(tcp::socket socket, const std::string& why) {
+  static std::atomic<uint64_t> refused{0};
+  if (refused.fetch_add(1) % 1000 == 0)
+    log(LogLevel::Warning, "http_connection_refused", {{"reason", HostValue::string(why)}});
+  std::string body =
+      fmt::format(R"({{"jsonrpc":"2.0","id":null,"error":{{"code":-32000,"message":{}}}}})",
+                  to_json(HostValue::string("too many connections: " + why)));
+  std::string response = fmt::format(
+      "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
+      "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+      body.size(), body);
+  error_code ec;
+  socket.non_blocking(true, ec);
+  socket.write_some(net::buffer(response), ec);
+  socket.shutdown(tcp::socket::shutdown_both, ec);
+  socket.close(ec);
+}
+
 void HttpService::Impl::accept() {
   acceptor.async_accept(net::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
     if (draining || !acceptor.is_open()) return;
@@ -88,9 +112,16 @@ void HttpService::Impl::accept() {
       });
       return;
     }
-    auto connection = std::make_shared<HttpConnection>(shared, std::move(socket));
-    shared.add(connection);
-    connection->start();
+    error_code peer_ec;
+    tcp::endpoint peer = socket.remote_endpoint(peer_ec);
+    std::string address = peer_ec ? std::string() : peer.address().to_string();
+    if (std::optional<std::string> full = shared.admit(address)) {
+      refuse(std::move(socket), *full);
+    } else {
+      auto connection = std::make_shared<HttpConnection>(shared, std::move(socket));
+      shared.add(connection, address);
+      connection->start();
+    }
     accept();
   });
 }
@@ -215,10 +246,28 @@ bool HttpService::listen(std::string* error) {
   }
   m.bound_port = m.acceptor.local_endpoint(ec).port();
   m.listening = true;
+  // Every connection is a descriptor: the soft limit (often 1,024) goes up
+  // to the hard one, and the connection cap stays below what is left of it,
+  // so a flood meets the cap (503 at once) before accept() runs dry.
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    rlimit raised = files;
+    raised.rlim_cur = files.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) files = raised;
+  }
+  constexpr size_t kSpareDescriptors = 64;  // logs, upstreams, the program cache's files
+  if (files.rlim_cur != RLIM_INFINITY && files.rlim_cur > kSpareDescriptors) {
+    size_t room = static_cast<size_t>(files.rlim_cur) - kSpareDescriptors;
+    if (m.shared.settings.max_connections == 0 || m.shared.settings.max_connections > room)
+      m.shared.settings.max_connections = room;
+  }
   log(LogLevel::Info, "http_listening",
       {{"host", HostValue::string(m.config.http_host)},
        {"port", HostValue::integer(m.bound_port)},
-       {"path", HostValue::string(m.config.http_path)}});
+       {"path", HostValue::string(m.config.http_path)},
+       {"descriptors", HostValue::integer(static_cast<int64_t>(files.rlim_cur))},
+       {"max_connections",
+        HostValue::integer(static_cast<int64_t>(m.shared.settings.max_connections))}});
   return true;
 }
 

@@ -15,6 +15,7 @@ import {
   figure,
   httpClient,
   httpUnavailableReason,
+  eventually,
   now,
   rssKiB,
   sleep,
@@ -294,5 +295,72 @@ describe('http faults', () => {
     assert.equal(ran, outcomes.ok + slowReplies.length, 'calls the server ran but whose reply never arrived');
     assert.deepEqual(exit, { code: 0, signal: null });
     assert.ok(server.logs.events('http_draining').length === 1);
+  });
+});
+
+// Half-open connections from one address (127.0.0.2: loopback answers all of
+// 127/8): each connects and sends nothing. Resolves with the sockets and how
+// each ended: refused (503 then closed at once), closed later (the header
+// timeout), or still open.
+async function flood(port, count) {
+  const net = await import('node:net');
+  const sockets = [];
+  const outcome = { refused: 0, closedLater: 0 };
+  const opened = [];
+  for (let i = 0; i < count; i++) {
+    opened.push(
+      new Promise((resolve) => {
+        const s = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+        let data = '';
+        const t0 = now();
+        s.on('data', (d) => (data += d));
+        s.on('error', () => {});
+        s.on('close', () => {
+          if (data.startsWith('HTTP/1.1 503')) outcome.refused++;
+          else if (now() - t0 > 200) outcome.closedLater++;
+        });
+        s.on('connect', () => resolve());
+        s.on('error', () => resolve());
+        sockets.push(s);
+      }),
+    );
+  }
+  await Promise.all(opened);
+  return { sockets, outcome, destroy: () => sockets.forEach((s) => s.destroy()) };
+}
+
+describe('http connection floods', () => {
+  test('3,000 half-open connections from one address under a 1,024 soft limit: refused at once past the per-address cap, timed out after the header timeout; a client elsewhere is served throughout', async () => {
+    const server = await startHttpServer(['--http-header-timeout-ms', '1500'], { softFiles: 1024 });
+    assert.ok(server.listening.descriptors > 1024, `soft limit raised: ${JSON.stringify(server.listening)}`);
+    const f = await flood(server.port, 3000);
+    const client = new RawHttpClient(server.url);
+    const lat = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = now();
+      if (i === 0) await client.init();
+      const r = await client.post({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'lisp_eval', arguments: { program: '(+ 1 2)' } } });
+      lat.push(now() - t0);
+      assert.equal(r.status, 200, r.text);
+    }
+    figure('http flood: a client from another address, call round trip while 3,000 connections flood (max ms)', Math.max(...lat).toFixed(2));
+    await eventually(() => f.outcome.refused >= 3000 - 256, 5000, 20);
+    assert.equal(f.outcome.refused, 3000 - 256, 'everything past the per-address cap (256) refused with 503');
+    // The 256 it kept send no header: the header timeout closes them.
+    await eventually(() => f.outcome.closedLater >= 256, 5000, 50);
+    f.destroy();
+    await server.stop();
+  });
+
+  test('the total cap refuses the excess at once, whatever the address', async () => {
+    const server = await startHttpServer(['--http-max-connections', '50', '--http-header-timeout-ms', '60000']);
+    const f = await flood(server.port, 80);
+    await eventually(() => f.outcome.refused >= 30, 5000, 20);
+    assert.equal(f.outcome.refused, 30);
+    const r = await fetch(server.url.replace('/mcp', '/health')).catch((e) => e);
+    assert.ok(r instanceof Error || r.status === 503, 'over the cap: refused');
+    f.destroy();
+    await eventually(async () => (await fetch(server.url.replace('/mcp', '/health'))).status === 200, 5000, 20);
+    await server.stop();
   });
 });

@@ -139,12 +139,16 @@ export function passEnv(extra = {}) {
 // `ptc mcp --http --http-port 0 [flags]`: resolves with {url, port, proc, logs, stop}
 // once it logs http_listening, or with {unavailable: reason} when it exits 2
 // saying http_unavailable (the transport is not built in).
-export function startHttpServer(flags = [], { timeoutMs = 15000 } = {}) {
+// softFiles: start it with that soft descriptor limit (as a shell's ulimit -Sn would).
+export function startHttpServer(flags = [], { timeoutMs = 15000, softFiles } = {}) {
+  const args = ['mcp', '--http', '--http-port', '0', ...flags];
   const proc = track(
-    spawn(ptcBin(), ['mcp', '--http', '--http-port', '0', ...flags], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: passEnv(),
-    }),
+    softFiles
+      ? spawn('bash', ['-c', `ulimit -Sn ${softFiles} && exec "$0" "$@"`, ptcBin(), ...args], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: passEnv(),
+        })
+      : spawn(ptcBin(), args, { stdio: ['ignore', 'ignore', 'pipe'], env: passEnv() }),
   );
   const logs = new LogReader(proc.stderr);
   const exited = new Promise((r) => proc.once('exit', (code, signal) => r({ code, signal })));
@@ -161,7 +165,7 @@ export function startHttpServer(flags = [], { timeoutMs = 15000 } = {}) {
       (l) => {
         clearTimeout(timer);
         const port = l.port;
-        resolvePromise({ url: `http://127.0.0.1:${port}/mcp`, port, proc, pid: proc.pid, logs, exited, stop });
+        resolvePromise({ url: `http://127.0.0.1:${port}/mcp`, port, proc, pid: proc.pid, logs, exited, stop, listening: l });
       },
       () => {},
     );
