@@ -3,6 +3,7 @@
 // 'auto' (server/discover, then 2026-07-28) and pinned to 2026-07-28. Then raw 2026-07-28
 // frames: the envelope, the standard HTTP headers and what the revision removed.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -277,5 +278,45 @@ suite('http')('http: raw 2026-07-28 requests', () => {
     c.sid = sid;
     const again = await c.post({ jsonrpc: '2.0', id: 3, method: 'ping' });
     assert.equal(again.status, 200, 'the 2025 session still works');
+  });
+});
+
+// A plain round-robin HTTP load balancer: each request to the next backend,
+// nothing sticky. Resolves with its URL, the requests each backend got, close().
+async function roundRobin(backends) {
+  const served = backends.map(() => 0);
+  let next = 0;
+  const lb = http.createServer((req, res) => {
+    const i = next++ % backends.length;
+    served[i]++;
+    const target = new URL(backends[i]);
+    const up = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+      (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise((r) => lb.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${lb.address().port}/mcp`, served, close: () => new Promise((r) => lb.close(r)) };
+}
+
+suite('http')('http: two servers behind a load balancer', () => {
+  test('a 2026-07-28 client alternating between them is served every time', async () => {
+    const servers = [await startHttpServer(), await startHttpServer()];
+    const lb = await roundRobin(servers.map((s) => s.url));
+    const client = v2Client({ pin: MODERN });
+    await client.connect(new StreamableHTTPClientTransport(new URL(lb.url)));
+    for (let i = 0; i < 10; i++) {
+      const r = await lispEval(client, { program: `(* ${i} 2)` });
+      assert.equal(textOf(r), `user=> ${i * 2}`);
+    }
+    assert.ok(lb.served.every((n) => n >= 5), `both served: ${lb.served}`);
+    await client.close();
+    await lb.close();
+    for (const s of servers) await s.stop();
   });
 });
