@@ -36,14 +36,14 @@ const CLIENTS = 8;
 // `clients` raw clients, each with its own MCP session, making calls until
 // `perClient` are done or stop() is called. Every reply must be HTTP 200 with
 // the request's id and the exact text of its job. Resolves with stats.
-function rawLoad(url, clients, perClient, { onProgress = () => {}, tag = 'L' } = {}) {
+function rawLoad(url, clients, perClient, { onProgress = () => {}, tag = 'L', modern = false } = {}) {
   let stopped = false;
   let done = 0;
   let worst = 0;
   const busy = [];
   const run = Promise.all(
     Array.from({ length: clients }, async (_, c) => {
-      const client = await new RawHttpClient(url).init();
+      const client = await new RawHttpClient(url, { modern }).init();
       try {
         for (let i = 0; i < perClient && !stopped; i++) {
           const { args, expect, error } = job(c, i);
@@ -112,6 +112,24 @@ describe('http load', () => {
     figure(`http ${CLIENTS} keep-alive clients x ${calls / CLIENTS} calls`, `${ms.toFixed(0)} ms, ${((calls / ms) * 1000).toFixed(0)} calls/s, worst call ${worstMs.toFixed(1)} ms`);
     figure(`http RSS after ${first} calls / after ${calls} calls (KiB)`, `${rssFirst} / ${rssLast} (${(((rssLast - rssFirst) / rssFirst) * 100).toFixed(1)}%)`);
     if (!SANITIZED) assert.ok(rssLast <= rssFirst * 1.1, `RSS grew from ${rssFirst} to ${rssLast} KiB`);
+    assert.equal((await server.stop()).code, 0);
+  });
+});
+
+describe('http: 2026-07-28 against 2025', () => {
+  test(`${CLIENTS} keep-alive clients: calls/s without sessions beside calls/s with them (same server, alternating)`, async () => {
+    const per = Math.ceil(envCount('PTC_MCP_HTTP_ERA_CALLS', 12000) / CLIENTS / 3);
+    const server = await startHttpServer(['--max-concurrent-calls', String(CLIENTS)]);
+    const rates = { 2025: [], 2026: [] };
+    for (let round = 0; round < 3; round++)
+      for (const modern of [false, true]) {
+        const t0 = now();
+        const { calls, busy } = await rawLoad(server.url, CLIENTS, per, { modern, tag: modern ? 'M' : 'L' }).done;
+        assert.equal(busy.length, 0);
+        rates[modern ? 2026 : 2025].push((calls / (now() - t0)) * 1000);
+      }
+    const best = (xs) => Math.max(...xs).toFixed(0);
+    figure(`http ${CLIENTS} keep-alive clients, calls/s (best of 3 rounds): 2025 sessions / 2026-07-28`, `${best(rates[2025])} / ${best(rates[2026])}`);
     assert.equal((await server.stop()).code, 0);
   });
 });

@@ -6,11 +6,19 @@ import { INIT } from './harness.mjs';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+
 export class RawHttpClient {
-  constructor(url) {
+  // modern: revision 2026-07-28 (no session; the envelope and headers on every call).
+  constructor(url, { modern = false } = {}) {
     this.url = new URL(url);
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     this.sid = null;
+    this.modern = modern;
   }
   // POST a body; resolves with {status, headers, text, json}.
   post(body, headers = {}) {
@@ -40,6 +48,7 @@ export class RawHttpClient {
     });
   }
   async init() {
+    if (this.modern) return this;
     const r = await this.post(INIT(0));
     if (r.status !== 200) throw new Error(`initialize: HTTP ${r.status} ${r.text}`);
     this.sid = r.headers['mcp-session-id'];
@@ -47,7 +56,12 @@ export class RawHttpClient {
     return this;
   }
   call(id, args) {
-    return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'lisp_eval', arguments: args } });
+    const params = { name: 'lisp_eval', arguments: args };
+    if (!this.modern) return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params });
+    return this.post(
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: MODERN_META } },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'lisp_eval' },
+    );
   }
   close() {
     this.agent.destroy();
