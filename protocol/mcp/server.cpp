@@ -69,9 +69,11 @@ HostValue with_cache_hints(const HostValue& result) {
 // A result as revision 2026-07-28 sends it: with its kind ("complete": this
 // server never asks the client for input mid-request) and the server's info.
 HostValue modern_result(const HostValue& result) {
-  return with_entries(result,
-                      {{str("resultType"), str("complete")},
-                       {str("_meta"), HostValue::map({{str(kServerInfoKey), server_info()}})}});
+  // Built once: host values share their contents, so every reply reuses these.
+  static const HostValue result_type = str("resultType"), complete = str("complete"),
+                         meta_key = str("_meta"),
+                         meta = HostValue::map({{str(kServerInfoKey), server_info()}});
+  return with_entries(result, {{result_type, complete}, {meta_key, meta}});
 }
 
 // One tools/call in flight.
