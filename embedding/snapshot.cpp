@@ -664,66 +664,46 @@ Value import_encoded(Ctx& ctx, std::string_view bytes) {
 
 namespace {
 
-// encoded_export_matches, one value at bytes[at..]; advances `at`.
-bool export_matches(std::string_view bytes, size_t& at, Value v, int depth) {
-  auto varint = [&](uint64_t& out) {
-    out = 0;
-    for (int shift = 0; shift < 64 && at < bytes.size(); shift += 7) {
-      auto b = static_cast<uint8_t>(bytes[at++]);
-      out |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
-  };
+// encoded_export_matches, one value read from `r` (bytes checked when the
+// snapshot was read, so the reader's own checks never fire).
+bool export_matches(Reader& r, Value v, int depth) {
+  constexpr std::string_view kWhat = "arguments";
   auto text = [&](uint8_t want_tag, uint8_t tag, std::string_view s) {
-    uint64_t n;
-    if (tag != want_tag || !varint(n) || n != s.size() || bytes.size() - at < n) return false;
-    bool same = bytes.compare(at, n, s) == 0;
-    at += n;
-    return same;
+    return tag == want_tag && r.bytes(kWhat) == s;
   };
-  if (depth > 32 || at >= bytes.size()) return false;
-  auto tag = static_cast<uint8_t>(bytes[at++]);
-  uint64_t n;
+  if (depth > 32 || r.at_end()) return false;
+  uint8_t tag = r.u8(kWhat);
   switch (v.type()) {
     case Type::Nil:
       return tag == kNil;
     case Type::Bool:
       return tag == (v.as_bool() ? kTrue : kFalse);
     case Type::Int:
-      return tag == kInt && varint(n) &&
-             static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1)) == v.as_int();
+      return tag == kInt && r.svarint(kWhat) == v.as_int();
     case Type::Float: {
-      if (tag != kFloat || bytes.size() - at < 8) return false;
-      double d = v.as_float();
-      uint64_t bits, stored = 0;
-      std::memcpy(&bits, &d, 8);
-      for (int i = 0; i < 8; ++i)
-        stored |= static_cast<uint64_t>(static_cast<uint8_t>(bytes[at + i])) << (8 * i);
-      at += 8;
-      return bits == stored;
+      if (tag != kFloat) return false;
+      double stored = r.f64(kWhat), d = v.as_float();
+      return std::memcmp(&stored, &d, sizeof d) == 0;  // bit for bit: -0.0 and NaNs too
     }
     case Type::String:
       return text(kString, tag, v.str()->view());
     case Type::Keyword:
       return text(kKeyword, tag, v.kw()->name());
     case Type::Vector:
-      if (tag != kVector || !varint(n) || n != v.vec()->count) return false;
+      if (tag != kVector || r.varint(kWhat) != v.vec()->count) return false;
       for (VecIter it(v.vec()); !it.done(); it.next())
-        if (!export_matches(bytes, at, it.value(), depth + 1)) return false;
+        if (!export_matches(r, it.value(), depth + 1)) return false;
       return true;
     case Type::Map:
-      if (tag != kMap || !varint(n) || n != v.map()->count) return false;
+      if (tag != kMap || r.varint(kWhat) != v.map()->count) return false;
       for (HashIter it(v.map()); !it.done(); it.next()) {
         Value k = it.key();
         if (k.type() == Type::Keyword) {  // export writes keyword keys as strings
-          if (at >= bytes.size() ||
-              !text(kString, static_cast<uint8_t>(bytes[at++]), k.kw()->name()))
-            return false;
-        } else if (!export_matches(bytes, at, k, depth + 1)) {
+          if (r.at_end() || !text(kString, r.u8(kWhat), k.kw()->name())) return false;
+        } else if (!export_matches(r, k, depth + 1)) {
           return false;
         }
-        if (!export_matches(bytes, at, it.val(), depth + 1)) return false;
+        if (!export_matches(r, it.val(), depth + 1)) return false;
       }
       return true;
     default:
@@ -734,8 +714,12 @@ bool export_matches(std::string_view bytes, size_t& at, Value v, int depth) {
 }  // namespace
 
 bool encoded_export_matches(std::string_view bytes, Value v) {
-  size_t at = 0;
-  return export_matches(bytes, at, v, 0) && at == bytes.size();
+  Reader r(bytes, bytes.size());
+  try {
+    return export_matches(r, v, 0) && r.at_end();
+  } catch (const LispError&) {
+    return false;  // not the encoding of a value: proves nothing
+  }
 }
 
 Snapshot decode_snapshot(std::string_view given, std::string_view key) {

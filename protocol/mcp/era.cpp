@@ -33,8 +33,13 @@ bool is_modern_version(std::string_view version) {
 }
 
 Envelope read_envelope(const HostValue& params) {
-  Envelope e;
   const HostValue* meta = params.kind() == HostValue::Kind::Map ? params.get("_meta") : nullptr;
+  return meta ? read_meta_envelope(*meta) : Envelope();
+}
+
+Envelope read_meta_envelope(const HostValue& meta_value) {
+  Envelope e;
+  const HostValue* meta = &meta_value;
   if (!is_object(meta)) return e;
   const HostValue* version = meta->get(kProtocolVersionKey);
   if (!version) return e;  // no claim: a 2025-era request that happens to carry _meta

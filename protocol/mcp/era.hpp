@@ -41,6 +41,8 @@ struct Envelope {
 
 // Reads params._meta (params may be nil or anything else).
 Envelope read_envelope(const HostValue& params);
+// The same from the _meta value itself (what the HTTP transport peeks at).
+Envelope read_meta_envelope(const HostValue& meta);
 
 // An HTTP header value as the revision encodes it (Mcp-Name): as it is, or
 // the UTF-8 inside `=?base64?...?=`; nullopt for a sentinel that is not

@@ -372,13 +372,15 @@ void HttpConnection::route() {
   }
 }
 
+std::optional<std::string_view> HttpConnection::header(std::string_view name) const {
+  const Request& req = parser_->get();
+  auto it = req.find(boost::beast::string_view(name.data(), name.size()));
+  if (it == req.end()) return std::nullopt;
+  return sv(it->value());
+}
+
 void HttpConnection::begin_post() {
   const Request& req = parser_->get();
-  auto header = [&](std::string_view name) -> std::optional<std::string_view> {
-    auto it = req.find(boost::beast::string_view(name.data(), name.size()));
-    if (it == req.end()) return std::nullopt;
-    return sv(it->value());
-  };
   if (shared_.draining.load()) return reject(503, "server draining");
   if (auto r = check_protocol_version(header("MCP-Protocol-Version"))) return reject(*r);
   if (auto r = check_content_type(header("Content-Type"))) return reject(*r);
@@ -486,26 +488,19 @@ void HttpConnection::handle_message() {
 
 // Revision 2026-07-28 over HTTP: no session, and the standard headers
 // (MCP-Protocol-Version, Mcp-Method, Mcp-Name) must agree with the body,
-// checked in the order the official SDK checks them. True when the message
-// is modern (cur_.modern is then set, or it was refused); false for a
-// 2025-era message, served as before.
+// checked in the order the official SDK checks them. Modern (served
+// without a session) or Refused (answered here) for a modern message; Legacy
+// for a 2025-era one, served as before.
 HttpConnection::Era HttpConnection::route_modern(const RpcPeek& peek) {
-  const Request& req = parser_->get();
-  auto header = [&](std::string_view name) -> std::optional<std::string_view> {
-    auto it = req.find(boost::beast::string_view(name.data(), name.size()));
-    if (it == req.end()) return std::nullopt;
-    std::string_view v = sv(it->value());
-    while (!v.empty() && (v.front() == ' ' || v.front() == '\t'))
-      v.remove_prefix(1);
-    while (!v.empty() && (v.back() == ' ' || v.back() == '\t'))
-      v.remove_suffix(1);
+  auto header = [this](std::string_view name) -> std::optional<std::string_view> {
+    auto v = this->header(name);
+    if (v) v = trim(*v);
     return v;
   };
   Envelope envelope;
   if (!peek.meta_json.empty()) {
     try {
-      envelope =
-          read_envelope(HostValue::map({{HostValue::string("_meta"), parse_json(peek.meta_json)}}));
+      envelope = read_meta_envelope(parse_json(peek.meta_json));
     } catch (const std::exception&) {
       // Not JSON after all: the server's own parse answers it.
     }
@@ -521,18 +516,16 @@ HttpConnection::Era HttpConnection::route_modern(const RpcPeek& peek) {
       return Era::Refused;
     }
     if (request) {
+      std::string missing(peek.meta_json.empty() ? std::string_view("_meta") : kProtocolVersionKey);
       refuse_modern(error_frame(
           parse_json(peek.id_json), kInvalidParams,
           fmt::format("Invalid params: the MCP-Protocol-Version header names protocol revision "
                       "{}, but the request is missing the required per-request envelope "
                       "key(s): {}",
-                      *version, peek.meta_json.empty() ? "_meta" : kProtocolVersionKey),
-          HostValue::map(
-              {{HostValue::string("envelope"),
-                HostValue::map({{HostValue::string("missing"),
-                                 HostValue::vector({HostValue::string(std::string(
-                                     peek.meta_json.empty() ? std::string_view("_meta")
-                                                            : kProtocolVersionKey))})}})}})));
+                      *version, missing),
+          HostValue::map({{HostValue::string("envelope"),
+                           HostValue::map({{HostValue::string("missing"),
+                                            HostValue::vector({HostValue::string(missing)})}})}})));
       return Era::Refused;
     }
     return Era::Modern;  // a notification the header calls modern

@@ -138,6 +138,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // Routing and the MCP endpoint.
   void route();
   void begin_post();
+  // A header of the request being read, by name; nullopt when absent.
+  std::optional<std::string_view> header(std::string_view name) const;
   void handle_delete();
   void handle_message();
   enum class Era { Legacy, Modern, Refused };

@@ -29,14 +29,6 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
 bool all_digits(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s)
@@ -75,6 +67,14 @@ HttpRejection rejection(unsigned status, std::string message, std::string challe
 }
 
 }  // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
 
 HttpGuardPolicy HttpGuardPolicy::from_config(const ServerConfig& config) {
   HttpGuardPolicy p;

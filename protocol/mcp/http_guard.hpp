@@ -38,6 +38,9 @@ struct HttpGuardPolicy {
 // /ready.
 std::string http_startup_error(const ServerConfig& config);
 
+// A header value without the optional whitespace (spaces, tabs) around it.
+std::string_view trim(std::string_view s);
+
 // "127.0.0.1" (any 127.0.0.0/8 address), "::1", "[::1]", "localhost".
 bool is_loopback_host(std::string_view host);
 // A Host header value: a loopback host with or without ":port".
