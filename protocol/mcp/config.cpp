@@ -152,6 +152,14 @@ const std::vector<Setting>& settings() {
          return std::string();
        },
        [](const ServerConfig& c) { return c.catalog_mode; }},
+      uint_setting("task-after-ms", &ServerConfig::task_after_ms,
+                   "a 2026-07-28 call from a client that declares the tasks extension and still "
+                   "runs this long is answered with a task to poll (0: at once)",
+                   3600000),
+      uint_setting("task-ttl-ms", &ServerConfig::task_ttl_ms,
+                   "how long a task and its result are kept from its creation", 86400000),
+      uint_setting("max-tasks", &ServerConfig::max_tasks,
+                   "tasks kept at once (the oldest finished one goes first)", 1 << 20),
       bool_setting("http", &ServerConfig::http, "serve Streamable HTTP instead of stdio"),
       text_setting("http-host", &ServerConfig::http_host, "address to listen on"),
       uint_setting("http-port", &ServerConfig::http_port, "port to listen on (0: any free port)",
@@ -218,6 +226,8 @@ std::string check(const ServerConfig& c) {
   if (c.program_timeout_ms == 0) return "--program-timeout-ms must be at least 1";
   if (c.program_memory_limit_bytes < 65536)
     return "--program-memory-limit-bytes must be at least 65536";
+  if (c.task_ttl_ms == 0) return "--task-ttl-ms must be at least 1";
+  if (c.max_tasks == 0) return "--max-tasks must be at least 1";
   if (!c.http_path.starts_with('/')) return "--http-path must start with /";
   if (!c.http_auth_token.empty() && c.http_auth_token.size() < 32)
     return "--http-auth-token must be at least 32 characters long";

@@ -39,6 +39,10 @@ struct ServerConfig {
   uint64_t session_idle_timeout_ms = 900000;  // --session-idle-timeout-ms
   size_t max_session_memory_bytes = 1 << 20;  // --max-session-memory-bytes
   uint32_t max_session_bindings = 200;        // --max-session-bindings
+  // Tasks (revision 2026-07-28, extension io.modelcontextprotocol/tasks).
+  uint32_t task_after_ms = 500;   // --task-after-ms: a call still running then becomes a task
+  uint64_t task_ttl_ms = 600000;  // --task-ttl-ms: how long a task is kept from its creation
+  uint32_t max_tasks = 1024;      // --max-tasks: tasks kept at once
   // Streamable HTTP (--http); stdio otherwise.
   bool http = false;
   std::string http_host = "127.0.0.1";  // --http-host

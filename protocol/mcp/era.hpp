@@ -24,6 +24,7 @@ inline constexpr std::string_view kServerInfoKey = "io.modelcontextprotocol/serv
 
 // The revision's error codes.
 inline constexpr int kHeaderMismatch = -32020;
+inline constexpr int kMissingRequiredClientCapability = -32021;
 inline constexpr int kUnsupportedProtocolVersion = -32022;
 
 // Revisions are dates: every one from 2026-07-28 on is of the modern era.

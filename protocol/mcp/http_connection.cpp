@@ -559,16 +559,19 @@ HttpConnection::Era HttpConnection::route_modern(const RpcPeek& peek) {
                                          peek.method, *method));
     return Era::Refused;
   }
-  if (request && peek.method == "tools/call" && peek.has_name) {
+  if (const std::optional<std::string>* source = peek.mcp_name_source(); request && source) {
+    // Mcp-Name mirrors params.name (tools/call), params.uri or params.taskId
+    // (tasks/*); the SDK leaves a body without that member to the later checks.
+    std::string_view field = source == &peek.name ? "name" : source == &peek.uri ? "uri" : "taskId";
     auto name = header("Mcp-Name");
     std::optional<std::string> decoded = name ? decode_header_value(*name) : std::nullopt;
     if (name && !decoded) {
       refuse_mismatch(*name, "the Mcp-Name header carries an invalid Base64 sentinel value");
       return Era::Refused;
     }
-    if (!name || *decoded != peek.name) {
-      std::string body = fmt::format("the body carries params.name={} but the {}",
-                                     to_json(HostValue::string(peek.name)),
+    if (*source && (!name || *decoded != **source)) {
+      std::string body = fmt::format("the body carries params.{}={} but the {}", field,
+                                     to_json(HostValue::string(**source)),
                                      name ? fmt::format("Mcp-Name header names {}", *name)
                                           : std::string("required Mcp-Name header is absent"));
       refuse_mismatch(name ? *name : "(missing)", std::move(body));
@@ -619,6 +622,7 @@ void HttpConnection::on_reply(uint64_t seq, std::string frame) {
       case kParseError:
       case kInvalidRequest:
       case kUnsupportedProtocolVersion:
+      case kMissingRequiredClientCapability:
       case kHeaderMismatch:
         status = 400;
         break;

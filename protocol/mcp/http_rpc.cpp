@@ -71,18 +71,26 @@ RpcPeek peek_rpc(std::string& body) {
           if (v.get_object().get(meta) == simdjson::SUCCESS &&
               meta.raw_json().get(raw) == simdjson::SUCCESS)
             found.meta_json = std::string(raw);
-        } else if (name == "name") {
+        } else if (name == "name" || name == "uri" || name == "taskId") {
           std::string_view s;
-          if (v.get_string().get(s) == simdjson::SUCCESS) {
-            found.has_name = true;
-            found.name = std::string(s);
-          }
+          if (v.get_string().get(s) == simdjson::SUCCESS)
+            (name == "name"  ? found.name
+             : name == "uri" ? found.uri
+                             : found.task_id) = std::string(s);
         }
       }
     }
   }
   found.object = true;
   return found;
+}
+
+const std::optional<std::string>* RpcPeek::mcp_name_source() const {
+  if (method == "tools/call" || method == "prompts/get") return &name;
+  if (method == "resources/read") return &uri;
+  if (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel")
+    return &task_id;
+  return nullptr;
 }
 
 bool rpc_frame_is_notification(std::string_view frame) {

@@ -4,6 +4,7 @@
 // answer of the per-session cap, and the cancellation it sends the server.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,10 +16,14 @@ struct RpcPeek {
   bool has_id = false;           // an "id" member is present
   std::string id_json = "null";  // the id as the client wrote it (a string or number), else null
   // For revision 2026-07-28, which the headers must mirror: params._meta
-  // (when an object) as the client wrote it, and params.name (when a string).
+  // (when an object) as the client wrote it, and the string members the
+  // Mcp-Name header mirrors (params.name, params.uri, params.taskId).
   std::string meta_json;
-  bool has_name = false;
-  std::string name;
+  std::optional<std::string> name, uri, task_id;
+  // The member Mcp-Name mirrors for `method` (tools/call: name, tasks/get:
+  // taskId, ...); nullptr for a method without one, or the member's value
+  // (nullopt when absent or not a string).
+  const std::optional<std::string>* mcp_name_source() const;
 };
 
 // Reads the top-level members of `body` (simdjson On Demand: the values it

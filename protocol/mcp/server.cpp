@@ -15,10 +15,12 @@
 
 #include "protocol/mcp/envelope.hpp"
 #include "protocol/mcp/era.hpp"
+#include "protocol/mcp/fifo_timer.hpp"
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/session_tools.hpp"
+#include "protocol/mcp/tasks.hpp"
 
 #ifndef PTC_VERSION
 #define PTC_VERSION "0.1.0"
@@ -68,12 +70,13 @@ HostValue with_cache_hints(const HostValue& result) {
 
 // A result as revision 2026-07-28 sends it: with its kind ("complete": this
 // server never asks the client for input mid-request) and the server's info.
-HostValue modern_result(const HostValue& result) {
+HostValue modern_result(const HostValue& result, std::string_view kind = "complete") {
   // Built once: host values share their contents, so every reply reuses these.
   static const HostValue result_type = str("resultType"), complete = str("complete"),
                          meta_key = str("_meta"),
                          meta = HostValue::map({{str(kServerInfoKey), server_info()}});
-  return with_entries(result, {{result_type, complete}, {meta_key, meta}});
+  return with_entries(result,
+                      {{result_type, kind == "complete" ? complete : str(kind)}, {meta_key, meta}});
 }
 
 // One tools/call in flight.
@@ -84,8 +87,16 @@ struct Call {
   std::string key;           // connection + id
   std::string context_json;  // the call's context as JSON text, for tools that take it so
   bool modern = false;       // a 2026-07-28 request: its result says so (modern_result)
+  std::string tool;
   std::atomic<bool> cancel{false};
   std::atomic<bool> silent{false};  // cancelled where no reply may follow (stdio)
+  // Who answers the request: the call when it ends (Answered), or the
+  // promotion to a task when it runs too long (Tasked: the end goes to the
+  // task store). Decided once, under state_mutex.
+  enum class State { Running, Answered, Tasked };
+  std::mutex state_mutex;
+  State state = State::Running;
+  std::string task_id;
 };
 
 double ms_since(Clock::time_point t0) {
@@ -96,7 +107,17 @@ double ms_since(Clock::time_point t0) {
 
 struct Server::Impl {
   explicit Impl(ServerConfig c)
-      : config(std::move(c)), capacity(effective_max_concurrent_calls(config)) {}
+      : config(std::move(c)),
+        capacity(effective_max_concurrent_calls(config)),
+        tasks(std::chrono::milliseconds(config.task_ttl_ms), config.max_tasks,
+              std::chrono::milliseconds(kTaskPollIntervalMs)) {
+    if (config.task_after_ms)
+      task_timer = std::make_unique<FifoTimer>(std::chrono::milliseconds(config.task_after_ms));
+  }
+
+  // The polling hint a task carries: a program's result is usually wanted
+  // soon after it is ready.
+  static constexpr int64_t kTaskPollIntervalMs = 250;
 
   ServerConfig config;
   uint32_t capacity;
@@ -118,6 +139,11 @@ struct Server::Impl {
   std::deque<std::function<void()>> queue;
   std::vector<std::thread> workers;
   bool stopping = false;
+
+  // Calls that became tasks; the timer that promotes them (declared after
+  // the store: it stops first, so no promotion outlives the store).
+  TaskStore tasks;
+  std::unique_ptr<FifoTimer> task_timer;
 
   // Started with the first call that needs them (stdio runs its calls on
   // its own threads and never does).
@@ -202,7 +228,8 @@ struct Server::Impl {
         {{str("supportedVersions"), HostValue::vector({str(kModernRevision)})},
          {str("capabilities"),
           HostValue::map(
-              {{str("tools"), HostValue::map({{str("listChanged"), HostValue::boolean(false)}})}})},
+              {{str("tools"), HostValue::map({{str("listChanged"), HostValue::boolean(false)}})},
+               {str("extensions"), HostValue::map({{str(kTasksExtension), HostValue::map({})}})}})},
          {str("instructions"), str(kInstructions)}});
   }
 
@@ -273,6 +300,7 @@ struct Server::Impl {
     call->key = caller.connection + '\n' + id_key(m.id);
     call->context_json = std::move(context_json);
     call->modern = modern;
+    call->tool = tool->name();
     {
       std::lock_guard lock(mutex);
       if (!calls.emplace(call->key, call).second) {
@@ -297,6 +325,18 @@ struct Server::Impl {
                          "wait briefly and retry"),
             modern);
       return Handled::Reply;
+    }
+    if (modern && declares_tasks(m.params)) {
+      // Revision 2026-07-28 with the tasks extension: a call still running
+      // after --task-after-ms is answered with a task to poll.
+      if (!task_timer) {
+        promote(call);
+      } else {
+        std::weak_ptr<Call> weak = call;
+        task_timer->arm([this, weak] {
+          if (auto c = weak.lock()) promote(c);
+        });
+      }
     }
     std::function<void()> job = [this, tool, call, args] { run_call(*tool, call, args, true); };
     if (runner)
@@ -335,10 +375,90 @@ struct Server::Impl {
                HostValue::map({{str("tool"), str(tool.name())},
                                {str("duration_ms"), HostValue::floating(ms)},
                                {str("error"), HostValue::boolean(failed)}}));
+    bool tasked;
+    {
+      std::lock_guard lock(call->state_mutex);
+      tasked = call->state == Call::State::Tasked;
+      if (!tasked) call->state = Call::State::Answered;
+    }
+    if (tasked) {
+      tasks.finish(call->task_id, modern_result(result), call->cancel.load());
+      return;
+    }
     if (silent) return;  // cancelled over stdio: no reply follows
     if (call->cancel.load() && call->caller.reply_when_cancelled)
       result = error_result("cancelled", "the call was cancelled", "call again if still needed");
     reply(call->peer, call->id, result, call->modern);
+  }
+
+  // The request is answered with a task; the call goes on as the task's, no
+  // longer the connection's: neither notifications/cancelled nor the
+  // connection closing stops it (tasks/cancel does).
+  void promote(const std::shared_ptr<Call>& call) {
+    HostValue created;
+    {
+      std::lock_guard lock(call->state_mutex);
+      if (call->state != Call::State::Running || call->cancel.load()) return;
+      std::weak_ptr<Call> weak = call;
+      auto task = tasks.create(call->caller.owner, call->tool, [weak] {
+        if (auto c = weak.lock()) c->cancel.store(true);
+      });
+      call->task_id = std::move(task.id);
+      call->state = Call::State::Tasked;
+      created = std::move(task.view);
+    }
+    {
+      std::lock_guard lock(mutex);
+      auto it = calls.find(call->key);
+      if (it != calls.end() && it->second == call) calls.erase(it);
+    }
+    log(LogLevel::Debug, "call_became_task",
+        {{"tool", str(call->tool)}, {"task", str(call->task_id)}});
+    call->peer->send(result_frame(call->id, modern_result(created, "task")));
+  }
+
+  // tasks/get, tasks/update, tasks/cancel (the client declared the extension).
+  void task_method(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller) {
+    if (!declares_tasks(m.params)) {
+      peer->send(missing_tasks_capability_frame(m.id));
+      return;
+    }
+    const HostValue* id = m.params.get("taskId");
+    if (!id || id->kind() != HostValue::Kind::String) {
+      peer->send(error_frame(m.id, kInvalidParams,
+                             fmt::format("Invalid params: {} takes `taskId`, a string (the id "
+                                         "of the task a tools/call answered with)",
+                                         m.method)));
+      return;
+    }
+    auto not_found = [&] {
+      peer->send(error_frame(
+          m.id, kInvalidParams,
+          fmt::format("Failed to retrieve task: Task not found (no task {} for this caller: it "
+                      "may have expired after --task-ttl-ms, or belong to another server)",
+                      id->text())));
+    };
+    if (m.method == "tasks/get") {
+      if (auto task = tasks.view(id->text(), caller.owner))
+        reply(peer, m.id, *task, true);
+      else
+        not_found();
+    } else if (m.method == "tasks/cancel") {
+      if (tasks.cancel(id->text(), caller.owner))
+        reply(peer, m.id, HostValue::map({}), true);
+      else
+        not_found();
+    } else {  // tasks/update: this server never asks for input, so there is nothing to take
+      const HostValue* responses = m.params.get("inputResponses");
+      if (!responses || responses->kind() != HostValue::Kind::Map) {
+        peer->send(error_frame(m.id, kInvalidParams,
+                               "Invalid params: tasks/update takes `inputResponses`, an object"));
+      } else if (tasks.exists(id->text(), caller.owner)) {
+        reply(peer, m.id, HostValue::map({}), true);
+      } else {
+        not_found();
+      }
+    }
   }
 
   void finish(const std::shared_ptr<Call>& call) {
@@ -373,6 +493,9 @@ struct Server::Impl {
       reply(peer, m.id, with_cache_hints(tools_list()), true);
     } else if (m.method == "tools/call") {
       return tools_call(m, peer, caller, runner, true);
+    } else if (m.method == "tasks/get" || m.method == "tasks/update" ||
+               m.method == "tasks/cancel") {
+      task_method(m, peer, caller);
     } else {
       peer->send(error_frame(m.id, kMethodNotFound, fmt::format("Method not found: {}", m.method)));
     }
@@ -494,6 +617,7 @@ void Server::cancel_connection(std::string_view connection) {
 
 void Server::cancel_all() {
   impl_->cancel_where([](const Call&) { return true; });
+  impl_->tasks.cancel_all();
 }
 
 void Server::begin_drain() {

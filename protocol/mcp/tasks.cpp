@@ -1,0 +1,197 @@
+#include "protocol/mcp/tasks.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <vector>
+
+#include "protocol/mcp/era.hpp"
+#include "protocol/mcp/json_rpc.hpp"
+#include "protocol/mcp/random_bytes.hpp"
+
+namespace ptc::mcp {
+
+namespace {
+
+HostValue str(std::string_view s) {
+  return HostValue::string(std::string(s));
+}
+
+// ISO 8601 in UTC, to the millisecond: 2026-11-27T08:30:00.123Z.
+std::string iso8601(std::chrono::system_clock::time_point t) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+}
+
+std::string new_task_id() {
+  unsigned char bytes[16];
+  fill_random(bytes, sizeof bytes);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  id.reserve(32);
+  for (unsigned char b : bytes) {
+    id += kHex[b >> 4];
+    id += kHex[b & 15];
+  }
+  return id;
+}
+
+}  // namespace
+
+TaskStore::TaskStore(std::chrono::milliseconds ttl, size_t max_tasks,
+                     std::chrono::milliseconds poll_interval)
+    : ttl_(ttl), max_tasks_(max_tasks), poll_interval_(poll_interval) {}
+
+TaskStore::Created TaskStore::create(std::string owner, std::string_view tool,
+                                     std::function<void()> cancel) {
+  auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(mutex_);
+  expire(now);
+  if (tasks_.size() >= max_tasks_) {
+    // Room for the new one: the finished task created first goes. Working
+    // tasks stay (there are at most as many as call slots).
+    auto oldest = tasks_.end();
+    for (auto it = tasks_.begin(); it != tasks_.end(); ++it)
+      if (it->second.status != Task::Status::Working &&
+          (oldest == tasks_.end() || it->second.created < oldest->second.created))
+        oldest = it;
+    if (oldest != tasks_.end()) tasks_.erase(oldest);
+  }
+  std::string id = new_task_id();
+  Task& t = tasks_[id];
+  t.owner = std::move(owner);
+  t.tool = std::string(tool);
+  t.created = t.updated = std::chrono::system_clock::now();
+  t.expires = now + ttl_;
+  t.cancel = std::move(cancel);
+  HostValue view = render(id, t);
+  return {std::move(id), std::move(view)};
+}
+
+void TaskStore::finish(const std::string& id, HostValue result, bool stopped) {
+  std::lock_guard lock(mutex_);
+  auto it = tasks_.find(id);
+  if (it == tasks_.end()) return;  // expired or evicted while it ran
+  Task& t = it->second;
+  t.cancel = nullptr;
+  t.updated = std::chrono::system_clock::now();
+  if (t.cancel_asked || stopped) {
+    t.status = Task::Status::Cancelled;
+  } else {
+    t.status = Task::Status::Completed;
+    t.result = std::move(result);
+  }
+}
+
+TaskStore::Task* TaskStore::find(std::string_view id, std::string_view owner) {
+  expire(std::chrono::steady_clock::now());
+  auto it = tasks_.find(id);
+  if (it == tasks_.end() || it->second.owner != owner) return nullptr;
+  return &it->second;
+}
+
+void TaskStore::expire(std::chrono::steady_clock::time_point now) {
+  for (auto it = tasks_.begin(); it != tasks_.end();) {
+    if (it->second.expires <= now) {
+      // A task past its time that still works is stopped, then forgotten.
+      if (it->second.cancel) it->second.cancel();
+      it = tasks_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::optional<HostValue> TaskStore::view(std::string_view id, std::string_view owner) {
+  std::lock_guard lock(mutex_);
+  Task* t = find(id, owner);
+  if (!t) return std::nullopt;
+  return render(id, *t);
+}
+
+HostValue TaskStore::render(std::string_view id, const Task& t) const {
+  std::vector<std::pair<HostValue, HostValue>> fields;
+  fields.emplace_back(str("taskId"), str(id));
+  switch (t.status) {
+    case Task::Status::Working:
+      fields.emplace_back(str("status"), str("working"));
+      fields.emplace_back(str("statusMessage"),
+                          str(t.cancel_asked ? fmt::format("{} is stopping (cancel asked)", t.tool)
+                                             : fmt::format("{} is running", t.tool)));
+      break;
+    case Task::Status::Completed:
+      fields.emplace_back(str("status"), str("completed"));
+      break;
+    case Task::Status::Cancelled:
+      fields.emplace_back(str("status"), str("cancelled"));
+      fields.emplace_back(str("statusMessage"), str("cancelled by tasks/cancel"));
+      break;
+  }
+  fields.emplace_back(str("createdAt"), str(iso8601(t.created)));
+  fields.emplace_back(str("lastUpdatedAt"), str(iso8601(t.updated)));
+  fields.emplace_back(str("ttlMs"), HostValue::integer(ttl_.count()));
+  fields.emplace_back(str("pollIntervalMs"), HostValue::integer(poll_interval_.count()));
+  if (t.status == Task::Status::Completed) fields.emplace_back(str("result"), t.result);
+  return HostValue::map(std::move(fields));
+}
+
+bool TaskStore::cancel(std::string_view id, std::string_view owner) {
+  std::lock_guard lock(mutex_);
+  Task* t = find(id, owner);
+  if (!t) return false;
+  if (t->status == Task::Status::Working && !t->cancel_asked) {
+    t->cancel_asked = true;
+    t->updated = std::chrono::system_clock::now();
+    if (t->cancel) t->cancel();
+  }
+  return true;
+}
+
+bool TaskStore::exists(std::string_view id, std::string_view owner) {
+  std::lock_guard lock(mutex_);
+  return find(id, owner) != nullptr;
+}
+
+void TaskStore::cancel_all() {
+  std::lock_guard lock(mutex_);
+  for (auto& [id, t] : tasks_)
+    if (t.status == Task::Status::Working && t.cancel) {
+      t.cancel_asked = true;
+      t.cancel();
+    }
+}
+
+size_t TaskStore::size() {
+  std::lock_guard lock(mutex_);
+  return tasks_.size();
+}
+
+bool declares_tasks(const HostValue& params) {
+  if (params.kind() != HostValue::Kind::Map) return false;
+  const HostValue* meta = params.get("_meta");
+  if (!meta || meta->kind() != HostValue::Kind::Map) return false;
+  const HostValue* caps = meta->get(kClientCapabilitiesKey);
+  if (!caps || caps->kind() != HostValue::Kind::Map) return false;
+  const HostValue* extensions = caps->get("extensions");
+  if (!extensions || extensions->kind() != HostValue::Kind::Map) return false;
+  const HostValue* tasks = extensions->get(kTasksExtension);
+  return tasks && tasks->kind() == HostValue::Kind::Map;
+}
+
+std::string missing_tasks_capability_frame(const HostValue& id) {
+  return error_frame(
+      id, kMissingRequiredClientCapability,
+      fmt::format("Missing required client capability: declare the extension {} in "
+                  "params._meta[\"{}\"].extensions to use tasks",
+                  kTasksExtension, kClientCapabilitiesKey),
+      HostValue::map(
+          {{str("requiredCapabilities"),
+            HostValue::map({{str("extensions"),
+                             HostValue::map({{str(kTasksExtension), HostValue::map({})}})}})}}));
+}
+
+}  // namespace ptc::mcp

@@ -1,0 +1,88 @@
+// Tasks: the extension io.modelcontextprotocol/tasks of revision 2026-07-28.
+// A tools/call from a client that declares the extension and still runs
+// after --task-after-ms is answered with a task handle instead of its result;
+// the client polls tasks/get for the status and, at the end, the result, and
+// may stop the call with tasks/cancel. The store keeps the tasks of this
+// process (in memory), each bound to the owner that started it: another
+// owner is told the task does not exist.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "include/ptc/ptc.hpp"
+
+namespace ptc::mcp {
+
+inline constexpr std::string_view kTasksExtension = "io.modelcontextprotocol/tasks";
+
+class TaskStore {
+ public:
+  // ttl: how long a task is kept from its creation (it is then forgotten,
+  // finished or not); max_tasks: how many are kept at once (the oldest
+  // finished one goes first to make room); poll_interval: the hint clients get.
+  TaskStore(std::chrono::milliseconds ttl, size_t max_tasks,
+            std::chrono::milliseconds poll_interval);
+
+  // A new working task of `owner`, for a call of `tool`; `cancel` asks the
+  // call to stop (run at most once, by tasks/cancel or cancel_all, while the
+  // task works). Returns the task's id (128 random bits, in hex) and the
+  // task as the CreateTaskResult shows it.
+  struct Created {
+    std::string id;
+    HostValue view;
+  };
+  Created create(std::string owner, std::string_view tool, std::function<void()> cancel);
+
+  // The call ended: completed with `result` (the CallToolResult as the
+  // request would have had it), or cancelled when a cancel was asked first
+  // (by tasks/cancel, or `stopped`: the server stopped the call).
+  void finish(const std::string& id, HostValue result, bool stopped);
+
+  // The task as tasks/get and the CreateTaskResult show it (without
+  // resultType); nullopt when `owner` has no task of this id.
+  std::optional<HostValue> view(std::string_view id, std::string_view owner);
+  // tasks/cancel: asks a working task to stop; false when not found.
+  bool cancel(std::string_view id, std::string_view owner);
+  // tasks/update: whether the task exists for this owner.
+  bool exists(std::string_view id, std::string_view owner);
+
+  void cancel_all();
+  size_t size();
+
+ private:
+  struct Task {
+    std::string owner;
+    std::string tool;
+    enum class Status { Working, Completed, Cancelled } status = Status::Working;
+    bool cancel_asked = false;
+    std::chrono::system_clock::time_point created, updated;
+    std::chrono::steady_clock::time_point expires;
+    std::function<void()> cancel;  // while working
+    HostValue result;              // when completed
+  };
+  Task* find(std::string_view id, std::string_view owner);
+  void expire(std::chrono::steady_clock::time_point now);
+  HostValue render(std::string_view id, const Task& t) const;
+
+  std::mutex mutex_;
+  std::map<std::string, Task, std::less<>> tasks_;
+  std::chrono::milliseconds ttl_;
+  size_t max_tasks_;
+  std::chrono::milliseconds poll_interval_;
+};
+
+// Whether a request's envelope declares the tasks extension
+// (params._meta[clientCapabilities].extensions[kTasksExtension] is an object).
+bool declares_tasks(const HostValue& params);
+
+// The -32021 error for a client that did not declare the extension.
+std::string missing_tasks_capability_frame(const HostValue& id);
+
+}  // namespace ptc::mcp

@@ -1,0 +1,168 @@
+// The task store and the timer that promotes calls to tasks
+// (protocol/mcp/tasks.*, protocol/mcp/fifo_timer.*).
+#include "protocol/mcp/tasks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "protocol/mcp/fifo_timer.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using ptc::HostValue;
+using namespace ptc::mcp;
+
+std::string status_of(const HostValue& task) {
+  return task.get("status")->text();
+}
+
+HostValue tool_result(const char* text) {
+  return ptc::parse_json(std::string(R"({"content":[{"type":"text","text":")") + text +
+                         R"("}],"isError":false})");
+}
+
+TEST(TaskStore, ATaskIsSeenOnlyByItsOwnerAndFollowsItsCall) {
+  TaskStore store(60s, 16, 250ms);
+  auto created = store.create("alice", "lisp_eval", [] {});
+  EXPECT_EQ(created.id.size(), 32u);
+  EXPECT_EQ(status_of(created.view), "working");
+  EXPECT_EQ(created.view.get("ttlMs")->as_int(), 60000);
+  EXPECT_EQ(created.view.get("pollIntervalMs")->as_int(), 250);
+  EXPECT_FALSE(store.view(created.id, "bob")) << "another owner is told it does not exist";
+  EXPECT_FALSE(store.cancel(created.id, "bob"));
+  EXPECT_FALSE(store.exists(created.id, "bob"));
+  ASSERT_TRUE(store.view(created.id, "alice"));
+  store.finish(created.id, tool_result("done"), false);
+  HostValue done = *store.view(created.id, "alice");
+  EXPECT_EQ(status_of(done), "completed");
+  EXPECT_EQ(ptc::to_json(*done.get("result")),
+            R"({"content":[{"type":"text","text":"done"}],"isError":false})");
+  EXPECT_TRUE(store.cancel(created.id, "alice")) << "a finished task is found; nothing changes";
+  EXPECT_EQ(status_of(*store.view(created.id, "alice")), "completed");
+}
+
+TEST(TaskStore, IdsDoNotRepeat) {
+  TaskStore store(60s, 4096, 250ms);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 1000; ++i)
+    ids.push_back(store.create("o", "t", nullptr).id);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
+}
+
+TEST(TaskStore, CancelAsksTheCallOnceAndTheEndIsCancelled) {
+  TaskStore store(60s, 16, 250ms);
+  int asked = 0;
+  auto created = store.create("o", "lisp_eval", [&] { ++asked; });
+  EXPECT_TRUE(store.cancel(created.id, "o"));
+  EXPECT_TRUE(store.cancel(created.id, "o"));
+  EXPECT_EQ(asked, 1);
+  HostValue stopping = *store.view(created.id, "o");
+  EXPECT_EQ(status_of(stopping), "working");
+  EXPECT_NE(stopping.get("statusMessage")->text().find("stopping"), std::string::npos);
+  store.finish(created.id, tool_result("late"), false);
+  HostValue end = *store.view(created.id, "o");
+  EXPECT_EQ(status_of(end), "cancelled");
+  EXPECT_EQ(end.get("result"), nullptr);
+  // A call the server stopped (shutdown) ends cancelled too.
+  auto stopped = store.create("o", "lisp_eval", nullptr);
+  store.finish(stopped.id, tool_result("x"), true);
+  EXPECT_EQ(status_of(*store.view(stopped.id, "o")), "cancelled");
+}
+
+TEST(TaskStore, TasksExpireAfterTheirTtlAndAWorkingOneIsStopped) {
+  TaskStore store(30ms, 16, 250ms);
+  std::atomic<int> asked{0};
+  auto working = store.create("o", "t", [&] { ++asked; });
+  auto finished = store.create("o", "t", nullptr);
+  store.finish(finished.id, tool_result("x"), false);
+  std::this_thread::sleep_for(60ms);  // the TTL itself is what is tested
+  EXPECT_FALSE(store.view(working.id, "o"));
+  EXPECT_FALSE(store.view(finished.id, "o"));
+  EXPECT_EQ(asked.load(), 1);
+  store.finish(working.id, tool_result("x"), false);  // its call ends later: no harm
+  EXPECT_EQ(store.size(), 0u);
+}
+
+TEST(TaskStore, AFullStoreDropsItsOldestFinishedTask) {
+  TaskStore store(60s, 3, 250ms);
+  auto running = store.create("o", "t", nullptr);
+  auto first = store.create("o", "t", nullptr);
+  auto second = store.create("o", "t", nullptr);
+  store.finish(first.id, tool_result("1"), false);
+  store.finish(second.id, tool_result("2"), false);
+  auto third = store.create("o", "t", nullptr);
+  EXPECT_EQ(store.size(), 3u);
+  EXPECT_TRUE(store.view(running.id, "o")) << "working tasks are never dropped for room";
+  EXPECT_FALSE(store.view(first.id, "o"));
+  EXPECT_TRUE(store.view(second.id, "o"));
+  EXPECT_TRUE(store.view(third.id, "o"));
+}
+
+TEST(TaskStore, CancelAllStopsEveryWorkingTask) {
+  TaskStore store(60s, 16, 250ms);
+  int asked = 0;
+  store.create("a", "t", [&] { ++asked; });
+  store.create("b", "t", [&] { ++asked; });
+  auto done = store.create("c", "t", [&] { ++asked; });
+  store.finish(done.id, tool_result("x"), false);
+  store.cancel_all();
+  EXPECT_EQ(asked, 2);
+}
+
+TEST(TasksCapability, OnlyAnObjectUnderTheExtensionsKeyDeclaresIt) {
+  auto params = [](const char* caps) {
+    return ptc::parse_json(
+        std::string(R"({"_meta":{"io.modelcontextprotocol/clientCapabilities":)") + caps + "}}");
+  };
+  EXPECT_TRUE(declares_tasks(params(R"({"extensions":{"io.modelcontextprotocol/tasks":{}}})")));
+  EXPECT_FALSE(declares_tasks(params(R"({"extensions":{"io.modelcontextprotocol/tasks":true}})")));
+  EXPECT_FALSE(declares_tasks(params(R"({"extensions":{}})")));
+  EXPECT_FALSE(declares_tasks(params("{}")));
+  EXPECT_FALSE(declares_tasks(HostValue()));
+  std::string frame = missing_tasks_capability_frame(HostValue::integer(5));
+  EXPECT_NE(frame.find(R"("code":-32021)"), std::string::npos);
+  EXPECT_NE(
+      frame.find(R"("requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}})"),
+      std::string::npos);
+}
+
+TEST(FifoTimer, FiresInOrderAfterTheDelay) {
+  std::mutex m;
+  std::condition_variable cv;
+  std::vector<int> fired;
+  auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration first_after{};
+  {
+    FifoTimer timer(20ms);
+    for (int i = 0; i < 5; ++i)
+      timer.arm([&, i] {
+        std::lock_guard lock(m);
+        if (fired.empty()) first_after = std::chrono::steady_clock::now() - start;
+        fired.push_back(i);
+        cv.notify_all();
+      });
+    std::unique_lock lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return fired.size() == 5; }));
+  }
+  EXPECT_EQ(fired, (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_GE(first_after, 20ms);
+}
+
+TEST(FifoTimer, CallbacksNotYetDueAreDroppedWithTheTimer) {
+  std::atomic<int> fired{0};
+  {
+    FifoTimer timer(10s);
+    timer.arm([&] { ++fired; });
+  }  // joins at once, not after 10 s
+  EXPECT_EQ(fired.load(), 0);
+}
+
+}  // namespace
