@@ -246,7 +246,7 @@ struct Parser {
                   "\"mcp_stdio\" or \"mcp_http\"");
     if (!only_keys(u, path,
                    {"transport", "command", "args", "env", "cwd", "cd", "description", "timeout_ms",
-                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
+                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools", "protocol"}))
       return false;
     const HostValue* command = u.get("command");
     if (!command || command->kind() != Kind::String || command->text().empty())
@@ -302,6 +302,13 @@ struct Parser {
       if (!positive(*v, path + ".handshake_timeout_ms", 600000, n)) return false;
       out.handshake_timeout_ms = static_cast<uint32_t>(n);
     }
+    if (const HostValue* v = u.get("protocol")) {
+      if (v->kind() != Kind::String ||
+          (v->text() != "auto" && v->text() != "legacy" && v->text() != "2026-07-28"))
+        return fail(path + ".protocol", "unknown protocol",
+                    "\"auto\" (the default), \"legacy\" (2025 handshake only) or \"2026-07-28\"");
+      out.protocol = v->text();
+    }
     if (const HostValue* v = u.get("max_response_bytes")) {
       if (!positive(*v, path + ".max_response_bytes", uint64_t{1} << 30, n)) return false;
       out.max_response_bytes = n;
@@ -324,7 +331,7 @@ struct Parser {
     if (!only_keys(u, path,
                    {"transport", "url", "headers", "static_headers", "auth", "allow_insecure_http",
                     "allow_insecure_auth", "ca_file", "description", "timeout_ms",
-                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools"}))
+                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools", "protocol"}))
       return false;
     const HostValue* url = u.get("url");
     if (!url || url->kind() != Kind::String || url->text().empty())

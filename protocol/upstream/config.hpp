@@ -52,8 +52,12 @@ struct UpstreamConfig {
   std::vector<std::pair<std::string, std::string>> env;  // expanded
   std::string cwd;
   std::string description;
-  uint32_t timeout_ms = 5000;                   // per call
-  uint32_t handshake_timeout_ms = 10000;        // initialize + tools/list
+  uint32_t timeout_ms = 5000;             // per call
+  uint32_t handshake_timeout_ms = 10000;  // initialize + tools/list
+  // Which MCP revision to speak, as the official client's negotiation modes:
+  // "auto" (server/discover first, 2026-07-28 when offered, else the 2025
+  // handshake), "legacy" (the 2025 handshake only), "2026-07-28" (pinned).
+  std::string protocol = "auto";
   size_t max_response_bytes = size_t{2} << 20;  // per reply, before decoding
   std::vector<std::string> read_only_tools;     // answered from the run's cache, like readOnlyHint
 };

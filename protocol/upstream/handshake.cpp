@@ -1,5 +1,6 @@
 #include "protocol/upstream/handshake.hpp"
 
+#include <fmt/format.h>
 #include <openssl/evp.h>
 
 namespace ptc::upstream {
@@ -46,6 +47,16 @@ bool offers_modern(const HostValue& discover_result) {
   for (const HostValue& v : versions->items())
     if (v.kind() == HostValue::Kind::String && v.text() == kModernProtocolVersion) return true;
   return false;
+}
+
+std::string pinned_refusal(const Reply& discover) {
+  std::string why = discover.message;
+  if (discover.status == Reply::Status::Ok) {
+    const HostValue* versions = discover.result.get("supportedVersions");
+    why = "it offers " + (versions ? to_json(*versions) : std::string("no supportedVersions"));
+  }
+  return fmt::format("server/discover did not offer {} (\"protocol\": \"{}\" pins it): {}",
+                     kModernProtocolVersion, kModernProtocolVersion, why);
 }
 
 std::string mcp_header_value(std::string_view value) {

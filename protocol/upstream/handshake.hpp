@@ -27,6 +27,9 @@ HostValue with_modern_envelope(const HostValue& params);
 
 // Whether a server/discover result offers revision 2026-07-28.
 bool offers_modern(const HostValue& discover_result);
+// Why a server pinned to 2026-07-28 ("protocol": "2026-07-28") cannot be used,
+// from its server/discover reply (status, result, message).
+std::string pinned_refusal(const Reply& discover);
 
 // An HTTP header value for `value` (Mcp-Name): as it is when it is plain
 // printable ASCII, else the revision's `=?base64?...?=` form of its UTF-8.

@@ -452,11 +452,12 @@ std::string HttpClient::initialize(Clock::time_point deadline) {
     std::lock_guard lock(mutex_);
     era = era_;
   }
-  if (era != Era::Legacy) {
+  if (era != Era::Legacy && config_.protocol != "legacy") {
     // Revision 2026-07-28 first, as the official client's auto mode does: a
     // server that offers it needs no handshake and keeps no session.
     Reply d = exchange("server/discover", HostValue::map({}), deadline, {}, "", nullptr, true);
     bool modern = d.status == Reply::Status::Ok && offers_modern(d.result);
+    if (!modern && config_.protocol == "2026-07-28") return pinned_refusal(d);
     if (d.status == Reply::Status::Timeout || d.status == Reply::Status::Cancelled)
       return "server/discover failed: " + d.message;
     std::lock_guard lock(mutex_);

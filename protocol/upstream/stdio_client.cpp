@@ -168,6 +168,9 @@ class Connection {
   std::string outbox;
   std::atomic<int64_t> next_id{1};
   std::thread idle_reader, err_reader;
+  // Revision 2026-07-28: every request carries the envelope. Set by the
+  // handshake, before the connection is shared.
+  bool modern = false;
 
   // The line being assembled; touched only by the thread that is reading.
   std::string partial;
@@ -570,7 +573,8 @@ class Connection {
     }
     std::string frame =
         fmt::format("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}\n", id,
-                    to_json(HostValue::string(std::string(method))), to_json(params));
+                    to_json(HostValue::string(std::string(method))),
+                    to_json(modern ? with_modern_envelope(params) : params));
     Written written = write_line(frame, deadline, cancelled);
     if (written == Written::Failed) {
       mark_dead("cannot be written to (it exited)");
@@ -605,11 +609,14 @@ class Connection {
         leave.now();  // before anything that may wait: it reads no more
         if (!reading) release_reading();
         lock.unlock();
-        if (written == Written::Ok)
+        if (written == Written::Ok) {
+          HostValue cancel = HostValue::map(
+              {{HostValue::string("requestId"), HostValue::integer(id)},
+               {HostValue::string("reason"), HostValue::string(stop ? "cancelled" : "timeout")}});
           write_or_queue(fmt::format(
-              "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{"
-              "\"requestId\":{},\"reason\":\"{}\"}}}}\n",
-              id, stop ? "cancelled" : "timeout"));
+              "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}}\n",
+              to_json(modern ? with_modern_envelope(cancel) : cancel)));
+        }
         Reply r;
         r.status = stop ? Reply::Status::Cancelled : Reply::Status::Timeout;
         r.message = stop ? fmt::format("the call to upstream {} was cancelled", name)
@@ -724,7 +731,62 @@ pid_t StdioClient::pid() const {
   return conn_ ? conn_->pid : -1;
 }
 
+// How long the server/discover probe waits before a server that stays silent
+// is taken for a 2025 one ("protocol": "legacy" skips the probe).
+constexpr std::chrono::milliseconds kProbeWindow{2000};
+
 std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, bool list_tools) {
+  auto deadline = Clock::now() + std::chrono::milliseconds(config_.handshake_timeout_ms);
+  std::shared_ptr<Connection> c;
+  if (std::string err = spawn(c); !err.empty()) return err;
+  // Revision 2026-07-28 first, as the official client's auto mode does: a
+  // server that offers it needs no handshake, and every request carries the
+  // envelope. A 2025 server answers the probe with an error, or not at all
+  // within kProbeWindow, and gets the handshake on the same process; one that
+  // exits over it gets a new process.
+  if (config_.protocol != "legacy") {
+    bool pinned = config_.protocol == "2026-07-28";
+    c->modern = true;
+    Reply d = c->request("server/discover", HostValue::map({}),
+                         pinned ? deadline : std::min(deadline, Clock::now() + kProbeWindow), {});
+    c->modern = d.status == Reply::Status::Ok && offers_modern(d.result);
+    if (pinned && !c->modern) {
+      c->shutdown();
+      return pinned_refusal(d);
+    }
+    if (d.status == Reply::Status::Timeout && Clock::now() >= deadline) {
+      c->shutdown();
+      return "server/discover failed: " + d.message;
+    }
+    if (d.status == Reply::Status::Unavailable) {
+      c->shutdown();
+      if (std::string err = spawn(c); !err.empty()) return err;
+    }
+  }
+  if (!c->modern) {
+    Reply r = c->request("initialize", initialize_params(), deadline, {});
+    if (r.status != Reply::Status::Ok) {
+      c->shutdown();
+      return "initialize failed: " + r.message;
+    }
+    c->notify("notifications/initialized", deadline);
+  }
+  if (list_tools) {
+    std::vector<HostValue> tools;
+    std::string err = list_all_tools(
+        [&](const HostValue& params) { return c->request("tools/list", params, deadline, {}); },
+        tools);
+    if (!err.empty()) {
+      c->shutdown();
+      return err;
+    }
+    tools_ = std::move(tools);
+  }
+  out = std::move(c);
+  return {};
+}
+
+std::string StdioClient::spawn(std::shared_ptr<Connection>& out) {
   ignore_sigpipe();
   auto redact = [&](std::string s) { return redactor_ ? redactor_->redact(s) : s; };
   int in_pipe[2], out_pipe[2], err_pipe[2];
@@ -809,25 +871,6 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
   }
   c->idle_reader = std::thread([raw] { raw->idle_loop(); });
   c->err_reader = std::thread([raw] { raw->read_stderr(); });
-
-  auto deadline = Clock::now() + std::chrono::milliseconds(config_.handshake_timeout_ms);
-  Reply r = c->request("initialize", initialize_params(), deadline, {});
-  if (r.status != Reply::Status::Ok) {
-    c->shutdown();
-    return "initialize failed: " + r.message;
-  }
-  c->notify("notifications/initialized", deadline);
-  if (list_tools) {
-    std::vector<HostValue> tools;
-    std::string err = list_all_tools(
-        [&](const HostValue& params) { return c->request("tools/list", params, deadline, {}); },
-        tools);
-    if (!err.empty()) {
-      c->shutdown();
-      return err;
-    }
-    tools_ = std::move(tools);
-  }
   out = std::move(c);
   return {};
 }

@@ -90,6 +90,7 @@ class StdioClient final : public UpstreamClient {
 
  private:
   std::string spawn_and_initialize(std::shared_ptr<Connection>& out, bool list_tools);
+  std::string spawn(std::shared_ptr<Connection>& out);  // the process and its reader threads
   std::shared_ptr<Connection> live_connection(std::string* error);
 
   UpstreamConfig config_;

@@ -2,6 +2,7 @@
 // from the environment and files, and redaction.
 #include "protocol/upstream/config.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -83,6 +84,19 @@ TEST(UpstreamConfig, DefaultsAreTheIssues) {
   ASSERT_EQ(parse(R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x"}}})", &c), "");
   EXPECT_EQ(c.upstreams.at("a").timeout_ms, 5000u);
   EXPECT_EQ(c.upstreams.at("a").max_response_bytes, size_t{2} << 20);
+  EXPECT_EQ(c.upstreams.at("a").protocol, "auto");
+}
+
+TEST(UpstreamConfig, ProtocolPicksTheNegotiation) {
+  for (const char* p : {"auto", "legacy", "2026-07-28"}) {
+    UpstreamsConfig c;
+    ASSERT_EQ(parse(fmt::format(R"({{"upstreams": {{"a": {{"transport": "mcp_stdio", "command": "x",
+                                   "protocol": "{}"}}}}}})",
+                                p),
+                    &c),
+              "");
+    EXPECT_EQ(c.upstreams.at("a").protocol, p);
+  }
 }
 
 TEST(UpstreamConfig, CredentialFromAFileIsTrimmed) {
@@ -238,6 +252,9 @@ TEST(UpstreamConfig, RefusesMistakesSayingWhereAndWhat) {
                                "headers": {"X": 1}}}})",
        "upstreams.a.headers.X: must be a string, not a number"},
       {R"({"upstreams": {"a": {"transport": "mcp_http"}}})", "upstreams.a.url: missing"},
+      {R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x", "protocol": "2025"}}})",
+       "upstreams.a.protocol: unknown protocol (\"auto\" (the default), \"legacy\" (2025 "
+       "handshake only) or \"2026-07-28\")"},
       {R"({"upstreams": {"a": {"transport": "mcp_http", "url": "http://localhost/", "command": "x"}}})",
        "upstreams.a.command: unknown key"},
       {R"({"upstreams": {"a": {"transport": "mcp_stdio"}}})", "upstreams.a.command: missing"},

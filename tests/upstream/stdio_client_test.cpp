@@ -31,6 +31,7 @@ class BlockingUpstream : public ::testing::Test {
     c.transport = "mcp_stdio";
     c.command = "python3";
     c.args = {server_script()};
+    c.protocol = "legacy";  // it ignores requests before its handshake (see Negotiation)
     client_ = std::make_unique<StdioClient>(c, nullptr, LogFn{});
     ASSERT_EQ(client_->start(), "");
     t0_ = Clock::now();
@@ -193,6 +194,42 @@ TEST_F(BlockingUpstream, AWriterIsNotHeldUpByAStalledReaderOnABusyLane) {
   ASSERT_EQ(big.status, Reply::Status::Ok) << text(big);
   EXPECT_NE(text(big).find("1000000"), std::string::npos);
   EXPECT_EQ(held.status, Reply::Status::Ok) << text(held);
+}
+
+// blocking-upstream.py is a 2025 server that does not answer a request sent
+// before its handshake: the server/discover probe waits its window, then the
+// handshake goes to the same process.
+TEST(Negotiation, AServerSilentOnTheProbeGetsThe2025Handshake) {
+  UpstreamConfig c;
+  c.name = "b";
+  c.transport = "mcp_stdio";
+  c.command = "python3";
+  c.args = {server_script()};
+  StdioClient client(c, nullptr, LogFn{});
+  auto t0 = Clock::now();
+  ASSERT_EQ(client.start(), "");
+  EXPECT_GE(Clock::now() - t0, milliseconds(2000)) << "the probe window passed first";
+  Reply r =
+      client.request("tools/call", parse_json(R"({"name":"size","arguments":{"message":"ab"}})"),
+                     Clock::now() + milliseconds(5000), {});
+  EXPECT_EQ(r.status, Reply::Status::Ok) << r.message;
+  client.stop();
+}
+
+TEST(Negotiation, PinnedTo2026ARefusingServerIsNotUsed) {
+  UpstreamConfig c;
+  c.name = "b";
+  c.transport = "mcp_stdio";
+  c.command = "python3";
+  c.args = {server_script()};
+  c.protocol = "2026-07-28";
+  c.handshake_timeout_ms = 300;
+  StdioClient client(c, nullptr, LogFn{});
+  std::string err = client.start();
+  EXPECT_NE(
+      err.find("server/discover did not offer 2026-07-28 (\"protocol\": \"2026-07-28\" pins it)"),
+      std::string::npos)
+      << err;
 }
 
 }  // namespace

@@ -868,6 +868,7 @@ describe('upstreams: servers on the v2 SDK (lib/v2-upstream.mjs)', () => {
     ({ server, port } = await startV2HttpUpstream());
     v2Config = join(dir, 'v2.json');
     const stdio = { transport: 'mcp_stdio', command: process.execPath, args: [join(NODE_DIR, 'lib', 'v2-upstream.mjs'), 'stdio'] };
+    const stdioModern = { ...stdio, args: [join(NODE_DIR, 'lib', 'v2-upstream.mjs'), 'stdio-modern'] };
     const modern = { transport: 'mcp_http', url: `http://127.0.0.1:${port}/mcp` };
     writeFileSync(
       v2Config,
@@ -877,26 +878,32 @@ describe('upstreams: servers on the v2 SDK (lib/v2-upstream.mjs)', () => {
           mq: { ...modern, timeout_ms: 300, max_response_bytes: 4096 },
           s: stdio,
           sq: { ...stdio, timeout_ms: 5000 },
+          sm: stdioModern,
+          smq: { ...stdioModern, timeout_ms: 300 },
         },
       }),
     );
   });
   after(() => server?.kill('SIGKILL'));
 
-  test('a 2026-07-28-only HTTP server and a v2 stdio server answer programs, pmap included', async () => {
+  test('2026-07-28-only HTTP and stdio servers and a 2025-only v2 stdio server answer programs, pmap included', async () => {
     const { code, stderr, value } = await ptcWith(v2Config,
       `[(tool/call {:server "m" :tool "echo" :args {:message "modern"}})
         (tool/call {:server "m" :tool "add" :args {:a 2 :b 3}})
         (tool/call {:server "s" :tool "add" :args {:a 4 :b 5}})
         (pmap #(:value (tool/call {:server "m" :tool "add" :args {:a % :b 1}})) (range 10))
+        (tool/call {:server "sm" :tool "add" :args {:a 6 :b 7}})
+        (pmap #(:value (tool/call {:server "sm" :tool "add" :args {:a % :b 2}})) (range 5))
         (map :available (tool/servers))]`);
     assert.equal(code, 0, stderr);
-    const [echo, add, stdioAdd, many, available] = value;
+    const [echo, add, stdioAdd, many, modernStdio, manyStdio, available] = value;
     assert.deepEqual(echo, { ok: true, value: 'modern' });
     assert.deepEqual(add, { ok: true, value: { sum: 5 } });
     assert.deepEqual(stdioAdd, { ok: true, value: { sum: 9 } });
     assert.deepEqual(many, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ({ sum: n })));
-    assert.deepEqual(available, [true, true, true, true]);
+    assert.deepEqual(modernStdio, { ok: true, value: { sum: 13 } }, 'a stdio server that refuses the 2025 handshake');
+    assert.deepEqual(manyStdio, [2, 3, 4, 5, 6].map((n) => ({ sum: n })));
+    assert.deepEqual(available, [true, true, true, true, true, true]);
   });
 
   test('faults: timeout, over the cap, a stdio server dying mid-call, a dead HTTP server', async () => {
@@ -905,9 +912,14 @@ describe('upstreams: servers on the v2 SDK (lib/v2-upstream.mjs)', () => {
         (:reason (tool/call {:server "mq" :tool "echo" :args {:message (apply str (repeat 6000 "x"))}}))
         (:value (tool/call {:server "mq" :tool "echo" :args {:message "still there"}}))
         (:reason (tool/call {:server "sq" :tool "crash" :args {}}))
-        (:value (tool/call {:server "sq" :tool "add" :args {:a 1 :b 1}}))]`);
+        (:value (tool/call {:server "sq" :tool "add" :args {:a 1 :b 1}}))
+        (:reason (tool/call {:server "smq" :tool "slow" :args {:ms 5000}}))
+        (:value (tool/call {:server "smq" :tool "echo" :args {:message "after the timeout"}}))
+        (:reason (tool/call {:server "sm" :tool "crash" :args {}}))
+        (:value (tool/call {:server "sm" :tool "add" :args {:a 2 :b 2}}))]`);
     assert.equal(code, 0, stderr);
-    assert.deepEqual(value, ['timeout', 'response_too_large', 'still there', 'upstream_unavailable', { sum: 2 }]);
+    assert.deepEqual(value, ['timeout', 'response_too_large', 'still there', 'upstream_unavailable', { sum: 2 },
+      'timeout', 'after the timeout', 'upstream_unavailable', { sum: 4 }]);
     server.kill('SIGKILL');
     await new Promise((r) => server.once('exit', r));
     const dead = await ptcWith(v2Config, '(:reason (tool/call {:server "m" :tool "echo" :args {:message "x"}}))');

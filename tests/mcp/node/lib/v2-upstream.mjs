@@ -2,7 +2,10 @@
 //   node v2-upstream.mjs http    Streamable HTTP on a free loopback port, revision 2026-07-28
 //                                only (createMcpHandler, legacy: 'reject': a 2025 initialize
 //                                is refused with -32022); prints {"port": N} on stdout
-//   node v2-upstream.mjs stdio   the stdio transport
+//   node v2-upstream.mjs stdio   the stdio transport, 2025 handshake only (McpServer.connect)
+//   node v2-upstream.mjs stdio-modern
+//                                stdio through serveStdio, revision 2026-07-28 only (legacy:
+//                                'reject': the opening exchange must be a modern request)
 // Tools: echo {message} -> message; add {a, b} -> a + b (structuredContent {sum}); slow {ms}
 // -> "done" after ms milliseconds; crash -> the process exits mid-call.
 import http from 'node:http';
@@ -42,6 +45,9 @@ function server() {
 if (mode === 'stdio') {
   const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   await server().connect(new StdioServerTransport());
+} else if (mode === 'stdio-modern') {
+  const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+  serveStdio(server, { legacy: 'reject' });
 } else {
   const handler = createMcpHandler(server, { legacy: 'reject' });
   const httpServer = http.createServer(async (req, res) => {
