@@ -479,12 +479,32 @@ struct Server::Impl {
     }
   }
 
+  // Who a 2026-07-28 request comes from. Without a connection to tell
+  // clients apart (one stdio pipe or one HTTP token may carry many), the
+  // client's name from its envelope's clientInfo narrows the transport's
+  // owner: sessions and tasks one client starts are not listed to, or usable
+  // by, a client of another name. A name is a claim, not a credential: give
+  // clients that must be kept apart distinct bearer tokens.
+  static Caller modern_caller(const Caller& caller, const HostValue& params) {
+    const HostValue* meta = params.get("_meta");
+    const HostValue* info = meta && meta->kind() == HostValue::Kind::Map
+                                ? meta->get(kClientInfoKey)
+                                : nullptr;
+    const HostValue* name =
+        info && info->kind() == HostValue::Kind::Map ? info->get("name") : nullptr;
+    if (!name || name->kind() != HostValue::Kind::String || name->text().empty()) return caller;
+    Caller scoped = caller;
+    scoped.owner += fmt::format("\x1f" "client:{}", name->text());
+    return scoped;
+  }
+
   // A 2026-07-28 request: no handshake came before it and none of the
   // connection's state applies; what the revision removed (ping,
   // logging/setLevel, initialize) is not found.
   Handled dispatch_modern(const RpcMessage& m, const Envelope& envelope,
-                          const std::shared_ptr<Peer>& peer, const Caller& caller,
+                          const std::shared_ptr<Peer>& peer, const Caller& transport_caller,
                           const Server::Runner* runner) {
+    const Caller caller = modern_caller(transport_caller, m.params);
     if (std::string error = envelope_error_frame(m.id, envelope); !error.empty()) {
       peer->send(std::move(error));
     } else if (m.method == "server/discover") {

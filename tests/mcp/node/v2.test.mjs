@@ -201,6 +201,66 @@ describe('stdio: raw 2026-07-28 frames', () => {
   });
 });
 
+// Two 2026-07-28 clients sharing one transport owner (one stdio pipe, one HTTP server
+// without a token) and told apart by their envelope's clientInfo: neither lists, reads
+// or uses the other's sessions and tasks; the same client on a new connection does.
+for (const transportName of ['stdio', 'http']) {
+  suite(transportName)(`${transportName}: two 2026-07-28 clients interleaved never see each other's state`, () => {
+    const flags = ['--sessions', '--response-profile', 'structured', '--task-after-ms', '0'];
+    let send, close;
+    before(async () => {
+      if (transportName === 'stdio') {
+        const raw = new RawStdio(flags);
+        send = (id, method, params) => raw.request(id, method, params);
+        close = () => raw.kill();
+      } else {
+        const server = await startHttpServer(flags);
+        send = async (id, method, params) => {
+          // A fresh connection per request: nothing ties a client to a socket.
+          const c = new RawHttpClient(server.url);
+          const name = params.taskId ?? params.name;
+          const r = await c.post({ jsonrpc: '2.0', id, method, params },
+            { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+          c.close();
+          return r.json;
+        };
+        close = () => server.stop();
+      }
+    });
+    after(() => close?.());
+
+    const meta = (name, tasks = false) => ({
+      ...META,
+      'io.modelcontextprotocol/clientInfo': { name, version: '1' },
+      ...(tasks ? { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } } : {}),
+    });
+    const tool = async (id, client, name, args) =>
+      (await send(id, 'tools/call', { name, arguments: args, _meta: meta(client) })).result;
+
+    test('sessions and tasks stay with the client that started them', async () => {
+      const a = (await tool('a1', 'alice', 'lisp_session_start', { title: 'alice' })).structuredContent.session_id;
+      const b = (await tool('b1', 'bob', 'lisp_session_start', { title: 'bob' })).structuredContent.session_id;
+      await tool('a2', 'alice', 'lisp_session_eval', { session_id: a, program: '(def secret 1)' });
+      await tool('b2', 'bob', 'lisp_session_eval', { session_id: b, program: '(def secret 2)' });
+      const listed = async (id, client) =>
+        (await tool(id, client, 'lisp_session_list', {})).structuredContent.sessions.map((s) => s.session_id);
+      assert.deepEqual(await listed('a3', 'alice'), [a]);
+      assert.deepEqual(await listed('b3', 'bob'), [b]);
+      const stolen = await tool('b4', 'bob', 'lisp_session_eval', { session_id: a, program: 'secret' });
+      assert.equal(reasonOf(stolen), 'session_not_found', 'a handle of another client is unknown');
+      const own = await tool('a4', 'alice', 'lisp_session_eval', { session_id: a, program: '(inc secret)' });
+      assert.equal(own.structuredContent.result, 'user=> 2');
+
+      const created = (await send('a5', 'tools/call', { name: 'lisp_eval', arguments: { program: '(+ 1 2)' }, _meta: meta('alice', true) })).result;
+      assert.equal(created.resultType, 'task');
+      const peek = await send('b5', 'tasks/get', { taskId: created.taskId, _meta: meta('bob', true) });
+      assert.equal(peek.error?.code, -32602, 'another client is told the task does not exist');
+      const mine = await send('a6', 'tasks/get', { taskId: created.taskId, _meta: meta('alice', true) });
+      assert.equal(mine.result.taskId, created.taskId);
+    });
+  });
+}
+
 suite('http')('http: raw 2026-07-28 requests', () => {
   let server;
   before(async () => {
