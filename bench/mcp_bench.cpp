@@ -113,13 +113,19 @@ class Child {
   std::string buf_;
 };
 
-std::string call_frame(int id, const std::string& program, const std::string& context_json) {
+// The _meta envelope a revision 2026-07-28 request carries.
+const char* kModernMeta =
+    R"j("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}})j";
+
+std::string call_frame(int id, const std::string& program, const std::string& context_json,
+                       bool modern = false) {
   std::string args = ptc::to_json(
       ptc::HostValue::map({{ptc::HostValue::string("program"), ptc::HostValue::string(program)}}));
   if (!context_json.empty())
     args = args.substr(0, args.size() - 1) + ",\"context\":" + context_json + "}";
   return R"j({"jsonrpc":"2.0","id":)j" + std::to_string(id) +
-         R"j(,"method":"tools/call","params":{"name":"lisp_eval","arguments":)j" + args + "}}";
+         R"j(,"method":"tools/call","params":{"name":"lisp_eval","arguments":)j" + args +
+         (modern ? std::string(",") + kModernMeta : std::string()) + "}}";
 }
 
 const char* kInit =
@@ -147,13 +153,18 @@ const Reference& group_by_aggregate() {
   return r;
 }
 
+// Arg 0: a 2025 client (after initialize); 1: revision 2026-07-28 (the envelope
+// on every call, no handshake).
 void BM_McpStdioRoundTrip(benchmark::State& state) {
+  bool modern = state.range(0) == 1;
   Child server({ptc_binary(), "mcp", "--log-level", "error"});
-  server.write_line(kInit);
-  server.read_line();
+  if (!modern) {
+    server.write_line(kInit);
+    server.read_line();
+  }
   int id = 1;
   for (auto _ : state) {
-    server.write_line(call_frame(id++, "(+ 1 2)", ""));
+    server.write_line(call_frame(id++, "(+ 1 2)", "", modern));
     benchmark::DoNotOptimize(server.read_line());
   }
 }
@@ -191,7 +202,7 @@ void BM_DispatchInProcess(benchmark::State& state) {
   auto sink = std::make_shared<Sink>();
   ptc::mcp::Caller caller{"bench", "bench", false};
   ptc::mcp::Server::Runner here = [](std::function<void()> call) { call(); };
-  std::string frame = call_frame(1, "(+ 1 2)", "");
+  std::string frame = call_frame(1, "(+ 1 2)", "", state.range(0) == 1);
   for (auto _ : state) {
     server->handle(frame, sink, caller, here);
     benchmark::DoNotOptimize(sink->last);
@@ -237,7 +248,8 @@ void BM_StartToInitializeReply(benchmark::State& state) {
 // sockets, just enough parsing for Content-Length replies.
 class HttpClient {
  public:
-  explicit HttpClient(int port) {
+  // modern: revision 2026-07-28's headers (no session; the body carries the envelope).
+  explicit HttpClient(int port, bool modern = false) : modern_(modern) {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -254,8 +266,10 @@ class HttpClient {
   std::string post(const std::string& body) {
     std::string req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
                       "\r\nContent-Type: application/json\r\n"
-                      "Accept: application/json, text/event-stream\r\n"
-                      "MCP-Protocol-Version: 2025-11-25\r\n";
+                      "Accept: application/json, text/event-stream\r\n";
+    req += modern_ ? "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
+                     "Mcp-Name: lisp_eval\r\n"
+                   : "MCP-Protocol-Version: 2025-11-25\r\n";
     if (!session_.empty()) req += "Mcp-Session-Id: " + session_ + "\r\n";
     req += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
     for (size_t off = 0; off < req.size();) {
@@ -297,6 +311,7 @@ class HttpClient {
     return v;
   }
   int fd_ = -1, port_ = 0;
+  bool modern_ = false;
   std::string buf_, session_;
 };
 
@@ -311,9 +326,11 @@ int listening_port(Child& server) {
   std::abort();
 }
 
-// 8 keep-alive clients, each with its own MCP session, calling (+ 1 2) as
-// fast as the server answers; items_per_second is calls per second.
+// 8 keep-alive clients, each with its own MCP session (Arg 0) or speaking
+// revision 2026-07-28 without one (Arg 1), calling (+ 1 2) as fast as the
+// server answers; items_per_second is calls per second.
 void BM_McpHttpThroughput(benchmark::State& state) {
+  bool modern = state.range(0) == 1;
   constexpr int kClients = 8, kCallsPerClient = 2500;
   // The gate lets all 8 run (its default, min(8, cores), would answer busy).
   Child server({ptc_binary(), "mcp", "--http", "--http-port", "0", "--log-level", "info",
@@ -325,7 +342,8 @@ void BM_McpHttpThroughput(benchmark::State& state) {
   });
   std::vector<std::unique_ptr<HttpClient>> clients;
   for (int c = 0; c < kClients; ++c) {
-    clients.push_back(std::make_unique<HttpClient>(port));
+    clients.push_back(std::make_unique<HttpClient>(port, modern));
+    if (modern) continue;
     clients.back()->post(kInit);
     clients.back()->post(R"j({"jsonrpc":"2.0","method":"notifications/initialized"})j");
   }
@@ -335,7 +353,7 @@ void BM_McpHttpThroughput(benchmark::State& state) {
     for (int c = 0; c < kClients; ++c)
       threads.emplace_back([&, c] {
         for (int i = 0; i < kCallsPerClient; ++i) {
-          std::string reply = clients[c]->post(call_frame(i + 1, "(+ 1 2)", ""));
+          std::string reply = clients[c]->post(call_frame(i + 1, "(+ 1 2)", "", modern));
           if (reply.find("user=> 3") == std::string::npos && failed.fetch_add(1) == 0)
             std::fprintf(stderr, "%s\n", reply.c_str());
         }
@@ -350,10 +368,10 @@ void BM_McpHttpThroughput(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kClients * kCallsPerClient);
 }
 
-BENCHMARK(BM_McpStdioRoundTrip)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
+BENCHMARK(BM_McpStdioRoundTrip)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
 BENCHMARK(BM_CatRoundTrip)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
 BENCHMARK(BM_InProcessRun)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_DispatchInProcess)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DispatchInProcess)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_McpContextCall)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_InProcessContextRun)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_StartToInitializeReply)
@@ -363,6 +381,11 @@ BENCHMARK(BM_StartToInitializeReply)
 
 }  // namespace
 
-BENCHMARK(BM_McpHttpThroughput)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
+BENCHMARK(BM_McpHttpThroughput)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(5);
 
 BENCHMARK_MAIN();

@@ -17,6 +17,10 @@
 #include "runtime/stack_guard.hpp"
 #include "runtime/value.hpp"
 
+namespace simdjson::dom {
+class element;
+}
+
 namespace ptc {
 
 class Ctx;
@@ -99,6 +103,17 @@ const char* json_kind_name(HostValue::Kind kind);
 // argument to a run as text (import_json) instead of as a host tree.
 HostValue parse_json_extracting(std::string_view json, std::span<const std::string_view> path,
                                 std::string* raw);
+// The same for several paths at once (none a prefix of another). With
+// `visit` set, the parsed value is handed to it instead of being written
+// out (*raw stays ""; the visitor reads what it needs and builds nothing),
+// except when the document takes the slow path (big integers): then *raw
+// has the text as usual.
+struct JsonExtraction {
+  std::span<const std::string_view> path;
+  std::string* raw;
+  std::function<void(const simdjson::dom::element&)> visit = {};
+};
+HostValue parse_json_extracting(std::string_view json, std::span<const JsonExtraction> extractions);
 
 // JSON text built straight into a run's arena (no host tree), as
 // import_value(parse_json(json)) would build it. For an object, `keep` (when

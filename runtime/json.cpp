@@ -919,76 +919,109 @@ std::optional<std::string> source_text_at(std::string_view body,
 
 HostValue parse_json_extracting(std::string_view json, std::span<const std::string_view> path,
                                 std::string* raw) {
-  raw->clear();
+  const JsonExtraction one[] = {{path, raw}};
+  return parse_json_extracting(json, one);
+}
+
+HostValue parse_json_extracting(std::string_view json,
+                                std::span<const JsonExtraction> extractions) {
+  for (const JsonExtraction& x : extractions)
+    x.raw->clear();
   size_t start;
   std::string_view body = without_bom(json, &start);
+  const size_t n = extractions.size();
   {
     ParserLease lease;
     simdjson::dom::element root;
-    if (!path.empty() && !lease.parse(body, &root)) {
+    if (n != 0 && !lease.parse(body, &root)) {
       try {
-        // Rebuild the objects along the path, leaving out its last key.
-        std::optional<simdjson::dom::element> taken;  // the value at the path
-        size_t path_keys_met = 0;
-        std::function<HostValue(simdjson::dom::element, size_t)> walk =
-            [&](simdjson::dom::element e, size_t level) -> HostValue {
+        // Rebuild the objects along the paths, leaving out their last keys.
+        std::vector<std::optional<simdjson::dom::element>> taken(n);  // the values at the paths
+        std::vector<size_t> path_keys_met(n, 0);
+        // `active`: the extractions whose paths lead through this object.
+        std::function<HostValue(simdjson::dom::element, size_t, const std::vector<size_t>&)> walk =
+            [&](simdjson::dom::element e, size_t level,
+                const std::vector<size_t>& active) -> HostValue {
           if (e.type() != simdjson::dom::element_type::OBJECT) return from_dom(e, level);
           ObjectBuilder obj;
           simdjson::dom::object fields = e.get_object().value_unsafe();
           for (simdjson::dom::key_value_pair kv : fields) {
-            if (kv.key != path[level]) {
+            std::vector<size_t> deeper;
+            bool took = false;
+            for (size_t i : active) {
+              const auto& path = extractions[i].path;
+              if (path.size() <= level || kv.key != path[level]) continue;
+              ++path_keys_met[i];
+              if (level + 1 == path.size()) {
+                // Nested no deeper than parse_json takes (counted from the
+                // document's root), or the text could not be read again.
+                if (!extractions[i].visit) check_depth(kv.value, level + 1);
+                taken[i] = kv.value;
+                took = true;
+              } else {
+                deeper.push_back(i);
+              }
+            }
+            if (took) continue;
+            if (deeper.empty()) {
               obj.add(kv.key, from_dom(kv.value, level + 1));
               continue;
             }
-            ++path_keys_met;
-            if (level + 1 == path.size()) {
-              // Nested no deeper than parse_json takes (counted from the
-              // document's root), or the text could not be read again.
-              check_depth(kv.value, level + 1);
-              taken = kv.value;
-            } else {
-              // A repeated key replaces the earlier value (obj.add), and
-              // with it any value taken from inside that one.
-              taken.reset();
-              obj.add(kv.key, walk(kv.value, level + 1));
-            }
+            // A repeated key replaces the earlier value (obj.add), and with
+            // it any value taken from inside that one.
+            for (size_t i : deeper)
+              taken[i].reset();
+            obj.add(kv.key, walk(kv.value, level + 1, deeper));
           }
           return obj.finish();
         };
-        HostValue rest = walk(root, 0);
-        if (taken) {
+        std::vector<size_t> all(n);
+        for (size_t i = 0; i < n; ++i)
+          all[i] = i;
+        HostValue rest = walk(root, 0, all);
+        for (size_t i = 0; i < n; ++i) {
+          if (!taken[i]) continue;
+          const JsonExtraction& x = extractions[i];
+          if (x.visit) {
+            x.visit(*taken[i]);
+            continue;
+          }
           std::optional<std::string> text;
-          if (path_keys_met == path.size() &&
-              (taken->type() == simdjson::dom::element_type::OBJECT ||
-               taken->type() == simdjson::dom::element_type::ARRAY))
-            text = source_text_at(body, path);
-          *raw = text ? std::move(*text) : simdjson::minify(*taken);
+          if (path_keys_met[i] == x.path.size() &&
+              (taken[i]->type() == simdjson::dom::element_type::OBJECT ||
+               taken[i]->type() == simdjson::dom::element_type::ARRAY))
+            text = source_text_at(body, x.path);
+          *x.raw = text ? std::move(*text) : simdjson::minify(*taken[i]);
         }
         return rest;
       } catch (const TooDeep&) {
-        raw->clear();
+        for (const JsonExtraction& x : extractions)
+          x.raw->clear();
       }
     }
   }
-  // The slow way (big integers, errors): parse it all, then take the value out.
+  // The slow way (big integers, errors): parse it all, then take the values out.
   HostValue whole = StrictParser(json, start).parse_document();
-  std::function<HostValue(const HostValue&, size_t)> take = [&](const HostValue& h,
-                                                                size_t level) -> HostValue {
-    if (level == path.size() || h.kind() != Kind::Map) return h;
-    std::vector<std::pair<HostValue, HostValue>> kept;
-    const auto& items = h.items();
-    for (size_t i = 0; i + 1 < items.size(); i += 2) {
-      bool on_path = (items[i].kind() == Kind::String) && items[i].text() == path[level];
-      if (!on_path)
-        kept.emplace_back(items[i], items[i + 1]);
-      else if (level + 1 == path.size())
-        *raw = to_json(items[i + 1]);
-      else
-        kept.emplace_back(items[i], take(items[i + 1], level + 1));
-    }
-    return HostValue::map(std::move(kept));
-  };
-  return path.empty() ? whole : take(whole, 0);
+  for (const JsonExtraction& x : extractions) {
+    std::function<HostValue(const HostValue&, size_t)> take = [&](const HostValue& h,
+                                                                  size_t level) -> HostValue {
+      if (level == x.path.size() || h.kind() != Kind::Map) return h;
+      std::vector<std::pair<HostValue, HostValue>> kept;
+      const auto& items = h.items();
+      for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        bool on_path = (items[i].kind() == Kind::String) && items[i].text() == x.path[level];
+        if (!on_path)
+          kept.emplace_back(items[i], items[i + 1]);
+        else if (level + 1 == x.path.size())
+          *x.raw = to_json(items[i + 1]);
+        else
+          kept.emplace_back(items[i], take(items[i + 1], level + 1));
+      }
+      return HostValue::map(std::move(kept));
+    };
+    if (!x.path.empty()) whole = take(whole, 0);
+  }
+  return whole;
 }
 
 Value import_json(Ctx& ctx, std::string_view json,

@@ -1,6 +1,7 @@
 #include "protocol/mcp/era.hpp"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "protocol/mcp/json_rpc.hpp"
 
@@ -12,17 +13,34 @@ HostValue str(std::string_view s) {
   return HostValue::string(std::string(s));
 }
 
-bool is_object(const HostValue* v) {
-  return v && v->kind() == HostValue::Kind::Map;
+using simdjson::dom::element_type;
+
+simdjson::dom::parser& thread_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
 }
 
-bool is_string(const HostValue* v) {
-  return v && v->kind() == HostValue::Kind::String;
+bool is_string(const simdjson::dom::element& e) {
+  return e.type() == element_type::STRING;
 }
 
-// clientInfo is an Implementation: at least a name and a version.
-bool is_implementation(const HostValue* v) {
-  return is_object(v) && is_string(v->get("name")) && is_string(v->get("version"));
+// The member `key` of an object (the last of a repeated key, as a parsed
+// tree keeps it; at_key finds the first); nullopt when absent or no object.
+std::optional<simdjson::dom::element> member(const simdjson::dom::element& object,
+                                             std::string_view key) {
+  std::optional<simdjson::dom::element> found;
+  if (object.type() != element_type::OBJECT) return found;
+  simdjson::dom::object members = object.get_object().value_unsafe();
+  for (simdjson::dom::key_value_pair kv : members)
+    if (kv.key == key) found = kv.value;
+  return found;
+}
+
+// clientCapabilities.extensions[io.modelcontextprotocol/tasks] is an object.
+bool declares_tasks_extension(const simdjson::dom::element& capabilities) {
+  auto extensions = member(capabilities, "extensions");
+  auto tasks = extensions ? member(*extensions, kTasksExtension) : std::nullopt;
+  return tasks && tasks->type() == element_type::OBJECT;
 }
 
 }  // namespace
@@ -32,37 +50,56 @@ bool is_modern_version(std::string_view version) {
   return version >= kModernRevision;
 }
 
-Envelope read_envelope(const HostValue& params) {
-  const HostValue* meta = params.kind() == HostValue::Kind::Map ? params.get("_meta") : nullptr;
-  return meta ? read_meta_envelope(*meta) : Envelope();
-}
-
-Envelope read_meta_envelope(const HostValue& meta_value) {
+Envelope read_envelope(const simdjson::dom::element& meta) {
   Envelope e;
-  const HostValue* meta = &meta_value;
-  if (!is_object(meta)) return e;
-  const HostValue* version = meta->get(kProtocolVersionKey);
+  if (meta.type() != element_type::OBJECT) return e;
+  // One pass over the members, a later one of a repeated key overwriting.
+  std::optional<simdjson::dom::element> version, capabilities, info, level;
+  simdjson::dom::object members = meta.get_object().value_unsafe();
+  for (simdjson::dom::key_value_pair kv : members) {
+    if (kv.key == kProtocolVersionKey)
+      version = kv.value;
+    else if (kv.key == kClientCapabilitiesKey)
+      capabilities = kv.value;
+    else if (kv.key == kClientInfoKey)
+      info = kv.value;
+    else if (kv.key == kLogLevelKey)
+      level = kv.value;
+  }
   if (!version) return e;  // no claim: a 2025-era request that happens to carry _meta
-  if (is_string(version)) {
-    e.version = version->text();
+  if (is_string(*version)) {
+    e.version = std::string(version->get_string().value_unsafe());
     if (!is_modern_version(e.version)) return e;  // a 2025 version named in _meta: 2025-era
   }
   e.modern = true;
+  // clientInfo is an Implementation: at least a name and a version.
+  auto name = info ? member(*info, "name") : std::nullopt;
+  auto info_version = info ? member(*info, "version") : std::nullopt;
+  bool implementation = name && is_string(*name) && info_version && is_string(*info_version);
+  if (implementation) e.client_name = std::string(name->get_string().value_unsafe());
+  e.tasks = capabilities && capabilities->type() == element_type::OBJECT &&
+            declares_tasks_extension(*capabilities);
   auto issue = [&e](std::string_view key, std::string_view problem) {
     if (!e.issue.empty()) return;
     e.issue_key = key;
     e.issue = problem;
   };
   // Missing required keys first, then keys of the wrong shape, in key order.
-  const HostValue* capabilities = meta->get(kClientCapabilitiesKey);
   if (!capabilities) issue(kClientCapabilitiesKey, "missing");
-  if (!is_string(version)) issue(kProtocolVersionKey, "expected a protocol version string");
-  if (capabilities && !is_object(capabilities)) issue(kClientCapabilitiesKey, "expected an object");
-  if (const HostValue* info = meta->get(kClientInfoKey); info && !is_implementation(info))
+  if (!is_string(*version)) issue(kProtocolVersionKey, "expected a protocol version string");
+  if (capabilities && capabilities->type() != element_type::OBJECT)
+    issue(kClientCapabilitiesKey, "expected an object");
+  if (info && !implementation)
     issue(kClientInfoKey, "expected an object with a string name and version");
-  if (const HostValue* level = meta->get(kLogLevelKey); level && !is_string(level))
-    issue(kLogLevelKey, "expected a log level name");
+  if (level && !is_string(*level)) issue(kLogLevelKey, "expected a log level name");
   return e;
+}
+
+Envelope read_envelope(std::string_view meta_json) {
+  simdjson::dom::element meta;
+  if (meta_json.empty() || thread_parser().parse(meta_json.data(), meta_json.size()).get(meta))
+    return Envelope();
+  return read_envelope(meta);
 }
 
 std::optional<std::string> decode_header_value(std::string_view value) {

@@ -10,6 +10,10 @@
 
 #include "include/ptc/ptc.hpp"
 
+namespace simdjson::dom {
+class element;
+}
+
 namespace ptc::mcp {
 
 inline constexpr std::string_view kModernRevision = "2026-07-28";
@@ -21,6 +25,8 @@ inline constexpr std::string_view kClientCapabilitiesKey =
 inline constexpr std::string_view kClientInfoKey = "io.modelcontextprotocol/clientInfo";
 inline constexpr std::string_view kLogLevelKey = "io.modelcontextprotocol/logLevel";
 inline constexpr std::string_view kServerInfoKey = "io.modelcontextprotocol/serverInfo";
+// The tasks extension's name (clientCapabilities.extensions, capabilities.extensions).
+inline constexpr std::string_view kTasksExtension = "io.modelcontextprotocol/tasks";
 
 // The revision's error codes.
 inline constexpr int kHeaderMismatch = -32020;
@@ -38,12 +44,16 @@ struct Envelope {
   // The first problem with the envelope ("" when none): which key, and what.
   std::string issue_key;
   std::string issue;
+  std::string client_name;  // clientInfo.name ("" when absent)
+  bool tasks = false;       // the client declares the extension io.modelcontextprotocol/tasks
 };
 
-// Reads params._meta (params may be nil or anything else).
-Envelope read_envelope(const HostValue& params);
-// The same from the _meta value itself (what the HTTP transport peeks at).
-Envelope read_meta_envelope(const HostValue& meta);
+// Reads params._meta as parsed (parse_message hands it over without building
+// a host tree for it); anything but an object makes no claim.
+Envelope read_envelope(const simdjson::dom::element& meta);
+// The same from its JSON text (the HTTP transport's peek; "" when the request
+// has none; text that is not JSON makes no claim).
+Envelope read_envelope(std::string_view meta_json);
 
 // An HTTP header value as the revision encodes it (Mcp-Name): as it is, or
 // the UTF-8 inside `=?base64?...?=`; nullopt for a sentinel that is not

@@ -177,7 +177,8 @@ HttpConnection::HttpConnection(HttpShared& shared, tcp::socket socket)
     : shared_(shared),
       executor_(socket.get_executor()),
       socket_(std::move(socket)),
-      timer_(executor_) {}
+      timer_(executor_),
+      modern_key_prefix_(fmt::format("modern/{}/", fmt::ptr(this))) {}
 
 HttpConnection::~HttpConnection() {
   shared_.remove(this);
@@ -453,7 +454,7 @@ void HttpConnection::handle_message() {
   // A body that is not a JSON object goes to the server anyway: it answers
   // with the JSON-RPC error (-32700 or -32600), sent as a 400.
   if (cur_.modern)  // in-flight ids are the request's own: no other client's can clash
-    cur_.caller = Caller{owner, fmt::format("modern/{}/{}", fmt::ptr(this), next_seq_ + 1), true};
+    cur_.caller = Caller{owner, modern_key_prefix_ + std::to_string(next_seq_ + 1), true};
   else
     cur_.caller = Caller{owner, cur_.session.empty() ? "http" : cur_.session, true};
 
@@ -497,14 +498,8 @@ HttpConnection::Era HttpConnection::route_modern(const RpcPeek& peek) {
     if (v) v = trim(*v);
     return v;
   };
-  Envelope envelope;
-  if (!peek.meta_json.empty()) {
-    try {
-      envelope = read_meta_envelope(parse_json(peek.meta_json));
-    } catch (const std::exception&) {
-      // Not JSON after all: the server's own parse answers it.
-    }
-  }
+  // Text that is not JSON after all makes no claim: the server's own parse answers it.
+  Envelope envelope = read_envelope(peek.meta_json);
   auto version = header("MCP-Protocol-Version");
   bool request = peek.has_id;
   if (!envelope.modern) {

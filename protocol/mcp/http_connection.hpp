@@ -213,6 +213,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     unsigned status = 0;
   } cur_;
   uint64_t next_seq_ = 0;
+  // A modern request's Caller::connection: this prefix and its sequence
+  // number (its in-flight ids are its own).
+  std::string modern_key_prefix_;
 };
 
 }  // namespace ptc::mcp

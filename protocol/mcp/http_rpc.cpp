@@ -132,7 +132,48 @@ bool rpc_frame_is_notification(std::string_view frame) {
   }
 }
 
+namespace {
+
+// The server's replies start {"jsonrpc":"2.0","id":<id>, then "result" or
+// "error":{"code":N (json_rpc.cpp writes them so): read that far, not the
+// whole reply. nullopt when the frame is not laid out so (then it is parsed).
+struct ReplyHead {
+  bool result = false;
+  int code = 0;  // for an error
+};
+std::optional<ReplyHead> read_reply_head(std::string_view frame) {
+  constexpr std::string_view kStart = R"({"jsonrpc":"2.0","id":)";
+  if (!frame.starts_with(kStart)) return std::nullopt;
+  size_t i = kStart.size();
+  if (i < frame.size() && frame[i] == '"') {  // a string id: to its closing quote
+    for (++i; i < frame.size() && frame[i] != '"'; ++i)
+      if (frame[i] == '\\') ++i;
+    ++i;
+  } else {  // a number or null
+    while (i < frame.size() && frame[i] != ',')
+      ++i;
+  }
+  std::string_view rest = i <= frame.size() ? frame.substr(i) : std::string_view();
+  if (rest.starts_with(R"(,"result":)")) return ReplyHead{true, 0};
+  constexpr std::string_view kError = R"(,"error":{"code":)";
+  if (!rest.starts_with(kError)) return std::nullopt;
+  rest.remove_prefix(kError.size());
+  bool negative = rest.starts_with('-');
+  if (negative) rest.remove_prefix(1);
+  int64_t code = 0;
+  size_t digits = 0;
+  for (; digits < rest.size() && digits < 10 && rest[digits] >= '0' && rest[digits] <= '9';
+       ++digits)
+    code = code * 10 + (rest[digits] - '0');
+  if (digits == 0 || digits == rest.size() || (rest[digits] != ',' && rest[digits] != '}'))
+    return std::nullopt;
+  return ReplyHead{false, static_cast<int>(negative ? -code : code)};
+}
+
+}  // namespace
+
 bool rpc_reply_is_result(std::string_view frame) {
+  if (auto head = read_reply_head(frame)) return head->result;
   simdjson::padded_string padded(frame);
   simdjson::ondemand::document doc;
   if (thread_parser().iterate(padded).get(doc)) return false;
@@ -147,6 +188,7 @@ bool rpc_reply_is_result(std::string_view frame) {
 }
 
 int rpc_reply_error_code(std::string_view frame) {
+  if (auto head = read_reply_head(frame)) return head->result ? 0 : head->code;
   simdjson::padded_string padded(frame);
   simdjson::ondemand::document doc;
   if (thread_parser().iterate(padded).get(doc)) return 0;

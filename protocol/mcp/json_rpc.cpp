@@ -1,6 +1,7 @@
 #include "protocol/mcp/json_rpc.hpp"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
@@ -52,10 +53,17 @@ std::string frame(std::vector<std::pair<HostValue, HostValue>> fields) {
 
 RpcMessage parse_message(std::string_view text) {
   HostValue v;
-  std::string context;
+  std::string context, meta;
+  Envelope envelope;
   try {
     static constexpr std::string_view kContextPath[] = {"params", "arguments", "context"};
-    v = parse_json_extracting(text, kContextPath, &context);
+    static constexpr std::string_view kMetaPath[] = {"params", "_meta"};
+    const JsonExtraction extractions[] = {
+        {kContextPath, &context}, {kMetaPath, &meta, [&envelope](const simdjson::dom::element& e) {
+                                     envelope = read_envelope(e);
+                                   }}};
+    v = parse_json_extracting(text, extractions);
+    if (!meta.empty()) envelope = read_envelope(meta);  // the slow path gave it as text
   } catch (LispError& e) {
     return invalid(kParseError, "Parse error: " + e.error().describe());
   }
@@ -89,6 +97,7 @@ RpcMessage parse_message(std::string_view text) {
   }
   m.kind = idp ? RpcMessage::Kind::Request : RpcMessage::Kind::Notification;
   m.context_json = std::move(context);
+  m.envelope = std::move(envelope);
   return m;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/mcp/era.hpp"
 
 namespace ptc::mcp {
 
@@ -34,6 +35,9 @@ struct RpcMessage {
   // params.arguments.context of a tools/call, as JSON text, taken out of
   // params (it may be large, and a run reads it straight from the text).
   std::string context_json;
+  // params._meta, read as the revision 2026-07-28 envelope and taken out of
+  // params (no host tree is built for it).
+  Envelope envelope;
   int error_code = 0;
   std::string error_message;
 };

@@ -79,6 +79,21 @@ HostValue modern_result(const HostValue& result, std::string_view kind = "comple
                       {{result_type, kind == "complete" ? complete : str(kind)}, {meta_key, meta}});
 }
 
+// The reply frame of a modern result: the result's own JSON with the added
+// fields spliced in as text made once (the frame ends with the result's
+// closing brace and the frame's), not a rebuilt map serialized per reply.
+std::string modern_result_frame(const HostValue& id, const HostValue& result) {
+  if (result.kind() != HostValue::Kind::Map || result.items().empty())
+    return result_frame(id, modern_result(result));
+  static const std::string added = [] {
+    std::string framed = to_json(modern_result(HostValue::map({})));  // {"resultType":...}
+    return "," + framed.substr(1, framed.size() - 2);
+  }();
+  std::string frame = result_frame(id, result);
+  frame.insert(frame.size() - 2, added);
+  return frame;
+}
+
 // One tools/call in flight.
 struct Call {
   std::shared_ptr<Peer> peer;
@@ -202,7 +217,7 @@ struct Server::Impl {
 
   void reply(const std::shared_ptr<Peer>& peer, const HostValue& id, const HostValue& result,
              bool modern = false) {
-    peer->send(result_frame(id, modern ? modern_result(result) : result));
+    peer->send(modern ? modern_result_frame(id, result) : result_frame(id, result));
   }
 
   HostValue initialize_result(const HostValue& params) {
@@ -240,8 +255,10 @@ struct Server::Impl {
     return HostValue::map({{str("tools"), HostValue::vector(std::move(defs))}});
   }
 
+  // `envelope`: a 2026-07-28 request's; nullptr for a 2025-era one.
   Handled tools_call(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller,
-                     const Server::Runner* runner, bool modern) {
+                     const Server::Runner* runner, const Envelope* envelope) {
+    const bool modern = envelope != nullptr;
     if (m.params.kind() != HostValue::Kind::Map) {
       peer->send(error_frame(m.id, kInvalidParams, "Invalid params: tools/call takes an object"));
       return Handled::Reply;
@@ -326,7 +343,7 @@ struct Server::Impl {
             modern);
       return Handled::Reply;
     }
-    if (modern && declares_tasks(m.params)) {
+    if (modern && envelope->tasks) {
       // Revision 2026-07-28 with the tasks extension: a call still running
       // after --task-after-ms is answered with a task to poll.
       if (!task_timer) {
@@ -418,8 +435,9 @@ struct Server::Impl {
   }
 
   // tasks/get, tasks/update, tasks/cancel (the client declared the extension).
-  void task_method(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller) {
-    if (!declares_tasks(m.params)) {
+  void task_method(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller,
+                   const Envelope& envelope) {
+    if (!envelope.tasks) {
       peer->send(missing_tasks_capability_frame(m.id));
       return;
     }
@@ -485,16 +503,13 @@ struct Server::Impl {
   // owner: sessions and tasks one client starts are not listed to, or usable
   // by, a client of another name. A name is a claim, not a credential: give
   // clients that must be kept apart distinct bearer tokens.
-  static Caller modern_caller(const Caller& caller, const HostValue& params) {
-    const HostValue* meta = params.get("_meta");
-    const HostValue* info = meta && meta->kind() == HostValue::Kind::Map
-                                ? meta->get(kClientInfoKey)
-                                : nullptr;
-    const HostValue* name =
-        info && info->kind() == HostValue::Kind::Map ? info->get("name") : nullptr;
-    if (!name || name->kind() != HostValue::Kind::String || name->text().empty()) return caller;
+  static Caller modern_caller(const Caller& caller, const Envelope& envelope) {
+    if (envelope.client_name.empty()) return caller;
     Caller scoped = caller;
-    scoped.owner += fmt::format("\x1f" "client:{}", name->text());
+    scoped.owner +=
+        "\x1f"
+        "client:";
+    scoped.owner += envelope.client_name;
     return scoped;
   }
 
@@ -504,7 +519,7 @@ struct Server::Impl {
   Handled dispatch_modern(const RpcMessage& m, const Envelope& envelope,
                           const std::shared_ptr<Peer>& peer, const Caller& transport_caller,
                           const Server::Runner* runner) {
-    const Caller caller = modern_caller(transport_caller, m.params);
+    const Caller caller = modern_caller(transport_caller, envelope);
     if (std::string error = envelope_error_frame(m.id, envelope); !error.empty()) {
       peer->send(std::move(error));
     } else if (m.method == "server/discover") {
@@ -512,10 +527,10 @@ struct Server::Impl {
     } else if (m.method == "tools/list") {
       reply(peer, m.id, with_cache_hints(tools_list()), true);
     } else if (m.method == "tools/call") {
-      return tools_call(m, peer, caller, runner, true);
+      return tools_call(m, peer, caller, runner, &envelope);
     } else if (m.method == "tasks/get" || m.method == "tasks/update" ||
                m.method == "tasks/cancel") {
-      task_method(m, peer, caller);
+      task_method(m, peer, caller, envelope);
     } else {
       peer->send(error_frame(m.id, kMethodNotFound, fmt::format("Method not found: {}", m.method)));
     }
@@ -535,8 +550,7 @@ struct Server::Impl {
       }
       return Handled::NoReply;  // initialized, cancelled, and anything else: no reply
     }
-    if (Envelope envelope = read_envelope(m.params); envelope.modern)
-      return dispatch_modern(m, envelope, peer, caller, runner);
+    if (m.envelope.modern) return dispatch_modern(m, m.envelope, peer, caller, runner);
     if (m.method == "initialize") {
       reply(peer, m.id, initialize_result(m.params));
     } else if (m.method == "ping") {
@@ -544,7 +558,7 @@ struct Server::Impl {
     } else if (m.method == "tools/list") {
       reply(peer, m.id, tools_list());
     } else if (m.method == "tools/call") {
-      return tools_call(m, peer, caller, runner, false);
+      return tools_call(m, peer, caller, runner, nullptr);
     } else if (m.method == "server/discover") {
       // Without an envelope: a client finding out whether this server speaks
       // 2026-07-28 (the answer is the same).

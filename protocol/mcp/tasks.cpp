@@ -170,18 +170,6 @@ size_t TaskStore::size() {
   return tasks_.size();
 }
 
-bool declares_tasks(const HostValue& params) {
-  if (params.kind() != HostValue::Kind::Map) return false;
-  const HostValue* meta = params.get("_meta");
-  if (!meta || meta->kind() != HostValue::Kind::Map) return false;
-  const HostValue* caps = meta->get(kClientCapabilitiesKey);
-  if (!caps || caps->kind() != HostValue::Kind::Map) return false;
-  const HostValue* extensions = caps->get("extensions");
-  if (!extensions || extensions->kind() != HostValue::Kind::Map) return false;
-  const HostValue* tasks = extensions->get(kTasksExtension);
-  return tasks && tasks->kind() == HostValue::Kind::Map;
-}
-
 std::string missing_tasks_capability_frame(const HostValue& id) {
   return error_frame(
       id, kMissingRequiredClientCapability,

@@ -17,10 +17,9 @@
 #include <string_view>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/mcp/era.hpp"
 
 namespace ptc::mcp {
-
-inline constexpr std::string_view kTasksExtension = "io.modelcontextprotocol/tasks";
 
 class TaskStore {
  public:
@@ -77,10 +76,6 @@ class TaskStore {
   size_t max_tasks_;
   std::chrono::milliseconds poll_interval_;
 };
-
-// Whether a request's envelope declares the tasks extension
-// (params._meta[clientCapabilities].extensions[kTasksExtension] is an object).
-bool declares_tasks(const HostValue& params);
 
 // The -32021 error for a client that did not declare the extension.
 std::string missing_tasks_capability_frame(const HostValue& id);

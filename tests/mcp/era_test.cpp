@@ -8,12 +8,15 @@ namespace {
 using ptc::HostValue;
 using namespace ptc::mcp;
 
-HostValue params_with_meta(const char* meta_json) {
-  return HostValue::map({{HostValue::string("_meta"), ptc::parse_json(meta_json)}});
+// The envelope is read from params._meta's JSON text.
+std::string_view params_with_meta(const char* meta_json) {
+  return meta_json;
 }
 
 TEST(Era, AClaimMakesAMessageModernAndItsEnvelopeIsChecked) {
-  EXPECT_FALSE(read_envelope(HostValue()).modern);
+  EXPECT_FALSE(read_envelope("").modern);
+  EXPECT_FALSE(read_envelope("[1]").modern) << "not an object: no claim";
+  EXPECT_FALSE(read_envelope("{\"io.model").modern) << "not JSON: no claim";
   EXPECT_FALSE(read_envelope(params_with_meta(R"({"progressToken": 1})")).modern);
   EXPECT_FALSE(read_envelope(
                    params_with_meta(R"({"io.modelcontextprotocol/protocolVersion": "2025-11-25"})"))
@@ -45,6 +48,34 @@ TEST(Era, AClaimMakesAMessageModernAndItsEnvelopeIsChecked) {
   std::string frame = envelope_error_frame(HostValue::integer(1), future);
   EXPECT_NE(frame.find("-32022"), std::string::npos);
   EXPECT_NE(frame.find(R"("requested":"2099-01-01")"), std::string::npos);
+}
+
+TEST(Era, TheEnvelopeNamesTheClientAndItsExtensions) {
+  Envelope e = read_envelope(
+      R"({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {"roots": {}, "extensions": {"x": 1, "io.modelcontextprotocol/tasks": {}}},
+          "io.modelcontextprotocol/clientInfo": {"name": "n\u00e9", "version": "1"}})");
+  EXPECT_EQ(e.issue, "");
+  EXPECT_EQ(e.client_name, "n\xC3\xA9");
+  EXPECT_TRUE(e.tasks);
+  auto tasks = [](const char* capabilities) {
+    return read_envelope(std::string(R"({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                         "io.modelcontextprotocol/clientCapabilities": )") +
+                         capabilities + "}")
+        .tasks;
+  };
+  EXPECT_FALSE(tasks(R"({"extensions": {"io.modelcontextprotocol/tasks": true}})"));
+  EXPECT_FALSE(tasks(R"({"extensions": {}})"));
+  EXPECT_FALSE(tasks("{}"));
+  EXPECT_FALSE(tasks(R"({"extensions": {"io.modelcontextprotocol/tasks": {}}, "extensions": {}})"))
+      << "the last of a repeated key counts";
+  // A clientInfo that is not an Implementation names no client.
+  Envelope unnamed = read_envelope(
+      R"({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": {"name": "x"}})");
+  EXPECT_EQ(unnamed.client_name, "");
+  EXPECT_EQ(unnamed.issue_key, kClientInfoKey);
 }
 
 TEST(Era, HeaderValuesArePlainOrBase64Sentinels) {

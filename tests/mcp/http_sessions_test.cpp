@@ -9,6 +9,7 @@
 #include "include/ptc/ptc.hpp"
 #include "protocol/mcp/http_rpc.hpp"
 #include "protocol/mcp/http_sessions.hpp"
+#include "protocol/mcp/json_rpc.hpp"
 
 namespace {
 
@@ -151,6 +152,21 @@ TEST(HttpRpc, FramesAreJson) {
   EXPECT_TRUE(r.get("result")->get("ok")->as_bool());
   EXPECT_TRUE(rpc_reply_is_result(rpc_result_frame("3", "{}")));
   EXPECT_FALSE(rpc_reply_is_result(rpc_error_frame("3", -1, "no")));
+  // Replies as the server writes them are read from their head; anything
+  // else is parsed: both give the same answers.
+  using ptc::HostValue;
+  for (const HostValue& id : {HostValue::integer(7), HostValue::string("a\",\"result\":1"),
+                              HostValue::string("\\"), HostValue()}) {
+    std::string result = result_frame(id, ptc::parse_json(R"({"error":{"code":5}})"));
+    EXPECT_TRUE(rpc_reply_is_result(result)) << result;
+    EXPECT_EQ(rpc_reply_error_code(result), 0) << result;
+    std::string error = error_frame(id, -32601, "Method not found");
+    EXPECT_FALSE(rpc_reply_is_result(error)) << error;
+    EXPECT_EQ(rpc_reply_error_code(error), -32601) << error;
+  }
+  EXPECT_EQ(rpc_reply_error_code(R"( {"id":1, "error": {"message":"x", "code": 7}})"), 7);
+  EXPECT_EQ(rpc_reply_error_code(R"({"jsonrpc":"2.0","id":1,"error":{"code":12x}})"), 0);
+  EXPECT_TRUE(rpc_reply_is_result(R"({"result":{},"jsonrpc":"2.0","id":1})"));
 
   EXPECT_TRUE(rpc_frame_is_notification(
       R"({"jsonrpc":"2.0","method":"notifications/message","params":{}})"));

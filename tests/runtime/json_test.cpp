@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include <cmath>
 #include <limits>
@@ -84,6 +85,40 @@ TEST(JsonExtracting, ThePathIsLeftAsText) {
   EXPECT_EQ(raw, R"j({"n":123456789012345678901234567890})j");
   EXPECT_EQ(to_json(big), R"j({"params":{"arguments":{}}})j");
   EXPECT_THROW(parse_json_extracting("{bad", path, &raw), LispError);
+}
+
+TEST(JsonParse, ExtractingSeveralPathsAtOnce) {
+  static constexpr std::string_view context[] = {"params", "arguments", "context"};
+  static constexpr std::string_view meta[] = {"params", "_meta"};
+  std::string context_raw, meta_raw;
+  const JsonExtraction both[] = {{context, &context_raw}, {meta, &meta_raw}};
+  H h = parse_json_extracting(
+      R"j({"id":1,"params":{"_meta": {"v": "x"},"arguments":{"program":"1","context":{"a": [1, 2]}}}})j",
+      both);
+  EXPECT_EQ(context_raw, R"j({"a": [1, 2]})j") << "the source's own text";
+  EXPECT_EQ(meta_raw, R"j({"v": "x"})j");
+  EXPECT_EQ(to_json(h), R"j({"id":1,"params":{"arguments":{"program":"1"}}})j");
+  // One of them absent; then the slow path (a big integer) for both.
+  parse_json_extracting(R"j({"params":{"_meta":{}}})j", both);
+  EXPECT_EQ(context_raw, "");
+  EXPECT_EQ(meta_raw, "{}");
+  H big = parse_json_extracting(
+      R"j({"params":{"_meta":{"n":1},"arguments":{"context":{"n":123456789012345678901234567890}}}})j",
+      both);
+  EXPECT_EQ(context_raw, R"j({"n":123456789012345678901234567890})j");
+  EXPECT_EQ(meta_raw, R"j({"n":1})j");
+  EXPECT_EQ(to_json(big), R"j({"params":{"arguments":{}}})j");
+  // A visitor gets the parsed value instead of its text (not on the slow path).
+  int visits = 0;
+  const JsonExtraction visited[] = {
+      {meta, &meta_raw, [&](const simdjson::dom::element& e) { visits += e.is_object(); }}};
+  H rest = parse_json_extracting(R"j({"params":{"_meta":{"v":1},"name":"n"}})j", visited);
+  EXPECT_EQ(visits, 1);
+  EXPECT_EQ(meta_raw, "");
+  EXPECT_EQ(to_json(rest), R"j({"params":{"name":"n"}})j");
+  parse_json_extracting(R"j({"params":{"_meta":{"v":123456789012345678901234567890}}})j", visited);
+  EXPECT_EQ(visits, 1);
+  EXPECT_EQ(meta_raw, R"j({"v":123456789012345678901234567890})j");
 }
 
 TEST(JsonParse, Literals) {

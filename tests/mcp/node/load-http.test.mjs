@@ -5,6 +5,7 @@
 // Counts: PTC_MCP_HTTP_CALLS (total raw calls of the long run, default 100,000;
 // a tenth under sanitizers), PTC_MCP_HTTP_SDK_CALLS (per SDK client, default 500).
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -36,6 +37,19 @@ const CLIENTS = 8;
 // `clients` raw clients, each with its own MCP session, making calls until
 // `perClient` are done or stop() is called. Every reply must be HTTP 200 with
 // the request's id and the exact text of its job. Resolves with stats.
+// CPU time of every thread of a process, in ns (schedstat: no tick rounding).
+function serverCpuNs(pid) {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns;
+}
+
 function rawLoad(url, clients, perClient, { onProgress = () => {}, tag = 'L', modern = false } = {}) {
   let stopped = false;
   let done = 0;
@@ -121,15 +135,20 @@ describe('http: 2026-07-28 against 2025', () => {
     const per = Math.ceil(envCount('PTC_MCP_HTTP_ERA_CALLS', 12000) / CLIENTS / 3);
     const server = await startHttpServer(['--max-concurrent-calls', String(CLIENTS)]);
     const rates = { 2025: [], 2026: [] };
+    const cpu = { 2025: [], 2026: [] }; // the server's CPU time per call (µs): the clients share the cores
     for (let round = 0; round < 3; round++)
       for (const modern of [false, true]) {
         const t0 = now();
+        const c0 = serverCpuNs(server.pid);
         const { calls, busy } = await rawLoad(server.url, CLIENTS, per, { modern, tag: modern ? 'M' : 'L' }).done;
         assert.equal(busy.length, 0);
         rates[modern ? 2026 : 2025].push((calls / (now() - t0)) * 1000);
+        cpu[modern ? 2026 : 2025].push((serverCpuNs(server.pid) - c0) / calls / 1000);
       }
     const best = (xs) => Math.max(...xs).toFixed(0);
+    const least = (xs) => Math.min(...xs).toFixed(1);
     figure(`http ${CLIENTS} keep-alive clients, calls/s (best of 3 rounds): 2025 sessions / 2026-07-28`, `${best(rates[2025])} / ${best(rates[2026])}`);
+    figure('http server CPU per call, µs (least of 3 rounds): 2025 sessions / 2026-07-28', `${least(cpu[2025])} / ${least(cpu[2026])}`);
     assert.equal((await server.stop()).code, 0);
   });
 });

@@ -127,6 +127,37 @@ describe('stdio load', () => {
   });
 });
 
+describe('stdio: 2026-07-28 against 2025', () => {
+  test('one caller, one call at a time: the round trip of each era (same process, alternating)', async () => {
+    const per = envCount('PTC_MCP_STDIO_ERA_CALLS', 3000);
+    const raw = new RawStdio();
+    await raw.init();
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    };
+    const rounds = { 2025: [], 2026: [] };
+    let sent = 1;
+    for (let round = 0; round < 3; round++)
+      for (const modern of [false, true]) {
+        const t0 = now();
+        for (let i = 0; i < per; i++) {
+          const params = { name: 'lisp_eval', arguments: { program: '(+ 1 2)' }, ...(modern ? { _meta: meta } : {}) };
+          const r = await raw.request(sent++, 'tools/call', params);
+          assert.equal(r.result.content[0].text, 'user=> 3');
+          assert.equal(r.result.resultType, modern ? 'complete' : undefined);
+        }
+        rounds[modern ? 2026 : 2025].push(((now() - t0) * 1000) / per);
+      }
+    assertAccounted(raw, sent);
+    const least = (xs) => Math.min(...xs).toFixed(1);
+    figure('stdio round trip per call, µs (least of 3 rounds): 2025 / 2026-07-28', `${least(rounds[2025])} / ${least(rounds[2026])}`);
+    raw.endInput();
+    assert.deepEqual(await raw.exited, { code: 0, signal: null });
+  });
+});
+
 function fib(n) {
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
