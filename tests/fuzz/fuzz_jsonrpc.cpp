@@ -7,7 +7,9 @@
 // inputs independent (no sessions, drain or log subscriptions carried over).
 // `$SID` in a frame stands for the id of the newest session the server
 // started in this input (session ids are random), so that lisp_session_eval,
-// _inspect, _forget and _close reach a live session. A first line
+// _inspect, _forget and _close reach a live session; `$TID` likewise the id
+// of the newest task (calls of a client declaring the tasks extension become
+// tasks at once here, --task-after-ms 0). A first line
 // `;profile structured` or `;profile debug` picks the response profile (slim
 // otherwise).
 #include <memory>
@@ -48,6 +50,8 @@ mcp::ServerConfig config_for(mcp::ResponseProfile profile) {
   c.max_sessions_per_owner = 2;
   c.max_session_memory_bytes = 16384;
   c.max_session_bindings = 20;
+  c.task_after_ms = 0;
+  c.max_tasks = 4;
   return c;
 }
 
@@ -63,9 +67,10 @@ const HostValue* member(const HostValue* v, std::string_view key) {
 }
 
 // Checks one frame the server sent; returns whether it is a reply (not a
-// notification) and notes a started session's id in *session.
+// notification) and notes a started session's id in *session, a created
+// task's in *task.
 bool check_sent(const std::string& frame, std::string_view request, const mcp::RpcMessage& m,
-                std::string* session) {
+                std::string* session, std::string* task) {
   HostValue v;
   try {
     v = ptc::parse_json(frame);
@@ -92,6 +97,17 @@ bool check_sent(const std::string& frame, std::string_view request, const mcp::R
     // -32603 is a fault of the server, never the answer to a client's input.
     PTC_FUZZ_CHECK(code->as_int() != mcp::kInternalError,
                    std::string(request) + "\nreply: " + frame);
+    return true;
+  }
+  // A task handle: only for a modern tools/call of a client that declared
+  // the extension, with a fresh 128-bit id.
+  if (const HostValue* kind = member(result, "resultType");
+      kind && kind->kind() == K::String && kind->text() == "task") {
+    PTC_FUZZ_CHECK(m.method == "tools/call" && m.envelope.modern && m.envelope.tasks,
+                   std::string(request) + "\nreply: " + frame);
+    const HostValue* task_id = member(result, "taskId");
+    PTC_FUZZ_CHECK(task_id && task_id->kind() == K::String && task_id->text().size() == 32, frame);
+    *task = task_id->text();
     return true;
   }
   const HostValue* structured = member(result, "structuredContent");
@@ -121,9 +137,20 @@ HostValue with_entry(const HostValue& map, std::string_view key, HostValue value
   return HostValue::map(std::move(entries));
 }
 
+// `map` without `key` (every occurrence).
+HostValue without_entry(const HostValue& map, std::string_view key) {
+  std::vector<std::pair<HostValue, HostValue>> entries;
+  const auto& items = map.items();
+  for (size_t i = 0; i + 1 < items.size(); i += 2)
+    if (!(items[i].kind() == K::String && items[i].text() == key))
+      entries.emplace_back(items[i], items[i + 1]);
+  return HostValue::map(std::move(entries));
+}
+
 // parse_message reads a frame as parse_json does: it accepts the same JSON,
 // and its params, with the context taken out as text put back, are the
-// frame's params.
+// frame's params without _meta; the envelope it read from _meta is the one
+// read from _meta's text (the HTTP transport's way).
 void check_parse(std::string_view frame, const mcp::RpcMessage& m) {
   HostValue whole;
   bool parses = true;
@@ -143,7 +170,17 @@ void check_parse(std::string_view frame, const mcp::RpcMessage& m) {
     params = with_entry(params, "arguments",
                         with_entry(*args, "context", ptc::parse_json(m.context_json)));
   }
-  const HostValue* expected = whole.get("params");
+  const HostValue* frame_params = whole.get("params");
+  HostValue expected_params = frame_params ? *frame_params : HostValue();
+  const HostValue* meta = expected_params.kind() == K::Map ? expected_params.get("_meta") : nullptr;
+  mcp::Envelope from_text = mcp::read_envelope(meta ? ptc::to_json(*meta) : std::string());
+  const mcp::Envelope& e = m.envelope;
+  PTC_FUZZ_CHECK(e.modern == from_text.modern && e.version == from_text.version &&
+                     e.issue_key == from_text.issue_key && e.issue == from_text.issue &&
+                     e.client_name == from_text.client_name && e.tasks == from_text.tasks,
+                 std::string(frame) + "\nthe envelope read from _meta differs from its text's");
+  if (meta) expected_params = without_entry(expected_params, "_meta");
+  const HostValue* expected = frame_params ? &expected_params : nullptr;
   PTC_FUZZ_CHECK(params == (expected ? *expected : HostValue()),
                  std::string(frame) + "\nparams as parse_message reads them: " +
                      ptc::format_value(params) + "\ncontext: " + m.context_json);
@@ -171,7 +208,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const mcp::Caller caller{"stdio", "stdio", false};
   const mcp::Server::Runner inline_runner = [](std::function<void()> call) { call(); };
   auto peer = std::make_shared<Collector>();
-  std::string session;
+  std::string session, task;
 
   auto send = [&](std::string_view frame) {
     peer->frames.clear();
@@ -181,7 +218,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t replies = 0;
     for (const std::string& sent : peer->frames) {
       ptc::fuzz::debug("sent", sent);
-      if (check_sent(sent, frame, m, &session)) ++replies;
+      if (check_sent(sent, frame, m, &session, &task)) ++replies;
     }
     // Exactly one reply to a request or an invalid frame, none otherwise.
     bool answered =
@@ -209,10 +246,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (!session.empty())
-      for (size_t at = line.find("$SID"); at != std::string::npos;
-           at = line.find("$SID", at + session.size()))
-        line.replace(at, 4, session);
+    for (auto [marker, value] : {std::pair{std::string_view("$SID"), &session},
+                                 std::pair{std::string_view("$TID"), &task}})
+      if (!value->empty())
+        for (size_t at = line.find(marker); at != std::string::npos;
+             at = line.find(marker, at + value->size()))
+          line.replace(at, marker.size(), *value);
     send(line);
     ++frames;
   }

@@ -153,6 +153,11 @@ def modern(method, params=None, id=None, meta=None):
     return rpc(method, {**(params or {}), "_meta": META if meta is None else meta}, id)
 
 
+# The envelope of a client that declares the tasks extension.
+TASKS_META = {**META, "io.modelcontextprotocol/clientCapabilities":
+              {"extensions": {"io.modelcontextprotocol/tasks": {}}}}
+
+
 # Conversations of the jsonrpc target, one frame per line ($SID: the session
 # the conversation started).
 CONVERSATIONS = [
@@ -238,6 +243,15 @@ CONVERSATIONS = [
      modern("tools/list", id=3, meta={**META, "io.modelcontextprotocol/clientInfo": 7}),
      rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}}, 4),
      modern("tools/call", {"name": "lisp_eval", "arguments": {"program": "1"}}, 5)],
+    # Tasks ($TID: the newest task): created, followed, updated, cancelled.
+    [modern("tools/call", {"name": "lisp_eval", "arguments": {"program": "(+ 1 2)"}}, 1, TASKS_META),
+     modern("tasks/get", {"taskId": "$TID"}, 2, TASKS_META),
+     modern("tasks/update", {"taskId": "$TID", "inputResponses": {"k": {"action": "accept"}}}, 3,
+            TASKS_META),
+     modern("tasks/cancel", {"taskId": "$TID"}, 4, TASKS_META),
+     modern("tasks/get", {"taskId": "$TID"}, 5),
+     modern("tasks/get", {"taskId": 7}, 6, TASKS_META),
+     modern("tasks/list", {}, 7, TASKS_META)],
 ]
 
 
@@ -290,6 +304,13 @@ def http_inputs():
         + http("POST", "/mcp", modern_call, MODERN + [("Mcp-Method", "tools/call"), ("Mcp-Name", "lisp_eval")])
         + http("POST", "/mcp", modern_call, MODERN + [("Mcp-Method", "tools/list")])
         + http("POST", "/mcp", modern_call, [("Mcp-Method", "tools/call"), ("Mcp-Name", "x")]),
+        # Tasks: Mcp-Name mirrors params.taskId (absent, another, the same).
+        http("POST", "/mcp", modern("tasks/get", {"taskId": "ab12"}, 6, TASKS_META),
+             MODERN + [("Mcp-Method", "tasks/get")])
+        + http("POST", "/mcp", modern("tasks/cancel", {"taskId": "ab12"}, 7, TASKS_META),
+               MODERN + [("Mcp-Method", "tasks/cancel"), ("Mcp-Name", "cd34")])
+        + http("POST", "/mcp", modern("tasks/get", {"taskId": "ab12"}, 8),
+               MODERN + [("Mcp-Method", "tasks/get"), ("Mcp-Name", "ab12")]),
         http("POST", "/mcp", INIT, MODERN)
         + http("POST", "/mcp", rpc("tools/list", {}, 4), MODERN + [("Mcp-Method", "tools/list")])
         + http("POST", "/mcp", modern("ping", id=5), MODERN + [("Mcp-Method", "ping")]),
