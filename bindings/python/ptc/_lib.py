@@ -4,10 +4,12 @@ functions this package calls.
 Where the library is looked for, in order:
 
 1. ``$PTC_LIBRARY``, a full path; when set, it is the only candidate.
-2. Next to an installed package: the package is ``<prefix>/lib/python3/
+2. In the package folder: ``ptc/libptc.so.0``, where the wheel
+   (``cmake --build build --target python-wheel``) puts it.
+3. Next to an installed package: the package is ``<prefix>/lib/python3/
    dist-packages/ptc/`` and the library ``<prefix>/lib/libptc.so.0`` or
    ``<prefix>/lib/<multiarch>/libptc.so.0``.
-3. The system loader: ``libptc.so.0`` (ld.so.cache, LD_LIBRARY_PATH).
+4. The system loader: ``libptc.so.0`` (ld.so.cache, LD_LIBRARY_PATH).
 
 ctypes.CDLL releases the GIL for the duration of every call, so Python
 threads run programs at once; tool callbacks take the GIL back while they run.
@@ -113,7 +115,9 @@ def candidates():
     if explicit:
         return [explicit]
     package = pathlib.Path(__file__).resolve().parent
-    found = []
+    # A wheel carries its own library: it goes before any other a prefix or
+    # the system may hold, which could be of another version.
+    found = [str(package / SONAME)]
     # <prefix>/lib/python3/dist-packages/ptc -> <prefix>/lib
     if len(package.parents) >= 3:
         lib = package.parents[2]

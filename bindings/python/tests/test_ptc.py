@@ -325,32 +325,84 @@ def test_eight_threads_run_at_once_with_tools():
 # ---------------------------------------------------------------- loading the library
 
 
-def _import_in(python_path, library):
+def _import_in(python_path, library, code="print(ptc.run('(+ 1 2)').value)"):
     """Imports ptc in a fresh interpreter from `python_path`, with
-    PTC_LIBRARY set to `library` (unset when None), and runs a program."""
+    PTC_LIBRARY set to `library` (unset when None), and runs `code`."""
     env = {k: v for k, v in os.environ.items() if k != "PTC_LIBRARY"}
     if library is not None:
         env["PTC_LIBRARY"] = library
-    return subprocess.run([sys.executable, "-c", "import ptc; print(ptc.run('(+ 1 2)').value)"],
+    return subprocess.run([sys.executable, "-c", "import ptc; " + code],
                           cwd=python_path, env=env, capture_output=True, text=True)
 
 
+def _copy_package(destination):
+    """A copy of the imported package's modules without the library an
+    installed wheel has in its folder: each test lays that out itself."""
+    shutil.copytree(pathlib.Path(ptc.__file__).parent, destination,
+                    ignore=shutil.ignore_patterns("libptc.so*", "__pycache__"))
+
+
+def _loaded_library():
+    """The file of the library this process loaded (PTC_LIBRARY's, or the
+    installed wheel's), to lay out as if installed elsewhere."""
+    name = ptc._c._name
+    if os.sep not in name:
+        pytest.skip(f"the library was found by the system loader ({name}), not as a file")
+    return os.path.realpath(name)
+
+
 def test_library_missing_is_a_clear_import_error(tmp_path):
-    shutil.copytree(pathlib.Path(ptc.__file__).parent, tmp_path / "ptc")
+    _copy_package(tmp_path / "ptc")
     done = _import_in(tmp_path, str(tmp_path / "nowhere" / "libptc.so.0"))
     assert done.returncode != 0
     assert "ImportError: ptc: cannot load the ptc-lisp library; tried " in done.stderr
     assert "nowhere/libptc.so.0 (no such file)" in done.stderr
 
 
+def test_import_error_names_every_place_tried(tmp_path):
+    packages = tmp_path.resolve() / "lib" / "python3" / "dist-packages"
+    _copy_package(packages / "ptc")
+    done = _import_in(packages, None)
+    if done.returncode == 0:
+        pytest.skip("the system loader finds a libptc.so.0 of its own")
+    tried = done.stderr[done.stderr.index("tried "):]
+    places = [str(packages / "ptc" / "libptc.so.0") + " (no such file)",
+              str(tmp_path.resolve() / "lib" / "libptc.so.0") + " (no such file)",
+              "; libptc.so.0 ("]
+    assert all(place in tried for place in places), tried
+    assert [tried.index(place) for place in places] == sorted(tried.index(p) for p in places)
+
+
+def test_ptc_library_wins_over_the_package_folder(tmp_path):
+    _copy_package(tmp_path / "ptc")
+    os.symlink(_loaded_library(), tmp_path / "ptc" / "libptc.so.0")
+    done = _import_in(tmp_path, str(tmp_path / "nowhere" / "libptc.so.0"))
+    assert done.returncode != 0
+    assert "nowhere/libptc.so.0 (no such file)." in done.stderr
+
+
+def test_library_found_in_the_package_folder_first(tmp_path):
+    # The layout of an installed wheel, with another library where a prefix
+    # install would put one: the package's own is loaded.
+    library = _loaded_library()
+    packages = tmp_path / "lib" / "python3" / "dist-packages"
+    _copy_package(packages / "ptc")
+    os.symlink(library, packages / "ptc" / "libptc.so.0")
+    os.symlink(library, tmp_path / "lib" / "libptc.so.0")
+    done = _import_in(packages, None, "print(ptc.run('(+ 1 2)').value, ptc._c._name)")
+    assert done.returncode == 0, done.stderr
+    value, loaded = done.stdout.split()
+    assert value == "3"
+    assert pathlib.Path(loaded) == (packages / "ptc").resolve() / "libptc.so.0"
+
+
 @pytest.mark.parametrize("libdir", ["lib", "lib/x86_64-linux-gnu"])
 def test_library_found_beside_the_installed_package(tmp_path, libdir):
-    if "PTC_LIBRARY" not in os.environ:
-        pytest.skip("needs PTC_LIBRARY: the library to lay out as if installed")
+    library = _loaded_library()
     packages = tmp_path / "lib" / "python3" / "dist-packages"
-    shutil.copytree(pathlib.Path(ptc.__file__).parent, packages / "ptc")
+    _copy_package(packages / "ptc")
     (tmp_path / libdir).mkdir(parents=True, exist_ok=True)
-    os.symlink(os.path.realpath(os.environ["PTC_LIBRARY"]), tmp_path / libdir / "libptc.so.0")
+    os.symlink(library, tmp_path / libdir / "libptc.so.0")
     done = _import_in(packages, None)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "3"
