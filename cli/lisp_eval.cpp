@@ -62,23 +62,6 @@ void tag_run(Profile p, RunOptions& run) {
   }
 }
 
-// The `context` argument: absent or null, or an object whose keys are
-// data/ names. An error message or "".
-std::string check_context(const HostValue* context) {
-  if (!context || context->is_nil()) return "";
-  if (context->kind() != HostValue::Kind::Map)
-    return fmt::format("lisp_eval `context` must be an object, got {}.",
-                       protocol::short_form(*context, 60));
-  const auto& it = context->items();
-  for (size_t i = 0; i + 1 < it.size(); i += 2) {
-    const std::string& key = it[i].text();
-    if (key.empty() || key.find('/') != std::string::npos)
-      return fmt::format("lisp_eval `context` keys must be non-empty names without '/', got {}.",
-                         to_json(HostValue::string(key.substr(0, 60))));
-  }
-  return "";
-}
-
 constexpr const char* kLispEvalUsage = "ptc lisp-eval [--profile P] [options] < ARGS.json";
 
 }  // namespace
@@ -156,7 +139,7 @@ int cmd_lisp_eval(std::vector<std::string> args) {
   protocol::ProgramArg program = protocol::extract_program(call);
   if (!program.ok) return print_error(protocol::Reason::ArgsError, program.message);
   const HostValue* context = call.get("context");
-  if (std::string err = check_context(context); !err.empty())
+  if (std::string err = protocol::check_context(context); !err.empty())
     return print_error(protocol::Reason::ArgsError, err);
   if (context && !context->is_nil()) opts.run.context = *context;
 

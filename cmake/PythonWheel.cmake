@@ -29,13 +29,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
   file(COPY_FILE ${LIBRARY} ${STAGE}/ptc/libptc.so.0)
   file(COPY_FILE ${SOURCE_DIR}/LICENSE ${STAGE}/LICENSE)
   file(COPY_FILE ${PACKAGE_DIR}/../README.md ${STAGE}/README.md)
-  execute_process(COMMAND ${PYTHON} setup.py -q bdist_wheel --dist-dir ${DIST_DIR}
-                  WORKING_DIRECTORY ${STAGE} RESULT_VARIABLE status OUTPUT_VARIABLE log
-                  ERROR_VARIABLE log)
-  if(NOT status EQUAL 0 OR NOT EXISTS ${WHEEL})
-    message(FATAL_ERROR "python-wheel: setup.py bdist_wheel in ${STAGE} failed "
-                        "(${status}) or made no ${WHEEL}:\n${log}")
-  endif()
+  include(${CMAKE_CURRENT_LIST_DIR}/BindingPackages.cmake)
+  ptc_binding_run(python-wheel ${STAGE} ${WHEEL}
+                  ${PYTHON} setup.py -q bdist_wheel --dist-dir ${DIST_DIR})
   return()
 endif()
 
@@ -53,10 +49,9 @@ if(PTC_PYTHON3)
   endif()
 endif()
 
-set(PTC_WHEEL_UNAVAILABLE "")
-if(PTC_SANITIZE OR PTC_TSAN OR PTC_FUZZ)
-  string(CONCAT PTC_WHEEL_UNAVAILABLE "plain builds only: an instrumented libptc.so cannot "
-                                     "be loaded into an uninstrumented python")
+include(${CMAKE_CURRENT_LIST_DIR}/BindingPackages.cmake)
+ptc_binding_instrumented_reason(PTC_WHEEL_UNAVAILABLE python)
+if(PTC_WHEEL_UNAVAILABLE)
 elseif(NOT PTC_WHEEL_TOOLS)
   string(CONCAT PTC_WHEEL_UNAVAILABLE "${PTC_PYTHON3} lacks setuptools or wheel: install "
                                      "python3-setuptools python3-wheel (scripts/setup), "
@@ -66,9 +61,7 @@ elseif(NOT PTC_WHEEL_TOOLS)
 endif()
 
 if(PTC_WHEEL_UNAVAILABLE)
-  add_custom_target(python-wheel
-                    COMMAND ${CMAKE_COMMAND} -E echo "python-wheel: ${PTC_WHEEL_UNAVAILABLE}"
-                    COMMAND ${CMAKE_COMMAND} -E false VERBATIM)
+  ptc_binding_unavailable_target(python-wheel "${PTC_WHEEL_UNAVAILABLE}")
 else()
   # The setup.py is rewritten only when its text changes (a new version).
   file(CONFIGURE OUTPUT ${PTC_WHEEL_STAGE}/setup.py @ONLY CONTENT [=[

@@ -340,6 +340,20 @@ ProgramArg extract_program(const HostValue& args, std::string_view args_error_te
   return validate_program(args.get("program"));  // nullptr when args is not a map
 }
 
+std::string check_context(const HostValue* context) {
+  if (!context || context->is_nil()) return "";
+  if (context->kind() != HostValue::Kind::Map)
+    return fmt::format("lisp_eval `context` must be an object, got {}.", short_form(*context, 60));
+  const auto& it = context->items();
+  for (size_t i = 0; i + 1 < it.size(); i += 2) {
+    const std::string& key = it[i].text();
+    if (key.empty() || key.find('/') != std::string::npos)
+      return fmt::format("lisp_eval `context` keys must be non-empty names without '/', got {}.",
+                         to_json(HostValue::string(key.substr(0, 60))));
+  }
+  return "";
+}
+
 // ---------------------------------------------------------------- success
 
 HostValue success_payload(const Step& step, const ExecutionFeedback& execution,

@@ -75,6 +75,9 @@ ProgramArg validate_program(const HostValue* program);
 // JSON) wins -> "Invalid tool arguments: <args_error>"; args that are not a
 // map count as absent; else validate_program(args["program"]).
 ProgramArg extract_program(const HostValue& args, std::string_view args_error = {});
+// The `context` argument: absent or null, or an object whose keys are data/
+// names (non-empty, no '/'). The args_error message, or "" when it is good.
+std::string check_context(const HostValue* context);
 
 // Options of render_success. Payload keys: status "ok", result (see the
 // elision rule below), prints, feedback, truncated, memory (when

@@ -1,0 +1,32 @@
+// The functions the addon gives index.js, by the file that owns them.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "include/ptc/ptc.hpp"
+#include "napi_util.hpp"
+
+namespace ptc::node {
+
+// jobs.cpp: createJob, start, resume, abort, startSync, resumeSync.
+void register_jobs(napi_env env, napi_value exports);
+// programs.cpp: compile, programSource; and the handle run() accepts.
+void register_programs(napi_env env, napi_value exports);
+// lisp_eval.cpp: toolSchema, checkLispEvalArgs (the protocol layer).
+void register_lisp_eval(napi_env env, napi_value exports);
+
+// The compiled program behind a handle made by compile(); nullptr when
+// `value` is no such handle.
+std::shared_ptr<const Program> program_of(napi_env env, napi_value value);
+
+// A run's outcome as the plain object index.js turns into a Result;
+// `payload`, when not null, is added as the lisp_eval payload text.
+napi_value result_object(napi_env env, const Step& step, const std::string* payload);
+// An error as {reason, message, hint, line, column, text, failValue}.
+napi_value error_object(napi_env env, const Error& error, const HostValue* fail_value);
+
+// Registers `fn` under `name` on `exports`.
+void export_function(napi_env env, napi_value exports, const char* name, napi_callback fn);
+
+}  // namespace ptc::node

@@ -1,0 +1,345 @@
+// Runs of run() and runSync(). A job is one run: its source or compiled
+// program, its options and, when the run has JS tools, a ptc::Execution
+// that defers every one of them. A phase (start, resume with answers, or
+// cancel) runs on a thread of node's pool (napi_async_work) for run(), on
+// the calling thread for runSync(); between phases the execution is
+// suspended and holds no thread. After each phase the main thread gets
+// either the pending tool calls (which index.js answers by calling the JS
+// tools, awaiting the promises of all of them together) or the Result.
+#include <atomic>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "convert.hpp"
+#include "exports.hpp"
+#include "options.hpp"
+#include "protocol/lisp_eval.hpp"
+
+namespace ptc::node {
+
+namespace {
+
+constexpr napi_type_tag kJobTag = {0x7074636c69737031ULL, 0x6a6f622d6e6f6465ULL};
+
+struct Job {
+  std::string source;
+  std::shared_ptr<const Program> program;
+  ParsedOptions options;
+  std::atomic<bool> cancel{false};  // before `execution`: it must outlive it
+  std::optional<protocol::Profile> payload_profile;
+
+  enum class Phase { Start, Resume, Cancel } phase = Phase::Start;
+  std::map<std::string, ToolResult, std::less<>> answers;
+  std::optional<Execution> execution;
+  std::optional<Step> step;  // a run without tools, or an error before the execution
+  std::vector<PendingCall> pending;
+  std::string payload;
+  std::string failure;  // an unexpected C++ exception: the promise rejects with it
+  bool started = false;
+  bool busy = false;
+  bool finished = false;
+
+  // In flight on the pool (run()).
+  napi_async_work work = nullptr;
+  napi_ref self = nullptr;
+  napi_ref callback = nullptr;
+};
+
+Step error_step(const Error& error, const RunOptions& options) {
+  Step step;
+  step.ok = false;
+  step.error = error;
+  step.memory = options.memory;
+  return step;
+}
+
+// One phase; any thread; no Node-API.
+void execute(Job& job) {
+  try {
+    switch (job.phase) {
+      case Job::Phase::Start:
+        if (job.options.tools.empty()) {
+          job.step =
+              job.program ? run(*job.program, job.options.run) : run(job.source, job.options.run);
+        } else {
+          job.execution.emplace(job.program ? start(*job.program, job.options.run)
+                                            : start(job.source, job.options.run));
+        }
+        break;
+      case Job::Phase::Resume:
+        job.execution->resume(std::move(job.answers));
+        break;
+      case Job::Phase::Cancel:
+        job.execution->cancel();
+        break;
+    }
+    job.answers.clear();
+    job.pending.clear();
+    if (job.execution && !job.execution->done()) {
+      job.pending = job.execution->pending();
+      return;
+    }
+  } catch (const LispError& e) {
+    job.step = error_step(e.error(), job.options.run);
+  } catch (const std::exception& e) {
+    job.failure = e.what();
+    return;
+  }
+  if (!job.payload_profile) return;
+  const Step& step = job.step ? *job.step : job.execution->step();
+  job.payload =
+      step.ok ? protocol::render_success_from_step(step) : protocol::render_step_error(step);
+}
+
+// What a phase gave, on the main thread: the pending calls as an array of
+// {id, tool, args}, or the Result object (and the job lets go of its run).
+napi_value outcome(napi_env env, Job& job) {
+  if (!job.failure.empty()) {
+    job.finished = true;
+    throw_error(env, "ptc-lisp: " + job.failure);
+  }
+  if (!job.pending.empty()) {
+    return objects_array(env, job.pending, [&](const PendingCall& call) {
+      return std::array{
+          field("id", js_string(env, call.id)),
+          field("tool", js_string(env, call.tool)),
+          field("args", to_js(env, call.args)),
+      };
+    });
+  }
+  job.finished = true;
+  const Step& step = job.step ? *job.step : job.execution->step();
+  napi_value result = result_object(env, step, job.payload_profile ? &job.payload : nullptr);
+  job.execution.reset();
+  job.step.reset();
+  return result;
+}
+
+// The telemetry tags a lisp_eval run gets under each profile (as ptc lisp-eval).
+void tag_run(protocol::Profile p, RunOptions& run) {
+  switch (p) {
+    case protocol::Profile::InProcessWithAppTools:
+      run.caller = "in_process_v1";
+      run.profile = "in_process_v1";
+      return;
+    case protocol::Profile::InProcessTextMode:
+      run.caller = "text_mode";
+      run.profile = "text_mode";
+      return;
+    case protocol::Profile::McpNoTools:
+      run.caller = "mcp";
+      run.profile = "mcp_no_tools";
+      return;
+  }
+}
+
+Job& job_of(napi_env env, napi_value value) {
+  bool tagged = false;
+  if (type_of(env, value) == napi_external)
+    check(env, napi_check_object_type_tag(env, value, &kJobTag, &tagged));
+  if (!tagged) throw_type_error(env, "ptc-lisp: not a run handle");
+  void* data = nullptr;
+  check(env, napi_get_value_external(env, value, &data));
+  return *static_cast<Job*>(data);
+}
+
+// createJob(program: string | ProgramHandle, options, payloadProfile?)
+napi_value create_job(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[3];
+    arguments(env, info, argv);
+    auto job = std::make_unique<Job>();
+    napi_valuetype t = type_of(env, argv[0]);
+    if (t == napi_string) {
+      job->source = string_of(env, argv[0]);
+    } else if (!(job->program = program_of(env, argv[0]))) {
+      throw_type_error(env, "program must be a string or a Program from compile(), got " +
+                                std::string(type_name(t)));
+    }
+    parse_options(env, argv[1], job->options);
+    job->options.run.cancel = &job->cancel;
+    if (type_of(env, argv[2]) == napi_string) {
+      job->payload_profile = protocol::profile_from_name(string_of(env, argv[2]));
+      if (!job->payload_profile) throw_type_error(env, "unknown lisp_eval profile");
+      tag_run(*job->payload_profile, job->options.run);
+    }
+    napi_value out = nullptr;
+    check(env,
+          napi_create_external(
+              env, job.get(), [](napi_env, void* data, void*) { delete static_cast<Job*>(data); },
+              nullptr, &out));
+    job.release();
+    check(env, napi_type_tag_object(env, out, &kJobTag));
+    return out;
+  });
+}
+
+// Fills job.answers from the answers index.js gives, aligned with
+// job.pending: oks[i] true -> values[i] is the tool's value, false -> the
+// tool's error message.
+void take_answers(napi_env env, Job& job, napi_value oks, napi_value values) {
+  if (job.pending.empty()) throw_error(env, "ptc-lisp: this run waits on no tool calls");
+  for (size_t i = 0; i < job.pending.size(); ++i) {
+    napi_value ok_value = nullptr;
+    napi_value value = nullptr;
+    check(env, napi_get_element(env, oks, static_cast<uint32_t>(i), &ok_value));
+    check(env, napi_get_element(env, values, static_cast<uint32_t>(i), &value));
+    bool ok = false;
+    check(env, napi_get_value_bool(env, ok_value, &ok));
+    ToolResult answer;
+    if (ok) {
+      std::string problem = to_host_or_message(env, value, answer.value);
+      if (!problem.empty())
+        answer = ToolResult::failure("the tool's value has no JSON form: " + problem);
+    } else {
+      answer = ToolResult::failure(string_of(env, value));
+    }
+    job.answers.emplace(job.pending[i].id, std::move(answer));
+  }
+}
+
+// Sets up the next phase from (oks, values): answers, or cancel when oks is null.
+void next_phase(napi_env env, Job& job, napi_value oks, napi_value values) {
+  if (!job.started || job.finished || job.busy)
+    throw_error(env, "ptc-lisp: this run cannot be resumed now");
+  if (type_of(env, oks) == napi_null) {
+    job.phase = Job::Phase::Cancel;
+  } else {
+    take_answers(env, job, oks, values);
+    job.phase = Job::Phase::Resume;
+  }
+}
+
+void begin(napi_env env, Job& job) {
+  if (job.started) throw_error(env, "ptc-lisp: this run has started already");
+  job.started = true;
+  job.phase = Job::Phase::Start;
+}
+
+// ---------------------------------------------------------------- run() phases on the pool
+
+void complete(napi_env env, napi_status status, void* data) {
+  Job& job = *static_cast<Job*>(data);
+  napi_value callback = nullptr;
+  napi_get_reference_value(env, job.callback, &callback);
+  napi_delete_reference(env, job.callback);
+  napi_delete_async_work(env, job.work);
+  job.callback = nullptr;
+  job.work = nullptr;
+  job.busy = false;
+  napi_ref self = job.self;
+  job.self = nullptr;
+  // onStep(error, pending, result)
+  napi_value argv[3] = {nullptr, nullptr, nullptr};
+  napi_value error = nullptr;
+  try {
+    if (status != napi_ok) throw_error(env, "ptc-lisp: the run's work was cancelled");
+    napi_value out = outcome(env, job);
+    argv[0] = js_null(env);
+    bool is_array = false;
+    check(env, napi_is_array(env, out, &is_array));
+    argv[1] = is_array ? out : js_null(env);
+    argv[2] = is_array ? js_null(env) : out;
+  } catch (...) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (pending) napi_get_and_clear_last_exception(env, &error);
+    if (!error) napi_create_string_utf8(env, "ptc-lisp: internal error", NAPI_AUTO_LENGTH, &error);
+    argv[0] = error;
+    argv[1] = js_null(env);
+    argv[2] = js_null(env);
+  }
+  napi_value undefined = nullptr;
+  napi_get_undefined(env, &undefined);
+  napi_call_function(env, undefined, callback, 3, argv, nullptr);
+  napi_delete_reference(env, self);  // the job may be collected from here on
+}
+
+void queue(napi_env env, napi_value job_value, Job& job, napi_value callback) {
+  if (type_of(env, callback) != napi_function) throw_type_error(env, "onStep must be a function");
+  napi_value name = js_string(env, "ptc-lisp.run");
+  check(env,
+        napi_create_async_work(
+            env, nullptr, name, [](napi_env, void* data) { execute(*static_cast<Job*>(data)); },
+            complete, &job, &job.work));
+  check(env, napi_create_reference(env, callback, 1, &job.callback));
+  check(env, napi_create_reference(env, job_value, 1, &job.self));
+  job.busy = true;
+  check(env, napi_queue_async_work(env, job.work));
+}
+
+// start(job, onStep)
+napi_value start_async(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[2];
+    arguments(env, info, argv);
+    Job& job = job_of(env, argv[0]);
+    begin(env, job);
+    queue(env, argv[0], job, argv[1]);
+    return js_undefined(env);
+  });
+}
+
+// resume(job, oks | null, values | null, onStep)
+napi_value resume_async(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[4];
+    arguments(env, info, argv);
+    Job& job = job_of(env, argv[0]);
+    next_phase(env, job, argv[1], argv[2]);
+    queue(env, argv[0], job, argv[3]);
+    return js_undefined(env);
+  });
+}
+
+// abort(job): the running phase ends with `cancelled` (the engine checks
+// the flag every few thousand reductions).
+napi_value abort_job(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[1];
+    arguments(env, info, argv);
+    job_of(env, argv[0]).cancel.store(true);
+    return js_undefined(env);
+  });
+}
+
+// ---------------------------------------------------------------- runSync() phases in place
+
+// startSync(job) -> pending calls (array) | result
+napi_value start_sync(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[1];
+    arguments(env, info, argv);
+    Job& job = job_of(env, argv[0]);
+    begin(env, job);
+    execute(job);
+    return outcome(env, job);
+  });
+}
+
+// resumeSync(job, oks | null, values | null) -> pending calls | result
+napi_value resume_sync(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[3];
+    arguments(env, info, argv);
+    Job& job = job_of(env, argv[0]);
+    next_phase(env, job, argv[1], argv[2]);
+    execute(job);
+    return outcome(env, job);
+  });
+}
+
+}  // namespace
+
+void register_jobs(napi_env env, napi_value exports) {
+  export_function(env, exports, "createJob", create_job);
+  export_function(env, exports, "start", start_async);
+  export_function(env, exports, "resume", resume_async);
+  export_function(env, exports, "abort", abort_job);
+  export_function(env, exports, "startSync", start_sync);
+  export_function(env, exports, "resumeSync", resume_sync);
+}
+
+}  // namespace ptc::node

@@ -1,0 +1,68 @@
+// The event loop stays free while programs run; AbortSignal cancels them.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { run } from 'ptc-lisp';
+
+const FIB = '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))';
+// About 300 ms of computing (7M calls, no allocation) on this machine's class.
+const LONG = `${FIB} (fib 32)`;
+// Hours: only a cancel or a timeout ends it.
+const ENDLESS = `${FIB} (fib 60)`;
+
+test('a long program runs off the main thread: timers keep firing', async () => {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 10);
+  const t0 = performance.now();
+  const r = await run(LONG, { timeout: 10000 });
+  const elapsed = performance.now() - t0;
+  clearInterval(timer);
+  assert.equal(r.ok, true, r.error?.text);
+  assert.equal(r.value, 2178309);
+  assert.ok(elapsed > 100, `the program took only ${elapsed} ms`);
+  // A blocked loop would tick at most once; a free one about elapsed/10 times.
+  assert.ok(ticks >= Math.floor(elapsed / 10 / 3), `${ticks} ticks in ${elapsed} ms`);
+});
+
+test('runs proceed side by side', async () => {
+  const results = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      run('(+ data/i (tool/one {}))', { context: { i }, tools: { one: async () => 1 } })));
+  assert.deepEqual(results.map((r) => r.value), [1, 2, 3, 4, 5, 6, 7, 8]);
+});
+
+test('an AbortSignal stops a running program: cancelled', async () => {
+  const controller = new AbortController();
+  // The tool aborts once the program is running again after it answered.
+  const go = () => { setImmediate(() => controller.abort()); return 1; };
+  const t0 = performance.now();
+  const r = await run(`(tool/go {}) ${ENDLESS}`,
+                      { tools: { go }, signal: controller.signal, timeout: 20000 });
+  assert.equal(r.ok, false);
+  assert.equal(r.error.reason, 'cancelled');
+  assert.ok(performance.now() - t0 < 5000);
+});
+
+test('an AbortSignal ends a program waiting on a tool that never answers', async () => {
+  const controller = new AbortController();
+  const never = () => { setImmediate(() => controller.abort()); return new Promise(() => {}); };
+  const r = await run('(tool/never {})', { tools: { never }, signal: controller.signal });
+  assert.equal(r.error.reason, 'cancelled');
+});
+
+test('an AbortSignal aborted before the run: cancelled at once', async () => {
+  const r = await run(ENDLESS, { signal: AbortSignal.abort(), timeout: 20000 });
+  assert.equal(r.error.reason, 'cancelled');
+});
+
+test('the signal is let go of when the run ends', async () => {
+  const controller = new AbortController();
+  await run('1', { signal: controller.signal });
+  controller.abort(); // nothing left to cancel, nothing thrown
+});
+
+test('timeout counts running time, not the time tools take', async () => {
+  const slow = () => new Promise((resolve) => setTimeout(() => resolve(1), 150));
+  const r = await run('(tool/slow {})', { tools: { slow }, timeout: 100 });
+  assert.equal(r.ok, true, r.error?.text);
+});

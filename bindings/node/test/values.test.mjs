@@ -1,0 +1,75 @@
+// Values both ways: context, memory and history in; value, memory, prints out.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { run, runSync, version } from 'ptc-lisp';
+
+test('the package loads and says its version', () => {
+  assert.match(version, /^\d+\.\d+\.\d+$/);
+});
+
+test('JSON data goes in as context and comes back as the value', async () => {
+  const context = {
+    n: 7, f: 2.5, neg: -3, s: 'héllo ✓', t: true, no: false, nil: null,
+    xs: [1, 'two', [3], { four: 4 }], deep: { a: { b: { c: [1, 2] } } },
+  };
+  const r = await run('[data/n data/f data/neg data/s data/t data/no data/nil data/xs data/deep]',
+                      { context });
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, [7, 2.5, -3, 'héllo ✓', true, false, null, context.xs, context.deep]);
+  assert.equal(r.error, null);
+});
+
+test('keywords become strings, sets arrays, maps objects', () => {
+  const r = runSync('{:k :v, "s" #{1}, 3 [nil]}');
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, { k: 'v', s: [1], 3: [null] });
+  assert.equal(r.printed, '{:k :v "s" #{1} 3 [nil]}');
+});
+
+test('integers beyond 2^53 are BigInt both ways', () => {
+  const r = runSync('[(* data/big 2) (inc 9007199254740992) 9007199254740991]',
+                    { context: { big: 2n ** 62n } });
+  assert.equal(r.ok, true, r.error?.text);
+  assert.deepEqual(r.value, [2n ** 63n, 9007199254740993n, 9007199254740991]);
+});
+
+test('a function value comes back as its printed form', () => {
+  const r = runSync('(fn [x] x)');
+  assert.equal(r.ok, true);
+  assert.equal(typeof r.value, 'string');
+});
+
+test('the context may be JSON text', () => {
+  const r = runSync('(reduce + data/xs)', { context: '{"xs": [1, 2, 3.5]}' });
+  assert.equal(r.value, 6.5);
+});
+
+test('undefined properties are left out and toJSON is honoured, as JSON.stringify does', () => {
+  const when = new Date(Date.UTC(2024, 0, 2));
+  const r = runSync('[(contains? data/m :gone) data/when]',
+                    { context: { m: { gone: undefined, here: 1 }, when } });
+  assert.deepEqual(r.value, [false, when.toJSON()]);
+});
+
+test('memory carries def across runs; history gives *1', () => {
+  const first = runSync('(def total 40) (def names ["a"]) :done');
+  assert.equal(first.ok, true);
+  assert.deepEqual(first.memory, { total: 40, names: ['a'] });
+  const second = runSync('(+ total (count names) 1)', { memory: first.memory });
+  assert.equal(second.value, 42);
+  assert.equal(runSync('(inc *1)', { history: [1, 41] }).value, 42);
+});
+
+test('a defn in memory comes back as its printed form (not callable in a later run)', () => {
+  const r = runSync('(defn add2 [x] (+ x 2))');
+  assert.equal(typeof r.memory.add2, 'string');
+});
+
+test('prints are collected in order', async () => {
+  const r = await run('(println "a" 1) (prn {:b 2}) 3');
+  assert.deepEqual(r.prints, ['a 1', '{:b 2}']);
+  assert.equal(r.value, 3);
+  assert.equal(typeof r.usage.durationMs, 'number');
+  assert.ok(r.usage.evalReductions > 0);
+});
