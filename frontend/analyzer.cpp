@@ -505,9 +505,9 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
     case FormKind::Float:
     case FormKind::String:
       fail(ErrorKind::NotCallable, head,
-           fmt::format("{} {} is not a function", form_kind_name(head->kind),
-                       head->kind == FormKind::String ? "\"" + std::string(head->text) + "\""
-                                                      : std::string()),
+           head->kind == FormKind::Nil ? std::string("nil is not a function")
+                                       : fmt::format("{} {} is not a function",
+                                                     form_kind_name(head->kind), print_form(*head)),
            "the first element of a list is called; use a vector [..] for data");
     default:
       break;
