@@ -44,24 +44,6 @@ int print_error(protocol::Reason reason, const std::string& message) {
   return print_payload(protocol::render_error(reason, message), false);
 }
 
-// The telemetry tags a run gets under each profile (ptc::RunOptions).
-void tag_run(Profile p, RunOptions& run) {
-  switch (p) {
-    case Profile::InProcessWithAppTools:
-      run.caller = "in_process_v1";
-      run.profile = "in_process_v1";
-      return;
-    case Profile::InProcessTextMode:
-      run.caller = "text_mode";
-      run.profile = "text_mode";
-      return;
-    case Profile::McpNoTools:
-      run.caller = "mcp";
-      run.profile = "mcp_no_tools";
-      return;
-  }
-}
-
 constexpr const char* kLispEvalUsage = "ptc lisp-eval [--profile P] [options] < ARGS.json";
 
 }  // namespace
@@ -121,7 +103,7 @@ int cmd_lisp_eval(std::vector<std::string> args) {
         "in_process_with_app_tools or in_process_text_mode with --tools",
         kLispEvalUsage);
   if (std::string err = load_context(opts); !err.empty()) return usage_error(err, kLispEvalUsage);
-  tag_run(p, opts.run);
+  protocol::tag_run(p, opts.run);
 
   std::string input(std::istreambuf_iterator<char>(std::cin), {});
   HostValue call;

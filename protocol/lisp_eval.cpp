@@ -354,6 +354,23 @@ std::string check_context(const HostValue* context) {
   return "";
 }
 
+void tag_run(Profile p, RunOptions& run) {
+  switch (p) {
+    case Profile::InProcessWithAppTools:
+      run.caller = "in_process_v1";
+      run.profile = "in_process_v1";
+      return;
+    case Profile::InProcessTextMode:
+      run.caller = "text_mode";
+      run.profile = "text_mode";
+      return;
+    case Profile::McpNoTools:
+      run.caller = "mcp";
+      run.profile = "mcp_no_tools";
+      return;
+  }
+}
+
 // ---------------------------------------------------------------- success
 
 HostValue success_payload(const Step& step, const ExecutionFeedback& execution,

@@ -78,6 +78,9 @@ ProgramArg extract_program(const HostValue& args, std::string_view args_error = 
 // The `context` argument: absent or null, or an object whose keys are data/
 // names (non-empty, no '/'). The args_error message, or "" when it is good.
 std::string check_context(const HostValue* context);
+// The telemetry tags (RunOptions::caller, ::profile) a lisp_eval run gets
+// under each profile.
+void tag_run(Profile p, RunOptions& run);
 
 // Options of render_success. Payload keys: status "ok", result (see the
 // elision rule below), prints, feedback, truncated, memory (when

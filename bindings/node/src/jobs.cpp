@@ -117,24 +117,6 @@ napi_value outcome(napi_env env, Job& job) {
   return result;
 }
 
-// The telemetry tags a lisp_eval run gets under each profile (as ptc lisp-eval).
-void tag_run(protocol::Profile p, RunOptions& run) {
-  switch (p) {
-    case protocol::Profile::InProcessWithAppTools:
-      run.caller = "in_process_v1";
-      run.profile = "in_process_v1";
-      return;
-    case protocol::Profile::InProcessTextMode:
-      run.caller = "text_mode";
-      run.profile = "text_mode";
-      return;
-    case protocol::Profile::McpNoTools:
-      run.caller = "mcp";
-      run.profile = "mcp_no_tools";
-      return;
-  }
-}
-
 Job& job_of(napi_env env, napi_value value) {
   bool tagged = false;
   if (type_of(env, value) == napi_external)
@@ -163,7 +145,7 @@ napi_value create_job(napi_env env, napi_callback_info info) {
     if (type_of(env, argv[2]) == napi_string) {
       job->payload_profile = protocol::profile_from_name(string_of(env, argv[2]));
       if (!job->payload_profile) throw_type_error(env, "unknown lisp_eval profile");
-      tag_run(*job->payload_profile, job->options.run);
+      protocol::tag_run(*job->payload_profile, job->options.run);
     }
     napi_value out = nullptr;
     check(env,
