@@ -67,7 +67,7 @@ export interface CompileOptions extends Limits {
 /** Options of run() and runSync(). */
 export interface RunOptions extends CompileOptions {
   /** The program's `data/` names: an object, or its JSON text (parsed straight into the run). */
-  context?: Record<string, JsonValue> | string;
+  context?: Record<string, JsonValue> | string | PreparedContext;
   /** Names bound by earlier runs' def/defn (Result.memory). */
   memory?: Record<string, JsonValue>;
   /** Earlier results, oldest first: `*1` is the last. */
@@ -213,6 +213,23 @@ export function runSync(program: string | Program, options?: Omit<RunOptions, 's
 /** Reads, analyzes and compiles once; throws a PtcError when it does not compile. */
 export function compile(program: string, options?: CompileOptions): Program;
 
+/** A context imported once by prepareContext(), for many runs (on this thread). */
+export class PreparedContext {
+  /** Bytes of memory the prepared values occupy. */
+  readonly bytes: number;
+  private constructor();
+}
+
+/**
+ * Imports a context (an object, or its JSON text) once, for runs that read
+ * it in place (`context: prepared`). Throws a PtcError for malformed JSON or
+ * past maxBytes, a TypeError for a value that is no object.
+ */
+export function prepareContext(
+  context: Record<string, JsonValue> | string,
+  options?: { maxBytes?: number },
+): PreparedContext;
+
 /** The profiles of the lisp_eval tool: what its description promises. */
 export type LispEvalProfile = 'in_process_with_app_tools' | 'in_process_text_mode' | 'mcp_no_tools';
 
@@ -265,7 +282,7 @@ export interface LispEvalToolConfig {
   /** Default "in_process_with_app_tools". */
   profile?: LispEvalProfile;
   /** The data/ names every call sees (a call's own context wins under mcp_no_tools). */
-  context?: Record<string, JsonValue> | string;
+  context?: Record<string, JsonValue> | string | PreparedContext;
   limits?: Limits;
 }
 

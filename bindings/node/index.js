@@ -47,6 +47,36 @@ function programArg(program) {
   return program instanceof Program ? program[kHandle] : program;
 }
 
+/** A context imported once by prepareContext(), for any number of runs: they
+ * read it in place instead of each converting it again. */
+class PreparedContext {
+  constructor(token, handle) {
+    if (token !== kToken) throw new TypeError('PreparedContext objects come from prepareContext()');
+    this[kHandle] = handle;
+  }
+
+  /** Bytes of memory the prepared values occupy. */
+  get bytes() {
+    return native.preparedBytes(this[kHandle]);
+  }
+}
+
+/** Imports `context` (an object, or its JSON text) once. Throws a PtcError
+ * for malformed JSON or past `maxBytes`, a TypeError for what is no object. */
+function prepareContext(context, options) {
+  const maxBytes = options !== null && typeof options === 'object' ? options.maxBytes : undefined;
+  const [handle, error] = native.prepareContext(context, maxBytes);
+  if (error) throw new PtcError(error);
+  return new PreparedContext(kToken, handle);
+}
+
+// The options as the addon takes them: a PreparedContext as its handle.
+function optionsArg(options) {
+  return options !== null && typeof options === 'object' && options.context instanceof PreparedContext
+    ? { ...options, context: options.context[kHandle] }
+    : options;
+}
+
 function toolsOf(options) {
   return options !== null && typeof options === 'object' ? options.tools : undefined;
 }
@@ -116,7 +146,7 @@ function startRun(program, options, profile) {
     const tools = toolsOf(options);
     try {
       signal = signalOf(options);
-      job = native.createJob(programArg(program), options, profile);
+      job = native.createJob(programArg(program), optionsArg(options), profile);
     } catch (e) {
       reject(e);
       return;
@@ -172,7 +202,7 @@ function runSync(program, options) {
   if (signalOf(options) !== undefined)
     throw new TypeError('runSync takes no signal: it blocks its thread (use run)');
   const tools = toolsOf(options);
-  const job = native.createJob(programArg(program), options);
+  const job = native.createJob(programArg(program), optionsArg(options));
   let out = native.startSync(job);
   while (Array.isArray(out)) {
     const n = out.length;
@@ -253,7 +283,7 @@ function lispEvalTool(config) {
   }
   if (tools !== undefined) base.tools = tools;
   // Checked now, so a mistake shows when the tool is made, not at its first call.
-  native.createJob('nil', { ...base, context });
+  native.createJob('nil', optionsArg({ ...base, context }));
   const execute = async (args, callOptions) => {
     const bad = native.checkLispEvalArgs(args);
     if (bad !== null) return JSON.parse(bad);
@@ -281,9 +311,11 @@ module.exports = {
   run,
   runSync,
   compile,
+  prepareContext,
   toolSchema,
   lispEvalTool,
   Program,
+  PreparedContext,
   PtcError,
   version,
 };

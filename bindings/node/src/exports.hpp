@@ -11,7 +11,8 @@ namespace ptc::node {
 
 // jobs.cpp: createJob, start, resume, abort, startSync, resumeSync.
 void register_jobs(napi_env env, napi_value exports);
-// programs.cpp: compile, programSource; and the handle run() accepts.
+// programs.cpp: compile, programSource, prepareContext, preparedBytes; and
+// the handles run() accepts.
 void register_programs(napi_env env, napi_value exports);
 // lisp_eval.cpp: toolSchema, checkLispEvalArgs (the protocol layer).
 void register_lisp_eval(napi_env env, napi_value exports);
@@ -19,6 +20,8 @@ void register_lisp_eval(napi_env env, napi_value exports);
 // The compiled program behind a handle made by compile(); nullptr when
 // `value` is no such handle.
 std::shared_ptr<const Program> program_of(napi_env env, napi_value value);
+// The same for a context made by prepareContext().
+std::shared_ptr<const PreparedContext> prepared_context_of(napi_env env, napi_value value);
 
 // A run's outcome as the plain object index.js turns into a Result;
 // `payload`, when not null, is added as the lisp_eval payload text.

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "convert.hpp"
+#include "exports.hpp"
 
 namespace ptc::node {
 
@@ -89,6 +90,10 @@ struct OptionEntry {
 const OptionEntry kOptions[] = {
     {"context",
      [](napi_env env, napi_value v, ParsedOptions& o) {
+       if (auto prepared = prepared_context_of(env, v)) {  // prepareContext()'s, read in place
+         o.run.prepared_context = std::move(prepared);
+         return;
+       }
        if (type_of(env, v) == napi_string) {  // JSON text, parsed straight into the run
          o.context_json = std::make_shared<const std::string>(string_of(env, v));
          o.run.context_json = *o.context_json;

@@ -1,5 +1,6 @@
-// compile(): a program read, analyzed and compiled once (ptc::compile), as
-// an external handle that run() and runSync() accept. The handle belongs to
+// compile(): a program read, analyzed and compiled once (ptc::compile), and
+// prepareContext(): a context imported once (ptc::prepare_context), each as
+// an external handle that run() and runSync() accept. A handle belongs to
 // the thread (isolate) that made it: it cannot be posted to a worker_thread.
 #include "convert.hpp"
 #include "exports.hpp"
@@ -10,8 +11,52 @@ namespace ptc::node {
 namespace {
 
 constexpr napi_type_tag kProgramTag = {0x7074636c69737031ULL, 0x70726f6772616d21ULL};
+constexpr napi_type_tag kPreparedTag = {0x7074636c69737031ULL, 0x707265702d637478ULL};
 
-using ProgramHolder = std::shared_ptr<const Program>;
+// An external holding a shared_ptr to `object`, tagged with `tag`.
+template <class T>
+napi_value make_handle(napi_env env, std::shared_ptr<const T> object, const napi_type_tag& tag) {
+  using Holder = std::shared_ptr<const T>;
+  auto holder = std::make_unique<Holder>(std::move(object));
+  napi_value out = nullptr;
+  check(env,
+        napi_create_external(
+            env, holder.get(),
+            [](napi_env, void* data, void*) { delete static_cast<Holder*>(data); }, nullptr, &out));
+  holder.release();
+  check(env, napi_type_tag_object(env, out, &tag));
+  return out;
+}
+
+// [handle, null] with the object make() gives, or [null, error] when it
+// throws a LispError (what compile() and prepareContext() hand index.js).
+template <class Make>
+napi_value handle_or_error(napi_env env, const napi_type_tag& tag, Make&& make) {
+  napi_value pair[2] = {js_null(env), js_null(env)};
+  try {
+    pair[0] = make_handle(env, make(), tag);
+  } catch (const LispError& e) {
+    pair[1] = error_object(env, e.error(), nullptr);
+  }
+  napi_value out = nullptr;
+  check(env, napi_create_array_with_length(env, 2, &out));
+  check(env, napi_set_element(env, out, 0, pair[0]));
+  check(env, napi_set_element(env, out, 1, pair[1]));
+  return out;
+}
+
+// The object behind a handle make_handle made with `tag`; nullptr when
+// `value` is no such handle.
+template <class T>
+std::shared_ptr<const T> handle_of(napi_env env, napi_value value, const napi_type_tag& tag) {
+  if (type_of(env, value) != napi_external) return nullptr;
+  bool tagged = false;
+  check(env, napi_check_object_type_tag(env, value, &tag, &tagged));
+  if (!tagged) return nullptr;
+  void* data = nullptr;
+  check(env, napi_get_value_external(env, value, &data));
+  return *static_cast<std::shared_ptr<const T>*>(data);
+}
 
 // compile(source, options) -> [handle, null] | [null, error]
 napi_value compile_program(napi_env env, napi_callback_info info) {
@@ -24,23 +69,7 @@ napi_value compile_program(napi_env env, napi_callback_info info) {
     std::string source = string_of(env, argv[0]);
     ParsedOptions options;
     if (argc > 1) parse_options(env, argv[1], options);
-    napi_value pair[2] = {js_null(env), js_null(env)};
-    try {
-      auto holder = std::make_unique<ProgramHolder>(compile(source, options.run));
-      check(env, napi_create_external(
-                     env, holder.get(),
-                     [](napi_env, void* data, void*) { delete static_cast<ProgramHolder*>(data); },
-                     nullptr, &pair[0]));
-      holder.release();
-      check(env, napi_type_tag_object(env, pair[0], &kProgramTag));
-    } catch (const LispError& e) {
-      pair[1] = error_object(env, e.error(), nullptr);
-    }
-    napi_value out = nullptr;
-    check(env, napi_create_array_with_length(env, 2, &out));
-    check(env, napi_set_element(env, out, 0, pair[0]));
-    check(env, napi_set_element(env, out, 1, pair[1]));
-    return out;
+    return handle_or_error(env, kProgramTag, [&] { return compile(source, options.run); });
   });
 }
 
@@ -55,21 +84,53 @@ napi_value source_of(napi_env env, napi_callback_info info) {
   });
 }
 
+// prepareContext(context: object | JSON text, maxBytes?) -> [handle, null] | [null, error]
+napi_value prepare(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[2];
+    arguments(env, info, argv);
+    napi_valuetype t = type_of(env, argv[0]);
+    size_t max_bytes = size_t{1} << 30;
+    if (type_of(env, argv[1]) != napi_undefined) {
+      double d = 0;
+      if (type_of(env, argv[1]) != napi_number ||
+          napi_get_value_double(env, argv[1], &d) != napi_ok || !(d >= 1) || d > 9e15 ||
+          d != static_cast<double>(static_cast<int64_t>(d)))
+        throw_range_error(env, "maxBytes must be a positive integer");
+      max_bytes = static_cast<size_t>(d);
+    }
+    if (t != napi_string) require_object(env, argv[0], "context");
+    return handle_or_error(env, kPreparedTag, [&] {
+      return t == napi_string ? prepare_context(string_of(env, argv[0]), max_bytes)
+                              : prepare_context(to_host(env, argv[0], "context"), max_bytes);
+    });
+  });
+}
+
+// preparedBytes(handle) -> bytes the prepared values occupy
+napi_value bytes_of(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    auto prepared = prepared_context_of(env, first_argument(env, info));
+    if (!prepared) throw_type_error(env, "not a PreparedContext");
+    return js_number(env, static_cast<double>(prepared_bytes(*prepared)));
+  });
+}
+
 }  // namespace
 
 std::shared_ptr<const Program> program_of(napi_env env, napi_value value) {
-  if (type_of(env, value) != napi_external) return nullptr;
-  bool tagged = false;
-  check(env, napi_check_object_type_tag(env, value, &kProgramTag, &tagged));
-  if (!tagged) return nullptr;
-  void* data = nullptr;
-  check(env, napi_get_value_external(env, value, &data));
-  return *static_cast<ProgramHolder*>(data);
+  return handle_of<Program>(env, value, kProgramTag);
+}
+
+std::shared_ptr<const PreparedContext> prepared_context_of(napi_env env, napi_value value) {
+  return handle_of<PreparedContext>(env, value, kPreparedTag);
 }
 
 void register_programs(napi_env env, napi_value exports) {
   export_function(env, exports, "compile", compile_program);
   export_function(env, exports, "programSource", source_of);
+  export_function(env, exports, "prepareContext", prepare);
+  export_function(env, exports, "preparedBytes", bytes_of);
 }
 
 }  // namespace ptc::node
