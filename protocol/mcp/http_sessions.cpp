@@ -5,16 +5,7 @@
 namespace ptc::mcp {
 
 std::string new_http_session_id() {
-  unsigned char bytes[16];
-  fill_random(bytes, sizeof bytes);
-  static const char* hex = "0123456789abcdef";
-  std::string id;
-  id.reserve(32);
-  for (unsigned char b : bytes) {
-    id.push_back(hex[b >> 4]);
-    id.push_back(hex[b & 15]);
-  }
-  return id;
+  return random_hex_id();
 }
 
 std::string HttpSessions::open(std::string_view owner, Clock::time_point now) {

@@ -14,17 +14,16 @@ namespace {
 std::atomic<int> g_level{static_cast<int>(LogLevel::Info)};
 std::mutex g_write;
 
-std::string timestamp() {
-  auto now = std::chrono::system_clock::now();
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+}  // namespace
+
+std::string utc_timestamp(std::chrono::system_clock::time_point t) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
   std::time_t secs = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
   gmtime_r(&secs, &tm);
   return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1,
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
 }
-
-}  // namespace
 
 void set_log_level(LogLevel level) {
   g_level.store(static_cast<int>(level), std::memory_order_relaxed);
@@ -37,7 +36,8 @@ bool log_enabled(LogLevel level) {
 void log(LogLevel level, std::string_view event, const LogFields& fields) {
   if (!log_enabled(level)) return;
   std::vector<std::pair<HostValue, HostValue>> entries;
-  entries.emplace_back(HostValue::string("ts"), HostValue::string(timestamp()));
+  entries.emplace_back(HostValue::string("ts"),
+                       HostValue::string(utc_timestamp(std::chrono::system_clock::now())));
   entries.emplace_back(HostValue::string("level"),
                        HostValue::string(std::string(log_level_name(level))));
   entries.emplace_back(HostValue::string("event"), HostValue::string(std::string(event)));

@@ -3,6 +3,7 @@
 // (which carries only frames in stdio mode). Thread-safe, process-wide.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,6 +19,10 @@ using LogFields = std::vector<std::pair<std::string, HostValue>>;
 void set_log_level(LogLevel level);
 bool log_enabled(LogLevel level);
 void log(LogLevel level, std::string_view event, const LogFields& fields = {});
+
+// A time in ISO 8601, UTC, to the millisecond: 2026-11-27T08:30:00.123Z (the
+// log's "ts", and the times sessions and tasks report).
+std::string utc_timestamp(std::chrono::system_clock::time_point t);
 
 std::string_view log_level_name(LogLevel level);  // "debug", "info", "warning", "error"
 // Also accepts the MCP levels (notice, critical, alert, emergency), mapped to the nearest.

@@ -23,4 +23,17 @@ void fill_random(unsigned char* out, size_t n) {
     out[got] = static_cast<unsigned char>(device());
 }
 
+std::string random_hex_id() {
+  unsigned char bytes[16];
+  fill_random(bytes, sizeof bytes);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  id.reserve(32);
+  for (unsigned char b : bytes) {
+    id.push_back(kHex[b >> 4]);
+    id.push_back(kHex[b & 15]);
+  }
+  return id;
+}
+
 }  // namespace ptc::mcp

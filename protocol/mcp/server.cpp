@@ -99,10 +99,10 @@ struct Call {
   std::shared_ptr<Peer> peer;
   Caller caller;
   HostValue id;
-  std::string key;           // connection + id
-  std::string context_json;  // the call's context as JSON text, for tools that take it so
-  bool modern = false;       // a 2026-07-28 request: its result says so (modern_result)
-  std::string tool;
+  std::string key;                // connection + id
+  std::string context_json;       // the call's context as JSON text, for tools that take it so
+  bool modern = false;            // a 2026-07-28 request: its result says so (modern_result)
+  const McpTool* tool = nullptr;  // the server's: it outlives every call
   std::atomic<bool> cancel{false};
   std::atomic<bool> silent{false};  // cancelled where no reply may follow (stdio)
   // Who answers the request: the call when it ends (Answered), or the
@@ -317,7 +317,7 @@ struct Server::Impl {
     call->key = caller.connection + '\n' + id_key(m.id);
     call->context_json = std::move(context_json);
     call->modern = modern;
-    call->tool = tool->name();
+    call->tool = tool;
     {
       std::lock_guard lock(mutex);
       if (!calls.emplace(call->key, call).second) {
@@ -417,7 +417,7 @@ struct Server::Impl {
       std::lock_guard lock(call->state_mutex);
       if (call->state != Call::State::Running || call->cancel.load()) return;
       std::weak_ptr<Call> weak = call;
-      auto task = tasks.create(call->caller.owner, call->tool, [weak] {
+      auto task = tasks.create(call->caller.owner, call->tool->name(), [weak] {
         if (auto c = weak.lock()) c->cancel.store(true);
       });
       call->task_id = std::move(task.id);
@@ -430,7 +430,7 @@ struct Server::Impl {
       if (it != calls.end() && it->second == call) calls.erase(it);
     }
     log(LogLevel::Debug, "call_became_task",
-        {{"tool", str(call->tool)}, {"task", str(call->task_id)}});
+        {{"tool", str(call->tool->name())}, {"task", str(call->task_id)}});
     call->peer->send(result_frame(call->id, modern_result(created, "task")));
   }
 

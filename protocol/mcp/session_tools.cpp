@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <climits>
-#include <ctime>
 #include <utility>
 
 #include "protocol/feedback.hpp"
 #include "protocol/lisp_eval.hpp"
 #include "protocol/mcp/envelope.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
+#include "protocol/mcp/log.hpp"
 #include "protocol/mcp/output_schema.hpp"
 #include "protocol/text.hpp"
 
@@ -61,15 +61,6 @@ HostValue with_entry(const HostValue& map, std::string_view key, HostValue value
   return HostValue::map(std::move(entries));
 }
 
-std::string iso8601(std::chrono::system_clock::time_point t) {
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
-}
-
 // `s` as a JSON string for a message, cut to `max_chars` characters.
 std::string quoted(std::string_view s, size_t max_chars = 40) {
   bool cut = false;
@@ -105,10 +96,10 @@ HostValue session_json(const SessionInfo& i) {
                          {str("memory_bytes"), num(i.memory_bytes)},
                          {str("binding_count"), num(i.binding_count)},
                          {str("busy"), flag(i.busy)},
-                         {str("created_at"), str(iso8601(i.created_at))},
-                         {str("last_used_at"), str(iso8601(i.last_used_at))},
-                         {str("expires_at"), str(iso8601(i.expires_at))},
-                         {str("idle_expires_at"), str(iso8601(i.idle_expires_at))}});
+                         {str("created_at"), str(utc_timestamp(i.created_at))},
+                         {str("last_used_at"), str(utc_timestamp(i.last_used_at))},
+                         {str("expires_at"), str(utc_timestamp(i.expires_at))},
+                         {str("idle_expires_at"), str(utc_timestamp(i.idle_expires_at))}});
 }
 
 HostValue limits_json(const ServerConfig& c, uint64_t ttl_ms) {
@@ -414,8 +405,8 @@ class StartTool : public SessionTool {
     const SessionInfo& i = *started.value;
     Entries out{{str("session_id"), str(i.id)},
                 {str("mode"), str(i.mode)},
-                {str("expires_at"), str(iso8601(i.expires_at))},
-                {str("idle_expires_at"), str(iso8601(i.idle_expires_at))},
+                {str("expires_at"), str(utc_timestamp(i.expires_at))},
+                {str("idle_expires_at"), str(utc_timestamp(i.idle_expires_at))},
                 {str("limits"), limits_json(config(), i.ttl_ms)},
                 {str("prelude_refs"), HostValue::vector({})}};
     if (titled) out.emplace_back(str("title"), str(i.title));

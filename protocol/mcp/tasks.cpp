@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <ctime>
 #include <vector>
 
 #include "protocol/mcp/era.hpp"
 #include "protocol/mcp/json_rpc.hpp"
+#include "protocol/mcp/log.hpp"
 #include "protocol/mcp/random_bytes.hpp"
 
 namespace ptc::mcp {
@@ -15,29 +15,6 @@ namespace {
 
 HostValue str(std::string_view s) {
   return HostValue::string(std::string(s));
-}
-
-// ISO 8601 in UTC, to the millisecond: 2026-11-27T08:30:00.123Z.
-std::string iso8601(std::chrono::system_clock::time_point t) {
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
-}
-
-std::string new_task_id() {
-  unsigned char bytes[16];
-  fill_random(bytes, sizeof bytes);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  id.reserve(32);
-  for (unsigned char b : bytes) {
-    id += kHex[b >> 4];
-    id += kHex[b & 15];
-  }
-  return id;
 }
 
 }  // namespace
@@ -61,7 +38,7 @@ TaskStore::Created TaskStore::create(std::string owner, std::string_view tool,
         oldest = it;
     if (oldest != tasks_.end()) tasks_.erase(oldest);
   }
-  std::string id = new_task_id();
+  std::string id = random_hex_id();
   Task& t = tasks_[id];
   t.owner = std::move(owner);
   t.tool = std::string(tool);
@@ -131,8 +108,8 @@ HostValue TaskStore::render(std::string_view id, const Task& t) const {
       fields.emplace_back(str("statusMessage"), str("cancelled by tasks/cancel"));
       break;
   }
-  fields.emplace_back(str("createdAt"), str(iso8601(t.created)));
-  fields.emplace_back(str("lastUpdatedAt"), str(iso8601(t.updated)));
+  fields.emplace_back(str("createdAt"), str(utc_timestamp(t.created)));
+  fields.emplace_back(str("lastUpdatedAt"), str(utc_timestamp(t.updated)));
   fields.emplace_back(str("ttlMs"), HostValue::integer(ttl_.count()));
   fields.emplace_back(str("pollIntervalMs"), HostValue::integer(poll_interval_.count()));
   if (t.status == Task::Status::Completed) fields.emplace_back(str("result"), t.result);

@@ -19,20 +19,22 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::string server_script() {
-  return PTC_SOURCE_DIR "/tests/mcp/node/lib/blocking-upstream.py";
+// blocking-upstream.py as an upstream speaking `protocol`.
+UpstreamConfig blocking_server(std::string protocol) {
+  UpstreamConfig c;
+  c.name = "b";
+  c.transport = "mcp_stdio";
+  c.command = "python3";
+  c.args = {PTC_SOURCE_DIR "/tests/mcp/node/lib/blocking-upstream.py"};
+  c.protocol = std::move(protocol);
+  return c;
 }
 
 class BlockingUpstream : public ::testing::Test {
  protected:
   void SetUp() override {
-    UpstreamConfig c;
-    c.name = "b";
-    c.transport = "mcp_stdio";
-    c.command = "python3";
-    c.args = {server_script()};
-    c.protocol = "legacy";  // it ignores requests before its handshake (see Negotiation)
-    client_ = std::make_unique<StdioClient>(c, nullptr, LogFn{});
+    // It ignores requests before its handshake (see Negotiation).
+    client_ = std::make_unique<StdioClient>(blocking_server("legacy"), nullptr, LogFn{});
     ASSERT_EQ(client_->start(), "");
     t0_ = Clock::now();
   }
@@ -200,12 +202,7 @@ TEST_F(BlockingUpstream, AWriterIsNotHeldUpByAStalledReaderOnABusyLane) {
 // before its handshake: the server/discover probe waits its window, then the
 // handshake goes to the same process.
 TEST(Negotiation, AServerSilentOnTheProbeGetsThe2025Handshake) {
-  UpstreamConfig c;
-  c.name = "b";
-  c.transport = "mcp_stdio";
-  c.command = "python3";
-  c.args = {server_script()};
-  StdioClient client(c, nullptr, LogFn{});
+  StdioClient client(blocking_server("auto"), nullptr, LogFn{});
   auto t0 = Clock::now();
   ASSERT_EQ(client.start(), "");
   EXPECT_GE(Clock::now() - t0, milliseconds(2000)) << "the probe window passed first";
@@ -217,12 +214,7 @@ TEST(Negotiation, AServerSilentOnTheProbeGetsThe2025Handshake) {
 }
 
 TEST(Negotiation, PinnedTo2026ARefusingServerIsNotUsed) {
-  UpstreamConfig c;
-  c.name = "b";
-  c.transport = "mcp_stdio";
-  c.command = "python3";
-  c.args = {server_script()};
-  c.protocol = "2026-07-28";
+  UpstreamConfig c = blocking_server("2026-07-28");
   c.handshake_timeout_ms = 300;
   StdioClient client(c, nullptr, LogFn{});
   std::string err = client.start();
