@@ -462,9 +462,10 @@ struct Server::Impl {
       else
         not_found();
     } else if (m.method == "tasks/cancel") {
-      if (tasks.cancel(id->text(), caller.owner))
-        reply(peer, m.id, HostValue::map({}), true);
-      else
+      // Acknowledged once the program has stopped and its slot is free, so a
+      // client may call again at once (the requester ends its side on the ack).
+      if (!tasks.cancel(id->text(), caller.owner,
+                        [this, peer, rid = m.id] { reply(peer, rid, HostValue::map({}), true); }))
         not_found();
     } else {  // tasks/update: this server never asks for input, so there is nothing to take
       const HostValue* responses = m.params.get("inputResponses");

@@ -50,18 +50,25 @@ TaskStore::Created TaskStore::create(std::string owner, std::string_view tool,
 }
 
 void TaskStore::finish(const std::string& id, HostValue result, bool stopped) {
-  std::lock_guard lock(mutex_);
-  auto it = tasks_.find(id);
-  if (it == tasks_.end()) return;  // expired or evicted while it ran
-  Task& t = it->second;
-  t.cancel = nullptr;
-  t.updated = std::chrono::system_clock::now();
-  if (t.cancel_asked || stopped) {
-    t.status = Task::Status::Cancelled;
-  } else {
-    t.status = Task::Status::Completed;
-    t.result = std::move(result);
+  std::vector<std::function<void()>> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = tasks_.find(id);
+    if (it == tasks_.end()) return;  // working tasks are never dropped, so only after a restart
+    Task& t = it->second;
+    t.cancel = nullptr;
+    t.updated = std::chrono::system_clock::now();
+    if (t.cancel_asked || stopped) {
+      t.status = Task::Status::Cancelled;
+    } else {
+      t.status = Task::Status::Completed;
+      t.result = std::move(result);
+    }
+    waiting.swap(t.on_stop);
   }
+  // Outside the lock: an ack writes to a peer, which may block.
+  for (auto& ack : waiting)
+    ack();
 }
 
 TaskStore::Task* TaskStore::find(std::string_view id, std::string_view owner) {
@@ -73,12 +80,17 @@ TaskStore::Task* TaskStore::find(std::string_view id, std::string_view owner) {
 
 void TaskStore::expire(std::chrono::steady_clock::time_point now) {
   for (auto it = tasks_.begin(); it != tasks_.end();) {
-    if (it->second.expires <= now) {
-      // A task past its time that still works is stopped, then forgotten.
-      if (it->second.cancel) it->second.cancel();
-      it = tasks_.erase(it);
-    } else {
+    Task& t = it->second;
+    if (t.expires > now) {
       ++it;
+    } else if (t.status == Task::Status::Working) {
+      // Past its time and still working: stopped now, forgotten once it
+      // ended (so cancels waiting on it are answered).
+      if (!t.cancel_asked && t.cancel) t.cancel();
+      t.cancel_asked = true;
+      ++it;
+    } else {
+      it = tasks_.erase(it);
     }
   }
 }
@@ -116,15 +128,22 @@ HostValue TaskStore::render(std::string_view id, const Task& t) const {
   return HostValue::map(std::move(fields));
 }
 
-bool TaskStore::cancel(std::string_view id, std::string_view owner) {
-  std::lock_guard lock(mutex_);
-  Task* t = find(id, owner);
-  if (!t) return false;
-  if (t->status == Task::Status::Working && !t->cancel_asked) {
-    t->cancel_asked = true;
-    t->updated = std::chrono::system_clock::now();
-    if (t->cancel) t->cancel();
+bool TaskStore::cancel(std::string_view id, std::string_view owner, std::function<void()> stopped) {
+  {
+    std::lock_guard lock(mutex_);
+    Task* t = find(id, owner);
+    if (!t) return false;
+    if (t->status == Task::Status::Working) {
+      if (!t->cancel_asked) {
+        t->cancel_asked = true;
+        t->updated = std::chrono::system_clock::now();
+        if (t->cancel) t->cancel();
+      }
+      t->on_stop.push_back(std::move(stopped));
+      return true;
+    }
   }
+  stopped();
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "include/ptc/ptc.hpp"
 #include "protocol/mcp/era.hpp"
@@ -23,9 +24,9 @@ namespace ptc::mcp {
 
 class TaskStore {
  public:
-  // ttl: how long a task is kept from its creation (it is then forgotten,
-  // finished or not); max_tasks: how many are kept at once (the oldest
-  // finished one goes first to make room); poll_interval: the hint clients get.
+  // ttl: how long a task is kept from its creation (then a finished task is
+  // forgotten; a working one is stopped, and forgotten once it ends); max_tasks: how many are kept
+  // at once (the oldest finished one goes first to make room); poll_interval: the hint clients get.
   TaskStore(std::chrono::milliseconds ttl, size_t max_tasks,
             std::chrono::milliseconds poll_interval);
 
@@ -47,8 +48,11 @@ class TaskStore {
   // The task as tasks/get and the CreateTaskResult show it (without
   // resultType); nullopt when `owner` has no task of this id.
   std::optional<HostValue> view(std::string_view id, std::string_view owner);
-  // tasks/cancel: asks a working task to stop; false when not found.
-  bool cancel(std::string_view id, std::string_view owner);
+  // tasks/cancel: asks a working task to stop; false when not found (then
+  // `stopped` never runs). `stopped` runs once the task no longer works: at
+  // once when it has ended, else when its call ends (after finish(), so the
+  // call's slot is free by then). The ack of a cancel thus means "stopped".
+  bool cancel(std::string_view id, std::string_view owner, std::function<void()> stopped);
   // tasks/update: whether the task exists for this owner.
   bool exists(std::string_view id, std::string_view owner);
 
@@ -63,8 +67,9 @@ class TaskStore {
     bool cancel_asked = false;
     std::chrono::system_clock::time_point created, updated;
     std::chrono::steady_clock::time_point expires;
-    std::function<void()> cancel;  // while working
-    HostValue result;              // when completed
+    std::function<void()> cancel;                // while working
+    std::vector<std::function<void()>> on_stop;  // cancels waiting for the end
+    HostValue result;                            // when completed
   };
   Task* find(std::string_view id, std::string_view owner);
   void expire(std::chrono::steady_clock::time_point now);

@@ -36,7 +36,7 @@ TEST(TaskStore, ATaskIsSeenOnlyByItsOwnerAndFollowsItsCall) {
   EXPECT_EQ(created.view.get("ttlMs")->as_int(), 60000);
   EXPECT_EQ(created.view.get("pollIntervalMs")->as_int(), 250);
   EXPECT_FALSE(store.view(created.id, "bob")) << "another owner is told it does not exist";
-  EXPECT_FALSE(store.cancel(created.id, "bob"));
+  EXPECT_FALSE(store.cancel(created.id, "bob", [] { ADD_FAILURE() << "not found: no ack"; }));
   EXPECT_FALSE(store.exists(created.id, "bob"));
   ASSERT_TRUE(store.view(created.id, "alice"));
   store.finish(created.id, tool_result("done"), false);
@@ -44,7 +44,10 @@ TEST(TaskStore, ATaskIsSeenOnlyByItsOwnerAndFollowsItsCall) {
   EXPECT_EQ(status_of(done), "completed");
   EXPECT_EQ(ptc::to_json(*done.get("result")),
             R"({"content":[{"type":"text","text":"done"}],"isError":false})");
-  EXPECT_TRUE(store.cancel(created.id, "alice")) << "a finished task is found; nothing changes";
+  bool acked = false;
+  EXPECT_TRUE(store.cancel(created.id, "alice", [&] { acked = true; }))
+      << "a finished task is found; nothing changes";
+  EXPECT_TRUE(acked) << "a task that has ended is acknowledged at once";
   EXPECT_EQ(status_of(*store.view(created.id, "alice")), "completed");
 }
 
@@ -57,17 +60,26 @@ TEST(TaskStore, IdsDoNotRepeat) {
   EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
 }
 
-TEST(TaskStore, CancelAsksTheCallOnceAndTheEndIsCancelled) {
+TEST(TaskStore, CancelAsksTheCallOnceAndIsAcknowledgedWhenTheCallEnds) {
   TaskStore store(60s, 16, 250ms);
   int asked = 0;
+  int acked = 0;
+  std::string status_at_ack;
   auto created = store.create("o", "lisp_eval", [&] { ++asked; });
-  EXPECT_TRUE(store.cancel(created.id, "o"));
-  EXPECT_TRUE(store.cancel(created.id, "o"));
+  auto ack = [&] {
+    ++acked;
+    status_at_ack = status_of(*store.view(created.id, "o"));
+  };
+  EXPECT_TRUE(store.cancel(created.id, "o", ack));
+  EXPECT_TRUE(store.cancel(created.id, "o", ack));
   EXPECT_EQ(asked, 1);
+  EXPECT_EQ(acked, 0) << "not while the program still runs";
   HostValue stopping = *store.view(created.id, "o");
   EXPECT_EQ(status_of(stopping), "working");
   EXPECT_NE(stopping.get("statusMessage")->text().find("stopping"), std::string::npos);
   store.finish(created.id, tool_result("late"), false);
+  EXPECT_EQ(acked, 2) << "both cancels are answered when the call ends";
+  EXPECT_EQ(status_at_ack, "cancelled");
   HostValue end = *store.view(created.id, "o");
   EXPECT_EQ(status_of(end), "cancelled");
   EXPECT_EQ(end.get("result"), nullptr);
@@ -77,17 +89,23 @@ TEST(TaskStore, CancelAsksTheCallOnceAndTheEndIsCancelled) {
   EXPECT_EQ(status_of(*store.view(stopped.id, "o")), "cancelled");
 }
 
-TEST(TaskStore, TasksExpireAfterTheirTtlAndAWorkingOneIsStopped) {
+TEST(TaskStore, TasksExpireAfterTheirTtlAndAWorkingOneIsStoppedThenForgotten) {
   TaskStore store(30ms, 16, 250ms);
   std::atomic<int> asked{0};
   auto working = store.create("o", "t", [&] { ++asked; });
   auto finished = store.create("o", "t", nullptr);
   store.finish(finished.id, tool_result("x"), false);
   std::this_thread::sleep_for(60ms);  // the TTL itself is what is tested
-  EXPECT_FALSE(store.view(working.id, "o"));
   EXPECT_FALSE(store.view(finished.id, "o"));
+  // Stopped, and still there while it stops: a cancel waiting on it is answered.
+  ASSERT_TRUE(store.view(working.id, "o"));
   EXPECT_EQ(asked.load(), 1);
-  store.finish(working.id, tool_result("x"), false);  // its call ends later: no harm
+  bool acked = false;
+  EXPECT_TRUE(store.cancel(working.id, "o", [&] { acked = true; }));
+  EXPECT_EQ(asked.load(), 1) << "asked once";
+  store.finish(working.id, tool_result("x"), false);
+  EXPECT_TRUE(acked);
+  EXPECT_FALSE(store.view(working.id, "o")) << "forgotten once it ended";
   EXPECT_EQ(store.size(), 0u);
 }
 
