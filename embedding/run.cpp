@@ -371,7 +371,10 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   Ctx ctx(limits, started);
   ctx.limits.max_heap_bytes = options.limits.max_heap_bytes;
   ctx.cancel = options.cancel;
-  if (execution) execution->attach(ctx);
+  if (execution)
+    execution->attach(ctx);
+  else if (options.attempt_us)
+    ctx.cap_deadlines(started + std::chrono::microseconds(options.attempt_us));
   CurrentRun current(ctx);
   ToolBroker tools(options.tools, options.deferred_tools, ctx.limits, ctx, options.tool_cache,
                    execution, execution ? execution->first_ledger_seq() : 0);

@@ -39,7 +39,7 @@ void Ctx::start_clock(uint32_t timeout_ms, const char* phase) {
 void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t timeout_ms,
                          const char* phase) {
   start_ = start;
-  deadline_ = start + std::chrono::milliseconds(timeout_ms);
+  deadline_ = std::min(start + std::chrono::milliseconds(timeout_ms), cap_);
   timeout_ms_ = timeout_ms;
   phase_ = phase;
 }
@@ -47,7 +47,7 @@ void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t t
 void Ctx::start_clock_until(std::chrono::steady_clock::time_point deadline, uint32_t timeout_ms,
                             const char* phase) {
   start_ = clock_now();
-  deadline_ = deadline;
+  deadline_ = std::min(deadline, cap_);
   timeout_ms_ = timeout_ms;
   phase_ = phase;
 }

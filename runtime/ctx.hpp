@@ -3,6 +3,7 @@
 // captured prints, and the way back into the VM to call functions.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -168,6 +169,12 @@ class Ctx {
     if (paused_ns_) now -= std::chrono::nanoseconds(paused_ns_->load(std::memory_order_relaxed));
     return now;
   }
+  // No phase's deadline falls after `cap` (RunOptions::attempt_us), the
+  // current one's included.
+  void cap_deadlines(std::chrono::steady_clock::time_point cap) {
+    cap_ = cap;
+    deadline_ = std::min(deadline_, cap_);
+  }
   // The time spent suspended so far, kept by the execution (nullptr: none).
   void count_pauses_in(const std::atomic<int64_t>* paused_ns) { paused_ns_ = paused_ns; }
   const std::atomic<int64_t>* pauses() const { return paused_ns_; }
@@ -213,6 +220,7 @@ class Ctx {
   int64_t budget_ = kSlice;
   uint64_t spent_ = 0;
   std::chrono::steady_clock::time_point start_, deadline_;
+  std::chrono::steady_clock::time_point cap_ = std::chrono::steady_clock::time_point::max();
   uint32_t timeout_ms_ = 0;
   bool cancelled_ = false;
   const char* phase_ = "execution";

@@ -227,6 +227,13 @@ struct RunOptions {
   // ErrorKind::Cancelled within a few thousand reductions, its parallel
   // branches too, and running tools see ToolCallContext::cancelled().
   const std::atomic<bool>* cancel = nullptr;
+  // A bound on the run's wall-clock time, compilation included, in
+  // microseconds (0 = none): past it the run ends with ErrorKind::Timeout as
+  // if its timeout had come. For a host that tries a short run in place (no
+  // thread hop) and, when it did not finish in time, runs it again where it
+  // may take its full timeout: a run without tools has no effects to
+  // repeat. ptc::run only; executions (ptc::start) ignore it.
+  uint32_t attempt_us = 0;
 };
 
 struct Usage {

@@ -436,6 +436,34 @@ TEST(Api, PmapTimeoutBoundsTheBranches) {
   EXPECT_LT(ms, 1000);
 }
 
+// attempt_us: a host's short try in place. A run that does not finish in
+// time ends as a timeout long before its own timeout, compiled or not, its
+// parallel branches too; one that does is untouched.
+TEST(Api, AttemptBoundEndsALongRunEarlyAndLeavesAShortOneAlone) {
+  const char* endless = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 40)";
+  RunOptions o;
+  o.limits.timeout_ms = 60000;
+  o.attempt_us = 2000;
+  auto timed = [&](auto&& run) {
+    auto t0 = std::chrono::steady_clock::now();
+    Step s = run();
+    EXPECT_EQ(s.error.kind, ErrorKind::Timeout) << s.error.message;
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  EXPECT_LT(timed([&] { return ptc::run(endless, o); }), 30000);
+  auto program = ptc::compile(endless, o);
+  EXPECT_LT(timed([&] { return ptc::run(*program, o); }), 30000);
+  EXPECT_LT(
+      timed([&] {
+        return ptc::run(
+            "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (pmap fib [40 40])", o);
+      }),
+      30000);
+  Step quick = ptc::run("(reduce + (range 100))", o);
+  ASSERT_TRUE(quick.ok) << quick.error.message;
+  EXPECT_EQ(quick.value.as_int(), 4950);
+}
+
 TEST(Api, PmapMaxConcurrencyIsTheWindow) {
   std::atomic<int> in_flight{0}, peak{0};
   RunOptions o;
