@@ -188,11 +188,33 @@ export interface Result {
   error: PtcError | null;
 }
 
-/** A program compiled once by compile(), for many runs (on this thread). */
+/**
+ * A program compiled once by compile(), for many runs. Its handle belongs to
+ * the thread that made it; share() gives a token another thread (a
+ * worker_thread) turns into a Program over the same compiled code.
+ */
 export class Program {
   /** The source it was compiled from. */
   readonly source: string;
+  /**
+   * A token to post to another thread (structured-clonable data) for
+   * Program.from(). It is valid while this Program is alive (not garbage
+   * collected, its thread not ended); the same token each call.
+   */
+  share(): SharedProgram;
+  /**
+   * A Program over the same compiled code as the one `token` came from, on
+   * any thread; independent of that one from then on. Throws an Error when
+   * that Program is gone, a TypeError for what is no token.
+   */
+  static from(token: SharedProgram): Program;
   private constructor();
+}
+
+/** What Program.share() gives: plain data, for postMessage. */
+export interface SharedProgram {
+  readonly ptcLisp: 'Program';
+  readonly id: number;
 }
 
 /**
@@ -213,11 +235,22 @@ export function runSync(program: string | Program, options?: Omit<RunOptions, 's
 /** Reads, analyzes and compiles once; throws a PtcError when it does not compile. */
 export function compile(program: string, options?: CompileOptions): Program;
 
-/** A context imported once by prepareContext(), for many runs (on this thread). */
+/** A context imported once by prepareContext(), for many runs; shared with
+ * other threads as a Program is (share(), PreparedContext.from()). */
 export class PreparedContext {
   /** Bytes of memory the prepared values occupy. */
   readonly bytes: number;
+  /** A token for PreparedContext.from() on another thread, valid while this one is alive. */
+  share(): SharedPreparedContext;
+  /** A PreparedContext over the same values; an Error when the one shared is gone. */
+  static from(token: SharedPreparedContext): PreparedContext;
   private constructor();
+}
+
+/** What PreparedContext.share() gives: plain data, for postMessage. */
+export interface SharedPreparedContext {
+  readonly ptcLisp: 'PreparedContext';
+  readonly id: number;
 }
 
 /**
@@ -297,6 +330,163 @@ export interface LispEvalTool extends LispEvalSchema {
 export function toolSchema(profile?: LispEvalProfile): LispEvalSchema;
 
 export function lispEvalTool(config?: LispEvalToolConfig): LispEvalTool;
+
+/** A tool call an execution waits on. */
+export interface PendingCall {
+  /** Stable across dump() and load(): "c2" is the program's third tool call,
+   * "p0.3/c0" the first of branch 3 of its first pmap or pcalls. */
+  readonly id: string;
+  /** The tool's name (after tool/). */
+  readonly tool: string;
+  /** The map the program passed, as a tool would get it. */
+  readonly args: ToolArgs;
+}
+
+/**
+ * Answers to pending calls by id, any non-empty subset of them: a value (as
+ * a tool returns one), or an Error, which fails the call as its tool's
+ * error (the program sees a tool_error with its message).
+ */
+export type Answers = { [callId: string]: unknown };
+
+/** Options of start() and startSync(). */
+export interface StartOptions extends RunOptions {
+  /**
+   * Tools the host answers itself, by name (they need no function), or true
+   * for every tool `tools` does not give: a call of one suspends the
+   * execution with it in `pending`. Calls of the `tools` functions are made
+   * as run() makes them.
+   */
+  defer?: string[] | true;
+}
+
+/** A snapshot's HMAC key (UTF-8 when a string). */
+export type SnapshotKey = string | Uint8Array;
+
+/**
+ * Options of load() and loadSync(): the limits and tools of the loaded
+ * execution. The program, context, memory, history, signature, float
+ * precision and budget come from the snapshot (giving one is a TypeError);
+ * every tool `tools` does not give is deferred.
+ */
+export interface LoadOptions extends Limits {
+  tools?: Record<string, ToolFunction>;
+  /** The key the snapshot was signed with (dump(key)); required when it was signed. */
+  key?: SnapshotKey;
+  displayLimit?: number;
+  /** Cancels the execution (load only), as execution.cancel(). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A run that waits on the host (ptc::Execution): made by start() or load().
+ * While it is suspended its `pending` calls wait for resume(); it holds no
+ * thread, only its memory. Between resume() and its promise settling it is
+ * running: only cancel() may be called then.
+ */
+export class Execution {
+  /** The program has ended; `result` holds its outcome. */
+  readonly done: boolean;
+  /** The calls it waits on, in program order; [] once done. */
+  readonly pending: readonly PendingCall[];
+  /** The outcome once done (the Result run() would give), else null. */
+  readonly result: Result | null;
+  /** Bytes of memory it holds (its heaps and journal); 0 once done. */
+  readonly heapBytes: number;
+  /**
+   * Answers pending calls and runs the program on node's pool until it ends
+   * or waits again; resolves with this execution. Rejects with a PtcError
+   * (args_error, the engine's message) for no answers, an id that is not
+   * pending or an execution that is done, leaving it unchanged; with a
+   * TypeError for a value with no JSON form.
+   */
+  resume(answers: Answers): Promise<Execution>;
+  /** resume() on the calling thread (it blocks it); `tools` must be synchronous. */
+  resumeSync(answers: Answers): Execution;
+  /**
+   * The suspended execution as bytes for load(), in this process or
+   * another: its inputs and the journal of what tools answered. Signed with
+   * HMAC-SHA256 when `key` is given. Throws a PtcError (args_error) once done.
+   * (A Buffer.)
+   */
+  dump(key?: SnapshotKey): Uint8Array;
+  /**
+   * Ends it with reason "cancelled": at once when suspended, else the phase
+   * in flight stops and its promise resolves done. No-op once done.
+   */
+  cancel(): void;
+  private constructor();
+}
+
+/**
+ * Starts `program` as an execution, on node's pool: it runs until it ends or
+ * waits on calls of deferred tools (`defer`); resolves with the Execution
+ * (done, or with `pending` calls). Rejects with a TypeError for bad arguments.
+ */
+export function start(program: string | Program, options?: StartOptions): Promise<Execution>;
+
+/** start() on the calling thread; `tools` must be synchronous. */
+export function startSync(program: string | Program, options?: Omit<StartOptions, 'signal'>): Execution;
+
+/**
+ * An execution from dump()'s bytes, in any process: the program replays
+ * against the snapshot's journal, on node's pool, to the calls it waited on.
+ * Rejects with a PtcError: snapshot_error (not a snapshot, truncated,
+ * corrupt, a bad or missing HMAC, or signed when no key is given),
+ * snapshot_divergence (another engine version, a changed program).
+ */
+export function load(snapshot: Uint8Array | ArrayBuffer, options?: LoadOptions): Promise<Execution>;
+
+/** load() on the calling thread. */
+export function loadSync(snapshot: Uint8Array | ArrayBuffer, options?: Omit<LoadOptions, 'signal'>): Execution;
+
+/** The limits a snapshot ran with (load() takes the host's). */
+export type SnapshotLimits = { [K in keyof Limits]-?: K extends 'maxToolCalls' ? number | null : number };
+
+/** What a snapshot holds (inspectSnapshot). */
+export interface SnapshotInfo {
+  /** What wrote it: "ptc 0.1.0 (git <revision>)". */
+  engine: string;
+  /** The program. */
+  source: string;
+  limits: SnapshotLimits;
+  /** The tools the program was compiled against. */
+  tools: string[];
+  /** The ids of the calls it waits on. */
+  pending: string[];
+}
+
+/**
+ * Reads and checks a snapshot as load() does, without running it. Throws a
+ * PtcError (snapshot_error) for what load() would refuse so.
+ */
+export function inspectSnapshot(snapshot: Uint8Array | ArrayBuffer, key?: SnapshotKey): SnapshotInfo;
+
+/** Options of a Session: every eval's run options, and how many values *1 *2 *3 keep. */
+export interface SessionOptions extends Omit<RunOptions, 'signal'> {
+  /** Values kept as *1, *2, ... (default 3). */
+  historyDepth?: number;
+}
+
+/**
+ * A REPL over runs (ptc::Session): memory carries from one eval to the next
+ * (functions a program defines too), and *1 *2 *3 are the values of the
+ * last successful evals. A failed eval changes neither. Evals run one at a
+ * time, in the order they were called.
+ */
+export class Session {
+  constructor(options?: SessionOptions);
+  /** Runs `program` as run() does, with the session's options, memory and history. */
+  eval(program: string | Program, options?: { signal?: AbortSignal }): Promise<Result>;
+  /** eval() on the calling thread; tools must be synchronous. Throws while an eval is in flight. */
+  evalSync(program: string | Program): Result;
+  /** The memory (functions as their printed form). */
+  readonly memory: Record<string, JsonValue>;
+  /** The values of the last successful evals, oldest first (*1 is the last). */
+  readonly history: JsonValue[];
+  /** Forgets the memory and the history. Throws while an eval is in flight. */
+  reset(): void;
+}
 
 /** The engine's version, e.g. "0.1.0". */
 export const version: string;

@@ -9,6 +9,11 @@
 // waits on (all the calls of a pmap together), this file calls the JS tools
 // on the main thread, awaits their promises together, and resumes the run
 // with the answers on the pool again, until it ends.
+//
+// start()/load() make an Execution over the same jobs (src/executions.cpp)
+// whose calls of deferred tools the host answers; a Session's evals are
+// such jobs too (src/sessions.cpp); share()/from() post a Program or a
+// PreparedContext to another thread by token (src/sharing.cpp).
 
 const native = require('./ptc_lisp.node');
 
@@ -41,6 +46,38 @@ class Program {
   get source() {
     return native.programSource(this[kHandle]);
   }
+
+  /** A token for Program.from() on another thread (post it to a worker):
+   * valid while this Program is alive. */
+  share() {
+    return shareToken(this, 'Program', native.shareProgram);
+  }
+
+  /** A Program over the same compiled code as the one `token` was shared
+   * from (on any thread); an Error when that Program is gone. */
+  static from(token) {
+    return new Program(kToken, native.adoptProgram(tokenId(token, 'Program')));
+  }
+}
+
+// Sharing across threads (src/sharing.cpp): share() registers the object in
+// the process-wide registry until this JS object is collected (the ticket it
+// keeps); the token is plain data, so postMessage clones it.
+const kShared = Symbol('ptc-lisp.shared');
+
+function shareToken(object, kind, share) {
+  if (object[kShared] === undefined) {
+    const [id, ticket] = share(object[kHandle]);
+    object[kShared] = { id, ticket };
+  }
+  return { ptcLisp: kind, id: object[kShared].id };
+}
+
+function tokenId(token, kind) {
+  if (token === null || typeof token !== 'object' || token.ptcLisp !== kind ||
+      !Number.isSafeInteger(token.id) || token.id < 1)
+    throw new TypeError(`${kind}.from takes a token from ${kind.charAt(0).toLowerCase()}${kind.slice(1)}.share()`);
+  return token.id;
 }
 
 function programArg(program) {
@@ -58,6 +95,18 @@ class PreparedContext {
   /** Bytes of memory the prepared values occupy. */
   get bytes() {
     return native.preparedBytes(this[kHandle]);
+  }
+
+  /** A token for PreparedContext.from() on another thread: valid while this
+   * PreparedContext is alive. */
+  share() {
+    return shareToken(this, 'PreparedContext', native.sharePrepared);
+  }
+
+  /** A PreparedContext over the same values as the one `token` was shared
+   * from (on any thread); an Error when that one is gone. */
+  static from(token) {
+    return new PreparedContext(kToken, native.adoptPrepared(tokenId(token, 'PreparedContext')));
   }
 }
 
@@ -305,6 +354,430 @@ function lispEvalTool(config) {
   };
 }
 
+// ---------------------------------------------------------------- executions
+
+// Executions (start, load; src/executions.cpp): runs the host answers part
+// of. The JS `tools` are called as run() calls them; a call of any other
+// tool (`defer`, or after load() every tool `tools` does not give) is the
+// host's: the execution suspends with it in `pending` and resume() answers.
+
+// An error object the addon threw (a LispError) as a PtcError.
+function asPtcError(e) {
+  return e !== null && typeof e === 'object' && !(e instanceof Error) && typeof e.reason === 'string'
+    ? new PtcError(e)
+    : e;
+}
+
+function callNative(f, ...args) {
+  try {
+    return f(...args);
+  } catch (e) {
+    throw asPtcError(e);
+  }
+}
+
+// The JS tools of `calls`, called synchronously: [oks, values] as callTools.
+function callToolsSync(tools, calls, what) {
+  const n = calls.length;
+  const oks = new Array(n);
+  const values = new Array(n);
+  for (let i = 0; i < n; i++) {
+    try {
+      const v = tools[calls[i].tool](calls[i].args);
+      if (isThenable(v)) {
+        Promise.resolve(v).catch(() => {}); // never an unhandled rejection
+        oks[i] = false;
+        values[i] = `tool ${calls[i].tool} returned a Promise: ${what} needs synchronous tools ` +
+          '(use the async form for async ones)';
+      } else {
+        oks[i] = true;
+        values[i] = v;
+      }
+    } catch (e) {
+      oks[i] = false;
+      values[i] = messageOf(e);
+    }
+  }
+  return [oks, values];
+}
+
+// The host's answers {id: value | Error} as the addon takes them.
+function answersArg(answers) {
+  if (answers === null || typeof answers !== 'object' || Array.isArray(answers))
+    throw new TypeError('resume takes an object {callId: value | Error}');
+  const ids = Object.keys(answers);
+  const oks = new Array(ids.length);
+  const values = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const v = answers[ids[i]];
+    oks[i] = !(v instanceof Error);
+    values[i] = oks[i] ? v : messageOf(v);
+  }
+  return [ids, oks, values];
+}
+
+// Splits the options of start/load/Session: what the addon parses, and what
+// index.js keeps (tools, signal and the option names in `own`).
+function splitOptions(options, own, what) {
+  if (options === undefined || options === null) return { rest: options, tools: {}, signal: undefined };
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw new TypeError(`${what} options must be an object`);
+  const rest = { ...options };
+  const taken = {};
+  for (const name of own) {
+    taken[name] = rest[name];
+    delete rest[name];
+  }
+  const tools = rest.tools !== null && typeof rest.tools === 'object' ? rest.tools : {};
+  return { rest, tools, signal: signalOf(rest), ...taken };
+}
+
+const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+const kAdvance = Symbol('ptc-lisp.advance');
+const kDriveSync = Symbol('ptc-lisp.driveSync');
+const kSyncPhase = { resolve() {}, reject() {} }; // a *Sync call in progress
+
+/** A run that waits on the host for the calls of its deferred tools: made
+ * by start() or load(); resume() answers them; dump() writes it to bytes. */
+class Execution {
+  #job;
+  #tools;
+  #signal;
+  #onAbort = null;
+  #pending = [];
+  #result = null;
+  #phase = null; // {resolve, reject} while a phase (or a *Sync call) is in progress
+  #native = false; // a phase is running on the pool
+  #cancelled = false;
+  #heapBytes = 0;
+
+  constructor(token, job, tools, signal) {
+    if (token !== kToken) throw new TypeError('Execution objects come from start() or load()');
+    this.#job = job;
+    this.#tools = tools;
+    if (signal) {
+      this.#signal = signal;
+      if (signal.aborted) {
+        this.#cancelled = true;
+        native.abort(job);
+      } else {
+        this.#onAbort = () => this.cancel();
+        signal.addEventListener('abort', this.#onAbort, { once: true });
+      }
+    }
+  }
+
+  /** The program has ended: `result` holds its outcome. */
+  get done() {
+    return this.#result !== null;
+  }
+
+  /** The calls it waits on, [{id, tool, args}] in program order; [] once done. */
+  get pending() {
+    return this.#pending;
+  }
+
+  /** The outcome once done (the Result run() gives), else null. */
+  get result() {
+    return this.#result;
+  }
+
+  /** Bytes of memory it holds (heaps and journal); 0 once done. */
+  get heapBytes() {
+    if (this.#result !== null) return 0;
+    if (this.#phase !== null) return this.#heapBytes;
+    return native.executionHeapBytes(this.#job);
+  }
+
+  /** Answers pending calls by id ({id: value}, or {id: Error} to fail the
+   * call as its tool's error), any non-empty subset; runs on node's pool
+   * until it ends or waits again; resolves with this execution. */
+  async resume(answers) {
+    this.#idle('resume');
+    const [ids, oks, values] = answersArg(answers);
+    return this[kAdvance]((job, onStep) => native.resumeExecution(job, ids, oks, values, true, onStep));
+  }
+
+  /** resume() on the calling thread (it blocks it); JS tools must be synchronous. */
+  resumeSync(answers) {
+    this.#idle('resumeSync');
+    const [ids, oks, values] = answersArg(answers);
+    return this[kDriveSync]((job) => native.resumeExecutionSync(job, ids, oks, values, true));
+  }
+
+  /** The suspended execution as bytes for load() (in another process too),
+   * signed with HMAC-SHA256 when `key` (a string or bytes) is given. */
+  dump(key) {
+    this.#idle('dump');
+    return callNative(native.dumpExecution, this.#job, key);
+  }
+
+  /** Ends it: a suspended execution is done at once with reason
+   * "cancelled"; a phase in flight ends so (its promise resolves). */
+  cancel() {
+    if (this.#result !== null) return;
+    this.#cancelled = true;
+    native.abort(this.#job);
+    if (this.#native) return; // the phase in flight ends cancelled
+    const out = callNative(native.cancelExecution, this.#job);
+    if (out !== undefined) this.#finish(out);
+    const phase = this.#phase;
+    if (phase !== null && phase !== kSyncPhase) {
+      this.#phase = null;
+      phase.resolve(this);
+    }
+  }
+
+  #idle(what) {
+    if (this.#phase !== null)
+      throw new Error(`ptc-lisp: the execution is running: await it before ${what}()`);
+  }
+
+  #finish(result) {
+    this.#result = finish(result);
+    this.#pending = [];
+    this.#heapBytes = 0;
+    this.#detach();
+  }
+
+  #detach() {
+    if (this.#onAbort) this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#onAbort = null;
+  }
+
+  #suspend(pending) {
+    this.#pending = pending;
+    this.#heapBytes = native.executionHeapBytes(this.#job);
+  }
+
+  // Runs phases on the pool from begin(job, onStep) on, answering the calls of
+  // JS tools, until the execution ends or waits on the host's calls.
+  [kAdvance](begin) {
+    return new Promise((resolve, reject) => {
+      const phase = { resolve, reject };
+      const job = this.#job;
+      const fail = (e) => {
+        this.#native = false;
+        if (this.#phase !== phase) return;
+        this.#phase = null;
+        this.#detach();
+        reject(asPtcError(e));
+      };
+      const onStep = (error, pending, result) => {
+        this.#native = false;
+        if (this.#phase !== phase) return;
+        try {
+          if (error) return fail(error);
+          if (!result && this.#cancelled) result = native.cancelExecution(job);
+          if (result) {
+            this.#finish(result);
+          } else {
+            const calls = pending.filter((c) => hasOwn(this.#tools, c.tool));
+            if (calls.length > 0) {
+              callTools(this.#tools, calls).then(([oks, values]) => {
+                if (this.#phase !== phase) return; // cancelled meanwhile: the answers are dropped
+                try {
+                  this.#native = true;
+                  native.resumeExecution(job, calls.map((c) => c.id), oks, values, false, onStep);
+                } catch (e) {
+                  fail(e);
+                }
+              });
+              return;
+            }
+            this.#suspend(pending);
+          }
+          this.#phase = null;
+          resolve(this);
+        } catch (e) {
+          fail(e);
+        }
+      };
+      this.#phase = phase;
+      try {
+        this.#native = true;
+        begin(job, onStep);
+      } catch (e) {
+        fail(e);
+      }
+    });
+  }
+
+  // The same on the calling thread: first(job) is the first phase's outcome.
+  [kDriveSync](first) {
+    this.#phase = kSyncPhase;
+    try {
+      let out = callNative(first, this.#job);
+      for (;;) {
+        if (!Array.isArray(out)) {
+          this.#finish(out);
+          break;
+        }
+        if (this.#cancelled) {
+          this.#finish(callNative(native.cancelExecution, this.#job));
+          break;
+        }
+        const calls = out.filter((c) => hasOwn(this.#tools, c.tool));
+        if (calls.length === 0) {
+          this.#suspend(out);
+          break;
+        }
+        const [oks, values] = callToolsSync(this.#tools, calls, 'a sync execution');
+        if (this.#result !== null) break; // a tool cancelled it
+        out = callNative(native.resumeExecutionSync, this.#job, calls.map((c) => c.id), oks, values,
+                         false);
+      }
+    } finally {
+      this.#phase = null;
+    }
+    return this;
+  }
+}
+
+// Options of start(): defer is index.js's.
+function startArgs(program, options) {
+  const o = splitOptions(options, ['defer'], 'start');
+  const job = native.createExecution(programArg(program), optionsArg(o.rest), o.defer);
+  return new Execution(kToken, job, o.tools, o.signal);
+}
+
+/** Starts a program as an execution: it runs on node's pool until it ends
+ * or waits on calls of the tools in `defer` (names, or true for every tool
+ * `tools` does not give); resolves with the Execution. */
+async function start(program, options) {
+  const execution = startArgs(program, options);
+  return execution[kAdvance](native.start);
+}
+
+/** start() on the calling thread; JS tools must be synchronous. */
+function startSync(program, options) {
+  if (signalOf(options) !== undefined)
+    throw new TypeError('startSync takes no signal: it blocks its thread (use start)');
+  const execution = startArgs(program, options);
+  return execution[kDriveSync](native.startSync);
+}
+
+// What load() takes from the snapshot, never from its options.
+const kFromSnapshot = ['context', 'memory', 'history', 'signature', 'floatPrecision',
+  'filterContext', 'budget', 'defer'];
+
+function loadArgs(snapshot, options) {
+  const o = splitOptions(options, ['key'], 'load');
+  if (o.rest) {
+    for (const name of kFromSnapshot) {
+      if (o.rest[name] !== undefined)
+        throw new TypeError(`load takes ${name} from the snapshot, not from its options` +
+          (name === 'defer' ? ' (every tool `tools` does not give is deferred)' : ''));
+    }
+  }
+  const job = callNative(native.createLoad, snapshot, o.rest, o.key);
+  return new Execution(kToken, job, o.tools, o.signal);
+}
+
+/** An execution from dump()'s bytes (in any process): the program replays
+ * against its journal to the same pending calls, on node's pool. Rejects
+ * with a PtcError: snapshot_error (not a snapshot, corrupt, a bad or missing
+ * HMAC), snapshot_divergence (another engine, a changed program). */
+async function load(snapshot, options) {
+  const execution = loadArgs(snapshot, options);
+  return execution[kAdvance](native.loadExecution);
+}
+
+/** load() on the calling thread. */
+function loadSync(snapshot, options) {
+  if (signalOf(options) !== undefined)
+    throw new TypeError('loadSync takes no signal: it blocks its thread (use load)');
+  const execution = loadArgs(snapshot, options);
+  return execution[kDriveSync](native.loadExecutionSync);
+}
+
+/** What a snapshot holds, checked as load() checks it, without running it:
+ * {engine, source, limits, tools, pending}. Throws a PtcError (snapshot_error). */
+function inspectSnapshot(snapshot, key) {
+  return callNative(native.inspectSnapshot, snapshot, key);
+}
+
+// ---------------------------------------------------------------- session
+
+/** A REPL over runs (ptc::Session): memory carries from one eval to the
+ * next (functions too), and *1 *2 *3 are the values of the last successful
+ * evals; a failed eval changes neither. Evals run one at a time, in order. */
+class Session {
+  #handle;
+  #tools;
+  #inFlight = 0;
+  #tail = Promise.resolve();
+
+  constructor(options) {
+    const o = splitOptions(options, ['historyDepth'], 'Session');
+    if (o.signal !== undefined) throw new TypeError('a Session takes no signal: give one to eval()');
+    this.#handle = native.createSession(optionsArg(o.rest), o.historyDepth);
+    this.#tools = o.tools;
+  }
+
+  /** Runs `program` (a string or a Program) as run() does, with the
+   * session's options, memory and history; resolves with its Result. */
+  eval(program, options) {
+    let signal;
+    try {
+      signal = this.#evalSignal(options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    this.#inFlight++;
+    const next = this.#tail.then(() => {
+      const execution = this.#execution(program, signal);
+      return execution[kAdvance](native.start);
+    }).then((execution) => execution.result);
+    const settled = () => {
+      this.#inFlight--;
+    };
+    this.#tail = next.then(settled, settled);
+    return next;
+  }
+
+  /** eval() on the calling thread; tools must be synchronous. */
+  evalSync(program) {
+    this.#idle('evalSync');
+    const execution = this.#execution(program, undefined);
+    return execution[kDriveSync](native.startSync).result;
+  }
+
+  /** The memory: what the evals' def/defn bound (functions as their printed form). */
+  get memory() {
+    return native.sessionMemory(this.#handle);
+  }
+
+  /** The values of the last successful evals, oldest first (*1 is the last). */
+  get history() {
+    return native.sessionHistory(this.#handle);
+  }
+
+  /** Forgets the memory and the history. */
+  reset() {
+    this.#idle('reset');
+    native.sessionReset(this.#handle);
+  }
+
+  #evalSignal(options) {
+    if (options === undefined || options === null) return undefined;
+    if (typeof options !== 'object') throw new TypeError('eval options must be an object');
+    for (const key of Object.keys(options))
+      if (key !== 'signal') throw new TypeError(`eval takes only a signal, not '${key}' (give options to the Session)`);
+    return signalOf(options);
+  }
+
+  #execution(program, signal) {
+    const job = native.sessionJob(this.#handle, programArg(program));
+    return new Execution(kToken, job, this.#tools, signal);
+  }
+
+  #idle(what) {
+    if (this.#inFlight > 0) throw new Error(`ptc-lisp: an eval is in flight: await it before ${what}()`);
+  }
+}
+
 const version = native.version;
 
 module.exports = {
@@ -318,4 +791,11 @@ module.exports = {
   PreparedContext,
   PtcError,
   version,
+  start,
+  startSync,
+  load,
+  loadSync,
+  inspectSnapshot,
+  Execution,
+  Session,
 };

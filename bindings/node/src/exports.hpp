@@ -16,12 +16,26 @@ void register_jobs(napi_env env, napi_value exports);
 void register_programs(napi_env env, napi_value exports);
 // lisp_eval.cpp: toolSchema, checkLispEvalArgs (the protocol layer).
 void register_lisp_eval(napi_env env, napi_value exports);
+// executions.cpp: createExecution, createLoad, loadExecution,
+// loadExecutionSync, resumeExecution, resumeExecutionSync, cancelExecution,
+// dumpExecution, executionHeapBytes, inspectSnapshot (start, load and
+// Execution of index.js; they start with jobs.cpp's start/startSync).
+void register_executions(napi_env env, napi_value exports);
+// sessions.cpp: createSession, sessionJob, sessionMemory, sessionHistory,
+// sessionReset (Session of index.js).
+void register_sessions(napi_env env, napi_value exports);
+// sharing.cpp: shareProgram, adoptProgram, sharePrepared, adoptPrepared,
+// handles posted to other threads (worker_threads) by token.
+void register_sharing(napi_env env, napi_value exports);
 
 // The compiled program behind a handle made by compile(); nullptr when
 // `value` is no such handle.
 std::shared_ptr<const Program> program_of(napi_env env, napi_value value);
 // The same for a context made by prepareContext().
 std::shared_ptr<const PreparedContext> prepared_context_of(napi_env env, napi_value value);
+// New handles over an existing program or context (programs.cpp).
+napi_value program_handle(napi_env env, std::shared_ptr<const Program> program);
+napi_value prepared_context_handle(napi_env env, std::shared_ptr<const PreparedContext> context);
 
 // A run's outcome as the plain object index.js turns into a Result;
 // `payload`, when not null, is added as the lisp_eval payload text.

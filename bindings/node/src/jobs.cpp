@@ -6,46 +6,18 @@
 // suspended and holds no thread. After each phase the main thread gets
 // either the pending tool calls (which index.js answers by calling the JS
 // tools, awaiting the promises of all of them together) or the Result.
-#include <atomic>
-#include <map>
-#include <optional>
+#include "jobs.hpp"
+
 #include <utility>
-#include <vector>
 
 #include "convert.hpp"
 #include "exports.hpp"
-#include "options.hpp"
-#include "protocol/lisp_eval.hpp"
 
 namespace ptc::node {
 
 namespace {
 
 constexpr napi_type_tag kJobTag = {0x7074636c69737031ULL, 0x6a6f622d6e6f6465ULL};
-
-struct Job {
-  std::string source;
-  std::shared_ptr<const Program> program;
-  ParsedOptions options;
-  std::atomic<bool> cancel{false};  // before `execution`: it must outlive it
-  std::optional<protocol::Profile> payload_profile;
-
-  enum class Phase { Start, Resume, Cancel } phase = Phase::Start;
-  std::map<std::string, ToolResult, std::less<>> answers;
-  std::optional<Execution> execution;
-  std::optional<Step> step;  // a run without tools, or an error before the execution
-  std::vector<PendingCall> pending;
-  std::string payload;
-  std::string failure;  // an unexpected C++ exception: the promise rejects with it
-  bool started = false;
-  bool busy = false;
-  bool finished = false;
-
-  // In flight on the pool (run()).
-  napi_async_work work = nullptr;
-  napi_ref self = nullptr;
-  napi_ref callback = nullptr;
-};
 
 Step error_step(const Error& error, const RunOptions& options) {
   Step step;
@@ -55,7 +27,8 @@ Step error_step(const Error& error, const RunOptions& options) {
   return step;
 }
 
-// One phase; any thread; no Node-API.
+}  // namespace
+
 void execute(Job& job) {
   try {
     switch (job.phase) {
@@ -74,6 +47,9 @@ void execute(Job& job) {
       case Job::Phase::Cancel:
         job.execution->cancel();
         break;
+      case Job::Phase::Load:
+        job.execution.emplace(load(job.snapshot, job.options.run, job.key));
+        break;
     }
     job.answers.clear();
     job.pending.clear();
@@ -82,6 +58,10 @@ void execute(Job& job) {
       return;
     }
   } catch (const LispError& e) {
+    if (job.phase == Job::Phase::Load) {  // no execution: the snapshot is refused
+      job.refused = e.error();
+      return;
+    }
     job.step = error_step(e.error(), job.options.run);
   } catch (const std::exception& e) {
     job.failure = e.what();
@@ -93,12 +73,15 @@ void execute(Job& job) {
       step.ok ? protocol::render_success_from_step(step) : protocol::render_step_error(step);
 }
 
-// What a phase gave, on the main thread: the pending calls as an array of
-// {id, tool, args}, or the Result object (and the job lets go of its run).
 napi_value outcome(napi_env env, Job& job) {
   if (!job.failure.empty()) {
     job.finished = true;
     throw_error(env, "ptc-lisp: " + job.failure);
+  }
+  if (job.refused) {
+    job.finished = true;
+    napi_throw(env, error_object(env, *job.refused, nullptr));
+    throw_pending();
   }
   if (!job.pending.empty()) {
     return objects_array(env, job.pending, [&](const PendingCall& call) {
@@ -111,10 +94,22 @@ napi_value outcome(napi_env env, Job& job) {
   }
   job.finished = true;
   const Step& step = job.step ? *job.step : job.execution->step();
+  if (job.on_finish) job.on_finish(step);
   napi_value result = result_object(env, step, job.payload_profile ? &job.payload : nullptr);
   job.execution.reset();
   job.step.reset();
   return result;
+}
+
+napi_value wrap_job(napi_env env, std::unique_ptr<Job> job) {
+  napi_value out = nullptr;
+  check(env,
+        napi_create_external(
+            env, job.get(), [](napi_env, void* data, void*) { delete static_cast<Job*>(data); },
+            nullptr, &out));
+  job.release();
+  check(env, napi_type_tag_object(env, out, &kJobTag));
+  return out;
 }
 
 Job& job_of(napi_env env, napi_value value) {
@@ -126,6 +121,8 @@ Job& job_of(napi_env env, napi_value value) {
   check(env, napi_get_value_external(env, value, &data));
   return *static_cast<Job*>(data);
 }
+
+namespace {
 
 // createJob(program: string | ProgramHandle, options, payloadProfile?)
 napi_value create_job(napi_env env, napi_callback_info info) {
@@ -147,14 +144,7 @@ napi_value create_job(napi_env env, napi_callback_info info) {
       if (!job->payload_profile) throw_type_error(env, "unknown lisp_eval profile");
       protocol::tag_run(*job->payload_profile, job->options.run);
     }
-    napi_value out = nullptr;
-    check(env,
-          napi_create_external(
-              env, job.get(), [](napi_env, void* data, void*) { delete static_cast<Job*>(data); },
-              nullptr, &out));
-    job.release();
-    check(env, napi_type_tag_object(env, out, &kJobTag));
-    return out;
+    return wrap_job(env, std::move(job));
   });
 }
 
@@ -239,6 +229,8 @@ void complete(napi_env env, napi_status status, void* data) {
   napi_delete_reference(env, self);  // the job may be collected from here on
 }
 
+}  // namespace
+
 void queue(napi_env env, napi_value job_value, Job& job, napi_value callback) {
   if (type_of(env, callback) != napi_function) throw_type_error(env, "onStep must be a function");
   napi_value name = js_string(env, "ptc-lisp.run");
@@ -251,6 +243,8 @@ void queue(napi_env env, napi_value job_value, Job& job, napi_value callback) {
   job.busy = true;
   check(env, napi_queue_async_work(env, job.work));
 }
+
+namespace {
 
 // start(job, onStep)
 napi_value start_async(napi_env env, napi_callback_info info) {

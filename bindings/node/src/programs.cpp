@@ -1,7 +1,8 @@
 // compile(): a program read, analyzed and compiled once (ptc::compile), and
 // prepareContext(): a context imported once (ptc::prepare_context), each as
 // an external handle that run() and runSync() accept. A handle belongs to
-// the thread (isolate) that made it: it cannot be posted to a worker_thread.
+// the thread (isolate) that made it; sharing.cpp gives other threads handles
+// of their own over the same object.
 #include "convert.hpp"
 #include "exports.hpp"
 #include "options.hpp"
@@ -124,6 +125,14 @@ std::shared_ptr<const Program> program_of(napi_env env, napi_value value) {
 
 std::shared_ptr<const PreparedContext> prepared_context_of(napi_env env, napi_value value) {
   return handle_of<PreparedContext>(env, value, kPreparedTag);
+}
+
+napi_value program_handle(napi_env env, std::shared_ptr<const Program> program) {
+  return make_handle(env, std::move(program), kProgramTag);
+}
+
+napi_value prepared_context_handle(napi_env env, std::shared_ptr<const PreparedContext> context) {
+  return make_handle(env, std::move(context), kPreparedTag);
 }
 
 void register_programs(napi_env env, napi_value exports) {
