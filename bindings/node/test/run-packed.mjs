@@ -1,12 +1,19 @@
 // node_package_tests: the packed package as a user gets it. Installs the
 // tarball into a scratch folder with `npm install --offline` (no compiler,
-// no network), type-checks examples/basic.ts against the installed
-// declarations with the pinned tsc, and runs test/*.test.mjs there with
+// no network), links the pinned agent frameworks (the devDependencies of
+// package.json but the build tools: `ai`, `@openai/agents`, ... installed by
+// scripts/setup's `npm ci`) from node_modules here into the scratch
+// node_modules, type-checks examples/basic.ts against the installed
+// declarations with the pinned tsc (examples/tsconfig.json) and the framework
+// examples against the installed declarations and the frameworks' types
+// (examples/tsconfig.frameworks.json), and runs test/*.test.mjs there with
 // node's test runner, so every test imports 'ptc-lisp' from node_modules.
 //
 //   node test/run-packed.mjs build/ptc-lisp-<version>.tgz
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +29,31 @@ const tsc = join(packageDir, 'node_modules/typescript/bin/tsc');
 if (!existsSync(tsc)) {
   console.error(`run-packed: ${tsc} is missing: run scripts/setup (npm ci in bindings/node)`);
   process.exit(1);
+}
+
+// The pinned frameworks the tests and examples use: every devDependency but
+// the build tools.
+const BUILD_TOOLS = new Set(['node-api-headers', 'typescript']);
+const frameworks = Object.keys(JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).devDependencies ?? {})
+  .filter((name) => !BUILD_TOOLS.has(name));
+const missing = frameworks.filter((name) => !existsSync(join(packageDir, 'node_modules', name, 'package.json')));
+if (missing.length > 0) {
+  console.error(`run-packed: ${missing.join(', ')} missing in ${join(packageDir, 'node_modules')}: ` +
+                'run scripts/setup (npm ci in bindings/node)');
+  process.exit(1);
+}
+
+// Symlinks resolve to their real paths (node and tsc both), so a linked
+// framework finds its own dependencies in node_modules here.
+function linkFrameworks(scratch) {
+  for (const name of frameworks) {
+    const link = join(scratch, 'node_modules', name);
+    if (existsSync(link)) continue; // never shadow what the tarball brought
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(packageDir, 'node_modules', name), link, 'dir');
+  }
+  console.log(`run-packed: linked ${frameworks.join(', ')}`);
+  return true;
 }
 
 function step(what, command, args, cwd) {
@@ -48,8 +80,11 @@ try {
     .map((f) => join('test', f));
   ok = step('npm install --offline of the tarball', 'npm',
             ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], scratch) &&
+    linkFrameworks(scratch) &&
     step('tsc --noEmit of examples/basic.ts', process.execPath,
          [tsc, '-p', join(scratch, 'examples/tsconfig.json')], scratch) &&
+    step('tsc --noEmit of the framework examples', process.execPath,
+         [tsc, '-p', join(scratch, 'examples/tsconfig.frameworks.json')], scratch) &&
     step(`node --test (${tests.length} files)`, process.execPath, ['--test', ...tests], scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
