@@ -218,8 +218,9 @@ export interface SharedProgram {
 }
 
 /**
- * Runs a program on a thread of node's pool (the event loop keeps turning);
- * tools are called on the main thread, all the calls of a pmap at once.
+ * Runs a program on a thread of node's pool (the event loop keeps turning;
+ * a run without tools is first tried in place for at most 0.2 ms); tools
+ * are called on the main thread, all the calls of a pmap at once.
  * Resolves with the Result, also when the program fails (ok false, error a
  * PtcError); rejects with a TypeError for bad arguments (RangeError for a
  * number out of range).

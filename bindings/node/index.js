@@ -4,8 +4,9 @@
 // limits. The engine is the Node-API addon ptc_lisp.node beside this file
 // (libptc linked in statically). See README.md and index.d.ts.
 //
-// run(): the program runs on a thread of node's pool, never on the event
-// loop. Its tool calls are deferred: the run suspends with every call it
+// run(): the program runs on a thread of node's pool, not on the event loop
+// (a run without tools is first tried in place for at most 0.2 ms: most
+// finish sooner than a trip to the pool). Its tool calls are deferred: the run suspends with every call it
 // waits on (all the calls of a pmap together), this file calls the JS tools
 // on the main thread, awaits their promises together, and resumes the run
 // with the answers on the pool again, until it ends.
@@ -137,6 +138,22 @@ function signalOf(options) {
   return signal;
 }
 
+// The Result object the addon makes (src/addon.cpp result_object): an
+// object literal, so every Result shares one shape built once.
+native.setResultFactory((ok, value, printed, truncated, returned, prints, memory, toolCalls,
+  pmapCalls, durationMs, memoryBytes, evalReductions, error, payload) => {
+  const result = {
+    ok, value, printed, truncated, returned,
+    prints: prints === undefined ? [] : prints,
+    memory: memory === undefined ? {} : memory,
+    toolCalls: toolCalls === undefined ? [] : toolCalls,
+    pmapCalls: pmapCalls === undefined ? [] : pmapCalls,
+    usage: { durationMs, memoryBytes, evalReductions }, error,
+  };
+  if (payload !== undefined) result.payload = payload;
+  return result;
+});
+
 function finish(result) {
   if (!result.ok) result.error = new PtcError(result.error);
   return result;
@@ -187,8 +204,26 @@ function callTools(tools, pending) {
   });
 }
 
+// How long run() may try a run without tools in place, on the calling
+// thread, before it hands it to node's pool: most such runs take a few
+// microseconds, less than the trip to a pool thread and back; one that
+// takes longer blocks the event loop for this long at most and is run again
+// on the pool from the start.
+const kInPlaceAttemptUs = 200;
+
 // run() and lispEvalTool's execute: `profile` asks for the lisp_eval payload.
 function startRun(program, options, profile) {
+  if (toolsOf(options) === undefined) {
+    let result;
+    try {
+      const signal = signalOf(options);
+      result = signal !== undefined && signal.aborted ? null
+        : native.runInPlace(programArg(program), optionsArg(options), profile, kInPlaceAttemptUs);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (result !== null) return Promise.resolve(finish(result));
+  }
   return new Promise((resolve, reject) => {
     let job;
     let signal;
@@ -251,6 +286,7 @@ function runSync(program, options) {
   if (signalOf(options) !== undefined)
     throw new TypeError('runSync takes no signal: it blocks its thread (use run)');
   const tools = toolsOf(options);
+  if (tools === undefined) return finish(native.runInPlace(programArg(program), optionsArg(options)));
   const job = native.createJob(programArg(program), optionsArg(options));
   let out = native.startSync(job);
   while (Array.isArray(out)) {

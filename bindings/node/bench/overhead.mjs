@@ -2,14 +2,17 @@
 // call of runSync and await run for '(+ 1 2)' (source and compiled), a run
 // with one async tool, and many runs in flight at once; beside the engine's
 // own time for the same run (Result.usage.durationMs) and, when the build
-// has it, build/ptc_benchmarks' BM_FullRun (ptc::run from C++).
+// has them, `build/ptc bench` on the same program (ptc::run from C++, the
+// baseline: compiled once, and compiled in every run) with the binding's
+// overhead over it, and build/ptc_benchmarks' BM_FullRun.
 //
 //   node bindings/node/bench/overhead.mjs [PACKAGE_DIR] [--no-cpp]
 //
 // PACKAGE_DIR defaults to build/node-package (the staged package; any
 // folder holding index.js and ptc_lisp.node, e.g. node_modules/ptc-lisp).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,11 +60,37 @@ const engine = [];
 for (let i = 0; i < 20000; i++) engine.push(ptc.runSync(PROGRAM).usage.durationMs * 1000);
 console.log(`${'engine time inside the run (usage.durationMs)'.padEnd(44)} ${median(engine).toFixed(2).padStart(8)} µs/call`);
 
+// ptc::run from C++ on the same program, median µs: compiled once (ptc
+// bench's ProgramCache) and read, analyzed and compiled in every run.
+function cppMedian(extra) {
+  const cli = join(root, 'build/ptc');
+  if (args.includes('--no-cpp') || !existsSync(cli)) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'ptc-overhead-'));
+  try {
+    writeFileSync(join(dir, 'p.jsonl'), `${JSON.stringify({ program: PROGRAM })}\n`);
+    const r = spawnSync(cli, ['bench', join(dir, 'p.jsonl'), '-n', '200000', ...extra], { encoding: 'utf8' });
+    const line = (r.stdout || '').split('\n').find((l) => l.startsWith('line 1'));
+    return line ? Number(line.trim().split(/\s+/)[2]) : undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const cppCompiled = cppMedian([]);
+const cppSource = cppMedian(['--no-cache']);
+const over = (us, base) => (base === undefined ? '' : `   (+${(us - base).toFixed(2)} over C++ ${base.toFixed(2)})`);
+
 const program = ptc.compile(PROGRAM);
-syncMeasure('runSync(source)', () => ptc.runSync(PROGRAM));
-syncMeasure('runSync(compiled)', () => ptc.runSync(program));
-await measure('await run(source)', () => ptc.run(PROGRAM));
-await measure('await run(compiled)', () => ptc.run(program));
+const sSource = syncMeasure('runSync(source)', () => ptc.runSync(PROGRAM));
+const sCompiled = syncMeasure('runSync(compiled)', () => ptc.runSync(program));
+const aSource = await measure('await run(source)', () => ptc.run(PROGRAM));
+const aCompiled = await measure('await run(compiled)', () => ptc.run(program));
+if (cppCompiled !== undefined) {
+  console.log(`\nbinding overhead over ptc::run (ptc bench, same sitting):`);
+  console.log(`  runSync(source)   ${sSource.toFixed(2)}${over(sSource, cppSource)}`);
+  console.log(`  runSync(compiled) ${sCompiled.toFixed(2)}${over(sCompiled, cppCompiled)}`);
+  console.log(`  await run(source)   ${aSource.toFixed(2)}${over(aSource, cppSource)}`);
+  console.log(`  await run(compiled) ${aCompiled.toFixed(2)}${over(aCompiled, cppCompiled)}\n`);
+}
 const tools = { one: async () => 1 };
 await measure('await run(\'(+ 1 (tool/one {}))\'), async tool', () => ptc.run('(+ 1 (tool/one {}))', { tools }));
 syncMeasure('runSync(\'(+ 1 (tool/one {}))\'), sync tool', () => ptc.runSync('(+ 1 (tool/one {}))', { tools: { one: () => 1 } }));

@@ -76,33 +76,62 @@ napi_value pmap_calls_array(napi_env env, const Step& step) {
 
 }  // namespace
 
-napi_value result_object(napi_env env, const Step& step, const std::string* payload) {
-  napi_value usage = nullptr;
-  check(env, napi_create_object(env, &usage));
-  napi_property_descriptor usage_fields[] = {
-      field("durationMs", js_number(env, step.usage.duration_ms)),
-      field("memoryBytes", js_number(env, static_cast<double>(step.usage.memory_bytes))),
-      field("evalReductions", js_number(env, static_cast<double>(step.usage.eval_reductions))),
-  };
-  check(env, napi_define_properties(env, usage, std::size(usage_fields), usage_fields));
+namespace {
 
-  napi_value out = nullptr;
-  check(env, napi_create_object(env, &out));
-  std::vector<napi_property_descriptor> fields = {
-      field("ok", js_bool(env, step.ok)),
-      field("value", step.ok ? to_js(env, step.value) : js_null(env)),
-      field("printed", js_string(env, step.printed)),
-      field("truncated", js_bool(env, step.truncated)),
-      field("returned", js_bool(env, step.returned)),
-      field("prints", strings_array(env, step.prints)),
-      field("memory", to_js(env, step.memory)),
-      field("toolCalls", tool_calls_array(env, step)),
-      field("pmapCalls", pmap_calls_array(env, step)),
-      field("usage", usage),
-      field("error", step.ok ? js_null(env) : error_object(env, step.error, &step.fail_value)),
+// index.js's makeResult(ok, value, printed, truncated, returned, prints,
+// memory, toolCalls, pmapCalls, durationMs, memoryBytes, evalReductions,
+// error, payload?): a JS object literal, whose shape V8 builds once, costs a
+// fraction of defining its properties one by one from here.
+struct Instance {
+  napi_ref make_result = nullptr;
+};
+
+Instance& instance(napi_env env) {
+  void* data = nullptr;
+  check(env, napi_get_instance_data(env, &data));
+  return *static_cast<Instance*>(data);
+}
+
+// setResultFactory(makeResult)
+napi_value set_result_factory(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value fn = first_argument(env, info);
+    if (type_of(env, fn) != napi_function) throw_type_error(env, "makeResult must be a function");
+    Instance& in = instance(env);
+    if (in.make_result) napi_delete_reference(env, in.make_result);
+    check(env, napi_create_reference(env, fn, 1, &in.make_result));
+    return js_undefined(env);
+  });
+}
+
+}  // namespace
+
+napi_value result_object(napi_env env, const Step& step, const std::string* payload) {
+  Instance& in = instance(env);
+  napi_value make = nullptr;
+  if (in.make_result) check(env, napi_get_reference_value(env, in.make_result, &make));
+  if (!make) throw_error(env, "ptc-lisp: index.js set no result factory");
+  napi_value argv[] = {
+      js_bool(env, step.ok),
+      step.ok ? to_js(env, step.value) : js_null(env),
+      js_string(env, step.printed),
+      js_bool(env, step.truncated),
+      js_bool(env, step.returned),
+      // Empty ones as undefined: makeResult's literals ([], {}) cost less.
+      step.prints.empty() ? js_undefined(env) : strings_array(env, step.prints),
+      step.memory.kind() == HostValue::Kind::Map && step.memory.size() == 0
+          ? js_undefined(env)
+          : to_js(env, step.memory),
+      step.tool_calls.empty() ? js_undefined(env) : tool_calls_array(env, step),
+      step.pmap_calls.empty() ? js_undefined(env) : pmap_calls_array(env, step),
+      js_number(env, step.usage.duration_ms),
+      js_number(env, static_cast<double>(step.usage.memory_bytes)),
+      js_number(env, static_cast<double>(step.usage.eval_reductions)),
+      step.ok ? js_null(env) : error_object(env, step.error, &step.fail_value),
+      payload ? js_string(env, *payload) : js_undefined(env),
   };
-  if (payload) fields.push_back(field("payload", js_string(env, *payload)));
-  check(env, napi_define_properties(env, out, fields.size(), fields.data()));
+  napi_value out = nullptr;
+  check(env, napi_call_function(env, js_undefined(env), make, std::size(argv), argv, &out));
   return out;
 }
 
@@ -110,6 +139,12 @@ namespace {
 
 napi_value init(napi_env env, napi_value exports) {
   return guard(env, [&] {
+    check(env,
+          napi_set_instance_data(
+              env, new Instance,
+              // The reference goes with the environment being torn down.
+              [](napi_env, void* data, void*) { delete static_cast<Instance*>(data); }, nullptr));
+    export_function(env, exports, "setResultFactory", set_result_factory);
     register_jobs(env, exports);
     register_programs(env, exports);
     register_lisp_eval(env, exports);

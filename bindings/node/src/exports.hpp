@@ -9,7 +9,7 @@
 
 namespace ptc::node {
 
-// jobs.cpp: createJob, start, resume, abort, startSync, resumeSync.
+// jobs.cpp: createJob, runInPlace, start, resume, abort, startSync, resumeSync.
 void register_jobs(napi_env env, napi_value exports);
 // programs.cpp: compile, programSource, prepareContext, preparedBytes; and
 // the handles run() accepts.

@@ -124,27 +124,59 @@ Job& job_of(napi_env env, napi_value value) {
 
 namespace {
 
+// A job's program, options and payload profile from (program: string |
+// ProgramHandle, options, payloadProfile?).
+void set_up(napi_env env, const napi_value* argv, Job& job) {
+  napi_valuetype t = type_of(env, argv[0]);
+  if (t == napi_string) {
+    job.source = string_of(env, argv[0]);
+  } else if (!(job.program = program_of(env, argv[0]))) {
+    throw_type_error(env, "program must be a string or a Program from compile(), got " +
+                              std::string(type_name(t)));
+  }
+  parse_options(env, argv[1], job.options);
+  job.options.run.cancel = &job.cancel;
+  if (type_of(env, argv[2]) == napi_string) {
+    job.payload_profile = protocol::profile_from_name(string_of(env, argv[2]));
+    if (!job.payload_profile) throw_type_error(env, "unknown lisp_eval profile");
+    protocol::tag_run(*job.payload_profile, job.options.run);
+  }
+}
+
 // createJob(program: string | ProgramHandle, options, payloadProfile?)
 napi_value create_job(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
     napi_value argv[3];
     arguments(env, info, argv);
     auto job = std::make_unique<Job>();
-    napi_valuetype t = type_of(env, argv[0]);
-    if (t == napi_string) {
-      job->source = string_of(env, argv[0]);
-    } else if (!(job->program = program_of(env, argv[0]))) {
-      throw_type_error(env, "program must be a string or a Program from compile(), got " +
-                                std::string(type_name(t)));
-    }
-    parse_options(env, argv[1], job->options);
-    job->options.run.cancel = &job->cancel;
-    if (type_of(env, argv[2]) == napi_string) {
-      job->payload_profile = protocol::profile_from_name(string_of(env, argv[2]));
-      if (!job->payload_profile) throw_type_error(env, "unknown lisp_eval profile");
-      protocol::tag_run(*job->payload_profile, job->options.run);
-    }
+    set_up(env, argv, *job);
     return wrap_job(env, std::move(job));
+  });
+}
+
+// runInPlace(program, options, payloadProfile?, attemptUs) -> Result | null
+// A run without tools, whole, on the calling thread and with no job handle
+// (runSync's path, and what spares run() the trip through node's pool).
+// attemptUs > 0 makes it run()'s try (RunOptions::attempt_us): a run that
+// times out gives null, for index.js to run it again on the pool, where it
+// has its whole timeout (the time out may have been the try's bound; a run
+// without tools has no effects to repeat).
+napi_value run_in_place(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[4];
+    arguments(env, info, argv);
+    Job job;
+    set_up(env, argv, job);
+    if (!job.options.tools.empty()) throw_error(env, "ptc-lisp: runInPlace takes no tools");
+    double attempt_us = 0;
+    if (type_of(env, argv[3]) == napi_number)
+      check(env, napi_get_value_double(env, argv[3], &attempt_us));
+    job.options.run.attempt_us = static_cast<uint32_t>(attempt_us);
+    job.started = true;
+    execute(job);
+    if (attempt_us > 0 && job.step && !job.step->ok && job.step->error.kind == ErrorKind::Timeout)
+      return js_null(env);
+    return outcome(env, job);
   });
 }
 
@@ -311,6 +343,7 @@ napi_value resume_sync(napi_env env, napi_callback_info info) {
 
 void register_jobs(napi_env env, napi_value exports) {
   export_function(env, exports, "createJob", create_job);
+  export_function(env, exports, "runInPlace", run_in_place);
   export_function(env, exports, "start", start_async);
   export_function(env, exports, "resume", resume_async);
   export_function(env, exports, "abort", abort_job);

@@ -24,6 +24,19 @@ test('a long program runs off the main thread: timers keep firing', async () => 
   assert.ok(ticks >= Math.floor(elapsed / 10 / 3), `${ticks} ticks in ${elapsed} ms`);
 });
 
+test('a short run without tools is done in place: no trip through the pool', async () => {
+  // A run on the pool resolves after node's poll phase, so after this immediate.
+  let immediate = false;
+  setImmediate(() => { immediate = true; });
+  const r = await run('(reduce + (range 100))', { context: { unused: 1 } });
+  assert.equal(r.value, 4950);
+  assert.equal(immediate, false, 'the run went through the pool');
+  // One past the in-place try runs again on the pool, under its own timeout.
+  const slow = await run(LONG, { timeout: 5 });
+  assert.equal(slow.error?.reason, 'timeout');
+  assert.match(slow.error.message, /after 5 ms/);
+});
+
 test('runs proceed side by side', async () => {
   const results = await Promise.all(
     Array.from({ length: 8 }, (_, i) =>
