@@ -84,6 +84,9 @@ export interface RunOptions extends CompileOptions {
   budget?: Record<string, JsonValue>;
   /** Cancels the run (run only): it ends with reason "cancelled". */
   signal?: AbortSignal;
+  /** run/runSync: the Result also carries the lisp_eval payload of the run
+   * (Result.payload), under this profile (true: in_process_with_app_tools). */
+  payload?: true | LispEvalProfile;
 }
 
 /** The closed set of reasons a run fails with. */
@@ -186,6 +189,8 @@ export interface Result {
   usage: Usage;
   /** Why it failed; null when ok. */
   error: PtcError | null;
+  /** The lisp_eval payload of the run, when the `payload` option asked for it. */
+  payload?: LispEvalPayload;
 }
 
 /**
@@ -329,6 +334,21 @@ export interface LispEvalTool extends LispEvalSchema {
 }
 
 export function toolSchema(profile?: LispEvalProfile): LispEvalSchema;
+
+/** The reasons a lisp_eval error payload carries. */
+export type LispEvalErrorReason = Extract<LispEvalPayload, { status: 'error' }>['reason'];
+
+/**
+ * The lisp_eval error payload for a reason and message, as lisp_eval
+ * answers: `feedback` is what the model reads (default: the message);
+ * `result`, for reason fail only, the printed value of (fail v). A run's own
+ * payload (success or error) is Result.payload, with the `payload` option.
+ */
+export function renderError(
+  reason: LispEvalErrorReason,
+  message: string,
+  options?: { feedback?: string; result?: string },
+): LispEvalPayload;
 
 export function lispEvalTool(config?: LispEvalToolConfig): LispEvalTool;
 

@@ -154,7 +154,21 @@ native.setResultFactory((ok, value, printed, truncated, returned, prints, memory
   return result;
 });
 
+// run/runSync's `payload` option ({payload: true | profile}): the profile
+// of the lisp_eval payload the Result carries, and the options without it
+// (the addon takes only run options).
+function splitPayload(options) {
+  if (options === null || typeof options !== 'object' || options.payload === undefined)
+    return [options, undefined];
+  const { payload, ...rest } = options;
+  if (payload === true) return [rest, 'in_process_with_app_tools'];
+  if (typeof payload !== 'string')
+    throw new TypeError('option payload must be true or a lisp_eval profile name');
+  return [rest, payload];
+}
+
 function finish(result) {
+  if (result.payload !== undefined) result.payload = JSON.parse(result.payload);
   if (!result.ok) result.error = new PtcError(result.error);
   return result;
 }
@@ -278,16 +292,24 @@ function startRun(program, options, profile) {
  * that fails resolves too, with ok false and error a PtcError); bad
  * arguments reject with a TypeError (RangeError for a limit out of range). */
 function run(program, options) {
-  return startRun(program, options, undefined);
+  let split;
+  try {
+    split = splitPayload(options);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return startRun(program, split[0], split[1]);
 }
 
 /** Runs a program on the calling thread; tools must answer synchronously. */
-function runSync(program, options) {
+function runSync(program, givenOptions) {
+  const [options, profile] = splitPayload(givenOptions);
   if (signalOf(options) !== undefined)
     throw new TypeError('runSync takes no signal: it blocks its thread (use run)');
   const tools = toolsOf(options);
-  if (tools === undefined) return finish(native.runInPlace(programArg(program), optionsArg(options)));
-  const job = native.createJob(programArg(program), optionsArg(options));
+  if (tools === undefined)
+    return finish(native.runInPlace(programArg(program), optionsArg(options), profile));
+  const job = native.createJob(programArg(program), optionsArg(options), profile);
   let out = native.startSync(job);
   while (Array.isArray(out)) {
     const n = out.length;
@@ -326,6 +348,14 @@ function compile(program, options) {
   const [handle, error] = native.compile(program, options);
   if (error) throw new PtcError(error);
   return new Program(kToken, handle);
+}
+
+/** The lisp_eval error payload for `reason` and `message` (feedback: what
+ * the model reads, default the message; result: fail only, the printed value
+ * of (fail v)). The success payload of a run is Result.payload (the run's
+ * `payload` option). */
+function renderError(reason, message, options) {
+  return native.renderError(reason, message, options);
 }
 
 /** The lisp_eval tool's canonical name, description and JSON Schema. */
@@ -378,8 +408,7 @@ function lispEvalTool(config) {
     else if (context !== undefined) options.context = context;
     const signal = callOptions && callOptions.abortSignal;
     if (signal instanceof AbortSignal) options.signal = signal;
-    const result = await startRun(args.program, options, profileName);
-    return JSON.parse(result.payload);
+    return (await startRun(args.program, options, profileName)).payload;
   };
   return {
     name: schema.name,
@@ -822,6 +851,7 @@ module.exports = {
   compile,
   prepareContext,
   toolSchema,
+  renderError,
   lispEvalTool,
   Program,
   PreparedContext,

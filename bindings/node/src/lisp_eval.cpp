@@ -4,6 +4,9 @@
 // are wrong. The payloads of runs are rendered in jobs.cpp.
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+
 #include "convert.hpp"
 #include "exports.hpp"
 #include "protocol/lisp_eval.hpp"
@@ -65,9 +68,47 @@ napi_value check_args(napi_env env, napi_callback_info info) {
   });
 }
 
+// renderError(reason, message, {feedback, result}?) -> the error payload
+napi_value render_error(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    napi_value argv[3];
+    arguments(env, info, argv);
+    if (type_of(env, argv[0]) != napi_string) throw_type_error(env, "reason must be a string");
+    std::string name = string_of(env, argv[0]);
+    std::optional<protocol::Reason> reason;
+    std::string names;
+    for (auto r :
+         {protocol::Reason::ParseError, protocol::Reason::RuntimeError, protocol::Reason::Timeout,
+          protocol::Reason::MemoryLimit, protocol::Reason::ArgsError, protocol::Reason::Fail,
+          protocol::Reason::ValidationError}) {
+      if (protocol::reason_name(r) == name) reason = r;
+      names += (names.empty() ? "" : ", ") + std::string(protocol::reason_name(r));
+    }
+    if (!reason) throw_type_error(env, "unknown payload reason '" + name + "' (" + names + ")");
+    if (type_of(env, argv[1]) != napi_string) throw_type_error(env, "message must be a string");
+    protocol::ErrorOptions options;
+    napi_valuetype t = type_of(env, argv[2]);
+    if (t == napi_object) {
+      for (auto [key, slot] :
+           {std::pair{"feedback", &options.feedback}, std::pair{"result", &options.result}}) {
+        napi_value v = named(env, argv[2], key);
+        napi_valuetype vt = type_of(env, v);
+        if (vt == napi_undefined) continue;
+        if (vt != napi_string)
+          throw_type_error(env, std::string("option ") + key + " must be a string");
+        *slot = string_of(env, v);
+      }
+    } else if (t != napi_undefined) {
+      throw_type_error(env, "options must be an object");
+    }
+    return to_js(env, protocol::error_payload(*reason, string_of(env, argv[1]), options));
+  });
+}
+
 }  // namespace
 
 void register_lisp_eval(napi_env env, napi_value exports) {
+  export_function(env, exports, "renderError", render_error);
   export_function(env, exports, "toolSchema", tool_schema);
   export_function(env, exports, "checkLispEvalArgs", check_args);
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { lispEvalTool, toolSchema } from 'ptc-lisp';
+import { lispEvalTool, renderError, run, runSync, toolSchema } from 'ptc-lisp';
 
 test('toolSchema gives the canonical description and JSON Schema', () => {
   const s = toolSchema();
@@ -67,4 +67,32 @@ test('an abortSignal from the SDK cancels the call', async () => {
                                      { abortSignal: AbortSignal.abort() });
   assert.equal(payload.status, 'error');
   assert.match(payload.message, /cancelled/);
+});
+
+test('the payload option: a Result carries the payload lispEvalTool would answer', async () => {
+  const tools = { 'get-user': async ({ id }) => ({ id, name: 'Ada' }) };
+  const program = '(println "hi") (:name (tool/get-user {:id 1}))';
+  const viaTool = await lispEvalTool({ tools }).execute({ program });
+  const r = await run(program, { tools, payload: true });
+  assert.deepEqual(r.payload, viaTool);
+  // In place (no tools) and blocking, errors too, under another profile.
+  const err = runSync('(+ 1 "a")', { payload: 'in_process_text_mode' });
+  assert.equal(err.payload.status, 'error');
+  assert.equal(err.payload.reason, 'runtime_error');
+  assert.match(err.payload.message, /type_error/);
+  assert.deepEqual((await run('(+ 1 "a")', { payload: true })).payload, err.payload);
+  assert.equal((await run('(+ 1 2)')).payload, undefined, 'only when asked');
+  assert.throws(() => runSync('1', { payload: 'nope' }), TypeError);
+  await assert.rejects(run('1', { payload: 7 }), TypeError);
+});
+
+test('renderError gives the protocol error payload', () => {
+  assert.deepEqual(renderError('timeout', 'too slow'),
+                   { status: 'error', reason: 'timeout', message: 'too slow', feedback: 'too slow' });
+  assert.deepEqual(renderError('fail', 'no user', { result: '{:id 7}', feedback: 'look again' }),
+                   { status: 'error', reason: 'fail', message: 'no user', feedback: 'look again', result: '{:id 7}' });
+  assert.equal(renderError('fail', 'x').result, null);
+  assert.throws(() => renderError('type_error', 'x'), /unknown payload reason 'type_error' \(parse_error, /);
+  assert.throws(() => renderError('timeout', 1), TypeError);
+  assert.throws(() => renderError('timeout', 'x', { feedback: 3 }), TypeError);
 });
