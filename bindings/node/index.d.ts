@@ -276,10 +276,19 @@ export type LispEvalProfile = 'in_process_with_app_tools' | 'in_process_text_mod
 export type JsonSchema = { [key: string]: JsonValue };
 
 /** The lisp_eval tool's canonical name, description and input JSON Schema. */
+/** The JSON Schema of lisp_eval's arguments: a closed object (what the
+ * OpenAI Agents SDK's strict tools ask for). */
+export interface LispEvalInputSchema {
+  type: 'object';
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  additionalProperties: false;
+}
+
 export interface LispEvalSchema {
   name: 'lisp_eval';
   description: string;
-  inputSchema: JsonSchema;
+  inputSchema: LispEvalInputSchema;
 }
 
 /** The arguments of a lisp_eval call. */
@@ -328,7 +337,7 @@ export interface LispEvalToolConfig {
 /** The lisp_eval tool, shaped for the Vercel AI SDK's and OpenAI Agents SDK's tool() helpers. */
 export interface LispEvalTool extends LispEvalSchema {
   /** The same schema as inputSchema, under the name the OpenAI Agents SDK uses. */
-  parameters: JsonSchema;
+  parameters: LispEvalInputSchema;
   /** Runs args.program; resolves with the payload (never rejects for a failing program). */
   execute(args: LispEvalArgs, options?: { abortSignal?: AbortSignal }): Promise<LispEvalPayload>;
 }

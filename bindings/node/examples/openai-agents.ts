@@ -3,17 +3,7 @@
 // the programs call the app's tools. Needs OPENAI_API_KEY.
 // Type-checked by the tests against the pinned SDK (node_package_tests).
 import { Agent, run, tool } from '@openai/agents';
-import { lispEvalTool, type JsonSchema, type LispEvalArgs } from 'ptc-lisp';
-
-// lisp.parameters is a strict object schema ({type: 'object', properties:
-// {program}, required: ['program'], additionalProperties: false}); ptc-lisp
-// types it as plain JSON, so tell tool() its shape.
-type StrictObjectSchema = {
-  type: 'object';
-  properties: Record<string, JsonSchema>;
-  required: string[];
-  additionalProperties: false;
-};
+import { lispEvalTool, type LispEvalArgs } from 'ptc-lisp';
 
 const orders: Record<string, { id: number; total: number }[]> = {
   acme: [{ id: 1, total: 120 }, { id: 2, total: 80 }],
@@ -36,7 +26,7 @@ const agent = new Agent({
     tool({
       name: lisp.name,
       description: lisp.description,
-      parameters: lisp.parameters as StrictObjectSchema,
+      parameters: lisp.parameters, // a closed object schema, as strict tools need
       strict: true,
       execute: (input, _context, details) => lisp.execute(input as LispEvalArgs, { abortSignal: details?.signal }),
     }),
