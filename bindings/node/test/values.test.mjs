@@ -52,6 +52,32 @@ test('undefined properties are left out and toJSON is honoured, as JSON.stringif
   assert.deepEqual(r.value, [false, when.toJSON()]);
 });
 
+test('a context of plain data (sent as JSON text) and one that is not (converted) agree', () => {
+  // Plain data crosses as JSON text; a class instance, a BigInt, a lone
+  // surrogate, a number past 2^53 or a toJSON object makes the whole
+  // context go through the converter. The program sees the same values.
+  class Box { constructor() { this.v = 1; } }
+  const plain = {
+    ints: [0, -0, 1, -7, 2 ** 53 - 1], floats: [2.5, -1e-7, 1e300], s: ['', 'é✓😀', 'a"b\\c\n'],
+    holes: [1, undefined, 3], nested: { a: [{ b: null }], gone: undefined }, none: Object.create(null),
+    when: new Date(Date.UTC(2024, 0, 2)),
+  };
+  const program = '[data/ints data/floats data/s data/holes data/nested data/none data/when]';
+  const expected = [[0, 0, 1, -7, 2 ** 53 - 1], [2.5, -1e-7, 1e300], ['', 'é✓😀', 'a"b\\c\n'],
+    [1, null, 3], { a: [{ b: null }] }, {}, '2024-01-02T00:00:00.000Z'];
+  assert.deepEqual(runSync(program, { context: plain }).value, expected);
+  for (const odd of [new Box(), 5n, 'x\ud800', 2 ** 60, { toJSON: () => 'j' }]) {
+    const r = runSync(`[${program} data/odd]`, { context: { ...plain, odd } });
+    assert.equal(r.ok, true, r.error?.text);
+    assert.deepEqual(r.value[0], expected, String(odd));
+  }
+  assert.deepEqual(runSync('data/odd', { context: { odd: new Box() } }).value, { v: 1 });
+  assert.equal(runSync('data/odd', { context: { odd: 'x\ud800' } }).value, 'x\ufffd');
+  // What has no JSON form is still refused with where it is.
+  assert.throws(() => runSync('1', { context: { a: [{ f: () => 1 }] } }), /context\.a\[0\]\.f/);
+  assert.throws(() => runSync('1', { context: { n: NaN } }), /NaN/);
+});
+
 test('memory carries def across runs; history gives *1', () => {
   const first = runSync('(def total 40) (def names ["a"]) :done');
   assert.equal(first.ok, true);
