@@ -195,6 +195,7 @@ function signalOf(options) {
 
 // The Result object the addon makes (src/addon.cpp result_object): an
 // object literal, so every Result shares one shape built once.
+const plainSlots = new Float64Array(5); // truncated, returned, and usage's three
 native.setResultFactory((ok, value, printed, truncated, returned, prints, memory, toolCalls,
   pmapCalls, durationMs, memoryBytes, evalReductions, error, payload) => {
   const result = {
@@ -207,7 +208,12 @@ native.setResultFactory((ok, value, printed, truncated, returned, prints, memory
   };
   if (payload !== undefined) result.payload = payload;
   return result;
-});
+}, (value, printed) => ({ // a plain outcome (runInPlace): ok, nothing printed, called or kept
+  ok: true, value, printed, truncated: plainSlots[0] === 1, returned: plainSlots[1] === 1,
+  prints: [], memory: {}, toolCalls: [], pmapCalls: [],
+  usage: { durationMs: plainSlots[2], memoryBytes: plainSlots[3], evalReductions: plainSlots[4] },
+  error: null,
+}), plainSlots);
 
 // run/runSync's `payload` option ({payload: true | profile}): the profile
 // of the lisp_eval payload the Result carries, and the options without it

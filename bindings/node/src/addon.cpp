@@ -1,6 +1,7 @@
 // ptc_lisp.node: the Node-API addon behind the npm package ptc-lisp
 // (bindings/node/index.js). It links the engine statically (libptc.a) and
 // exports only the Node-API entry points.
+#include <utility>
 #include <vector>
 
 #include "convert.hpp"
@@ -84,6 +85,11 @@ namespace {
 // fraction of defining its properties one by one from here.
 struct Instance {
   napi_ref make_result = nullptr;
+  // index.js's Float64Array for plain results (plain_result): its memory,
+  // kept alive by the reference.
+  napi_ref make_plain = nullptr;  // makePlain(value, printed), scalars in the slots
+  napi_ref plain_slots_ref = nullptr;
+  double* plain_slots = nullptr;
 };
 
 Instance& instance(napi_env env) {
@@ -92,19 +98,58 @@ Instance& instance(napi_env env) {
   return *static_cast<Instance*>(data);
 }
 
-// setResultFactory(makeResult)
+// setResultFactory(makeResult, makePlain, plainSlots: Float64Array(kPlainSlots))
 napi_value set_result_factory(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
-    napi_value fn = first_argument(env, info);
-    if (type_of(env, fn) != napi_function) throw_type_error(env, "makeResult must be a function");
+    napi_value argv[3];
+    arguments(env, info, argv);
+    if (type_of(env, argv[0]) != napi_function || type_of(env, argv[1]) != napi_function)
+      throw_type_error(env, "makeResult and makePlain must be functions");
+    argv[1] = std::exchange(argv[2], argv[1]);  // argv[1]: the slots, argv[2]: makePlain
+    bool typed = false;
+    check(env, napi_is_typedarray(env, argv[1], &typed));
+    napi_typedarray_type type = napi_int8_array;
+    size_t length = 0;
+    void* data = nullptr;
+    if (typed)
+      check(env, napi_get_typedarray_info(env, argv[1], &type, &length, &data, nullptr, nullptr));
+    if (!typed || type != napi_float64_array || length != kPlainSlots)
+      throw_type_error(
+          env, "plainSlots must be a Float64Array of " + std::to_string(kPlainSlots) + " numbers");
     Instance& in = instance(env);
     if (in.make_result) napi_delete_reference(env, in.make_result);
-    check(env, napi_create_reference(env, fn, 1, &in.make_result));
+    if (in.plain_slots_ref) napi_delete_reference(env, in.plain_slots_ref);
+    if (in.make_plain) napi_delete_reference(env, in.make_plain);
+    check(env, napi_create_reference(env, argv[0], 1, &in.make_result));
+    check(env, napi_create_reference(env, argv[2], 1, &in.make_plain));
+    check(env, napi_create_reference(env, argv[1], 1, &in.plain_slots_ref));
+    in.plain_slots = static_cast<double*>(data);
     return js_undefined(env);
   });
 }
 
 }  // namespace
+
+napi_value plain_result(napi_env env, const Step& step) {
+  Instance& in = instance(env);
+  if (!in.plain_slots) throw_error(env, "ptc-lisp: index.js set no result slots");
+  bool plain = step.ok && step.prints.empty() && step.tool_calls.empty() &&
+               step.pmap_calls.empty() && step.memory.kind() == HostValue::Kind::Map &&
+               step.memory.size() == 0;
+  if (!plain) return result_object(env, step, nullptr);
+  double* slots = in.plain_slots;
+  slots[0] = step.truncated;
+  slots[1] = step.returned;
+  slots[2] = step.usage.duration_ms;
+  slots[3] = static_cast<double>(step.usage.memory_bytes);
+  slots[4] = static_cast<double>(step.usage.eval_reductions);
+  napi_value make = nullptr;
+  check(env, napi_get_reference_value(env, in.make_plain, &make));
+  napi_value argv[] = {to_js(env, step.value), js_string(env, step.printed)};
+  napi_value out = nullptr;
+  check(env, napi_call_function(env, js_undefined(env), make, std::size(argv), argv, &out));
+  return out;
+}
 
 napi_value result_object(napi_env env, const Step& step, const std::string* payload) {
   Instance& in = instance(env);

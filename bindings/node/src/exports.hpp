@@ -40,6 +40,12 @@ napi_value prepared_context_handle(napi_env env, std::shared_ptr<const PreparedC
 // A run's outcome as the plain object index.js turns into a Result;
 // `payload`, when not null, is added as the lisp_eval payload text.
 napi_value result_object(napi_env env, const Step& step, const std::string* payload);
+// The same, cheaper for the common plain outcome (ok, no prints, tool
+// calls, pmaps or memory): index.js's makePlain(value, printed) with the
+// other fields in its slots (truncated, returned, durationMs, memoryBytes,
+// evalReductions), fewer values to make and pass.
+inline constexpr size_t kPlainSlots = 5;
+napi_value plain_result(napi_env env, const Step& step);
 // An error as {reason, message, hint, line, column, text, failValue}.
 napi_value error_object(napi_env env, const Error& error, const HostValue* fail_value);
 

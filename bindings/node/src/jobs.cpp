@@ -155,6 +155,7 @@ napi_value create_job(napi_env env, napi_callback_info info) {
 }
 
 // runInPlace(program, options, payloadProfile?, attemptUs) -> Result | null
+// (without a payload profile: plain_result's form)
 // A run without tools, whole, on the calling thread and with no job handle
 // (runSync's path, and what spares run() the trip through node's pool).
 // attemptUs > 0 makes it run()'s try (RunOptions::attempt_us): a run that
@@ -176,7 +177,8 @@ napi_value run_in_place(napi_env env, napi_callback_info info) {
     execute(job);
     if (attempt_us > 0 && job.step && !job.step->ok && job.step->error.kind == ErrorKind::Timeout)
       return js_null(env);
-    return outcome(env, job);
+    if (job.payload_profile || !job.failure.empty() || !job.step) return outcome(env, job);
+    return plain_result(env, *job.step);
   });
 }
 

@@ -78,6 +78,24 @@ test('a context of plain data (sent as JSON text) and one that is not (converted
   assert.throws(() => runSync('1', { context: { n: NaN } }), /NaN/);
 });
 
+test('every field of a plain outcome (the addon passes it the short way) and of a full one', async () => {
+  const shape = ['ok', 'value', 'printed', 'truncated', 'returned', 'prints', 'memory', 'toolCalls',
+    'pmapCalls', 'usage', 'error'];
+  for (const r of [runSync('(return [1 2 3])', { displayLimit: 2 }),
+    await run('(return [1 2 3])', { displayLimit: 2 })]) {
+    assert.deepEqual(Object.keys(r), shape);
+    assert.deepEqual([r.ok, r.value, r.printed, r.truncated, r.returned, r.error],
+                     [true, [1, 2, 3], '[1 2 ...] (2/3)', true, true, null]);
+    assert.deepEqual([r.prints, r.memory, r.toolCalls, r.pmapCalls], [[], {}, [], []]);
+    assert.ok(r.usage.durationMs > 0 && r.usage.memoryBytes > 0 && r.usage.evalReductions > 0);
+  }
+  const plain = runSync('7');
+  assert.deepEqual([plain.truncated, plain.returned], [false, false]);
+  const full = runSync('(println "x") (def y 2) 7');
+  assert.deepEqual(Object.keys(full), shape);
+  assert.deepEqual([full.value, full.prints, full.memory], [7, ['x'], { y: 2 }]);
+});
+
 test('memory carries def across runs; history gives *1', () => {
   const first = runSync('(def total 40) (def names ["a"]) :done');
   assert.equal(first.ok, true);
