@@ -7,6 +7,7 @@
 
 #include "cli/cli.hpp"
 #include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval_call.hpp"
 #include "protocol/text.hpp"
 
 namespace ptc::cli {
@@ -38,10 +39,6 @@ std::string take_profile(std::vector<std::string>& args, std::optional<Profile>&
 int print_payload(const std::string& payload, bool ok) {
   fmt::print("{}\n", payload);
   return ok ? kExitOk : kExitProgramError;
-}
-
-int print_error(protocol::Reason reason, const std::string& message) {
-  return print_payload(protocol::render_error(reason, message), false);
 }
 
 constexpr const char* kLispEvalUsage = "ptc lisp-eval [--profile P] [options] < ARGS.json";
@@ -103,42 +100,10 @@ int cmd_lisp_eval(std::vector<std::string> args) {
         "in_process_with_app_tools or in_process_text_mode with --tools",
         kLispEvalUsage);
   if (std::string err = load_context(opts); !err.empty()) return usage_error(err, kLispEvalUsage);
-  protocol::tag_run(p, opts.run);
-
   std::string input(std::istreambuf_iterator<char>(std::cin), {});
-  HostValue call;
-  try {
-    call = parse_json(input);
-  } catch (LispError& e) {
-    return print_error(protocol::Reason::ArgsError,
-                       protocol::extract_program({}, e.error().message).message);
-  }
-  if (call.kind() != HostValue::Kind::Map)
-    return print_error(
-        protocol::Reason::ArgsError,
-        protocol::extract_program({}, "the arguments must be a JSON object {\"program\": ...}")
-            .message);
-  protocol::ProgramArg program = protocol::extract_program(call);
-  if (!program.ok) return print_error(protocol::Reason::ArgsError, program.message);
-  const HostValue* context = call.get("context");
-  if (std::string err = protocol::check_context(context); !err.empty())
-    return print_error(protocol::Reason::ArgsError, err);
-  if (context && !context->is_nil()) opts.run.context = *context;
-
-  HostValue prior = opts.run.memory;
-  Step step = run(program.program, opts.run);
-  if (!step.ok) return print_payload(protocol::render_step_error(step), false);
-  protocol::SuccessOptions success{include_memory, {}};
-  if (!opts.run.signature.empty()) {  // the result as typed JSON
-    protocol::JsonValue typed = protocol::to_json_value(step.value);
-    if (!typed.ok)
-      return print_error(protocol::Reason::ValidationError, "validated value: " + typed.error);
-    success.validated = std::move(typed.value);
-  }
-  if (!include_memory)
-    return print_payload(protocol::render_success_from_step(step, success), true);
-  protocol::ExecutionFeedback execution = protocol::execution_feedback(step, prior, 2);
-  return print_payload(protocol::render_success(step, execution, success), true);
+  protocol::LispEvalAnswer answer =
+      protocol::answer_lisp_eval(input, p, std::move(opts.run), include_memory);
+  return print_payload(answer.payload, answer.ok);
 }
 
 int cmd_tool_schema(std::vector<std::string> args) {

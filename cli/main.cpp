@@ -96,7 +96,8 @@ const char* help_for(const std::string& cmd) {
            "             \"max_turns\": 5, \"retry_turns\": 0, \"max_tool_calls\": N,\n"
            "             \"signature\": \"{total :int}\", \"system_prompt\": \"...\",\n"
            "             \"context\": {...}, \"memory_limit\": BYTES,\n"
-           "             \"memory_strategy\": \"strict\" | \"rollback\",\n"
+           "             \"memory_strategy\": \"strict\" | \"rollback\", \"mission_timeout_ms\": "
+           "MS,\n"
            "             \"tools\": {\"NAME\": {\"description\": \"...\", \"signature\": \"...\",\n"
            "                        \"expose\": \"native\" | \"ptc_lisp\" | \"both\", \"cache\": "
            "true,\n"
@@ -108,12 +109,13 @@ const char* help_for(const std::string& cmd) {
            "   \"llm\": [assistant messages in OpenAI format, in order]}\n"
            "output ptc_lisp offers the model only lisp_eval (the tool-call transport); text is\n"
            "combined mode. A replay entry without \"args\" answers any call. An llm entry may\n"
-           "also be {\"error\": \"...\"} (the model call fails) or {\"throw\": \"...\"}. Running\n"
-           "out of responses is an llm_error.\n\n"
+           "also be {\"error\": \"...\"} (the model call fails) or {\"throw\": \"...\"}, and an\n"
+           "assistant message may carry \"tokens\": {\"input\", \"output\", ...}. Running out of\n"
+           "responses is an llm_error.\n\n"
            "Prints one JSON object: {\"ok\", \"return\", \"fail\": {\"reason\", \"message\"},\n"
            "\"messages\": [...], \"turns\": N, \"turn_records\": [...], \"tool_executions\":\n"
            "{NAME: times its replay ran}, \"telemetry\": [events], \"memory\", "
-           "\"fallback_used\"}.\n"
+           "\"fallback_used\",\n\"native_tool_calls\", \"tokens\"}.\n"
            "Exit codes: 0 the run succeeded, 1 it failed, 2 a bad command line or script.\n";
   return nullptr;
 }

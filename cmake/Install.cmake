@@ -1,13 +1,21 @@
-# `cmake --install`: the ptc executable, libptc (shared and static), the
-# public headers (C++ and C), the Python module, a CMake package
-# (find_package(ptc) -> ptc::ptc, and with COMPONENTS static also
-# ptc::ptc_static) and ptc.pc for pkg-config.
+# `cmake --install`: the ptc executable, libptc (shared and static),
+# libptc_protocol (shared), the public headers (C++ and C), the Python
+# module, a CMake package (find_package(ptc) -> ptc::ptc and
+# ptc::ptc_protocol, and with COMPONENTS static also ptc::ptc_static) and
+# ptc.pc for pkg-config.
 # Two install components, which are also the two Debian packages
-# (cmake/Package.cmake): `runtime` (ptc, libptc.so.N, docs) and `dev`.
+# (cmake/Package.cmake): `runtime` (ptc, libptc.so.N, libptc_protocol.so.N,
+# docs) and `dev`.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS ptc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(TARGETS ptc_shared EXPORT ptcTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+                NAMELINK_COMPONENT dev)
+# libptc_protocol.so.N (the lisp_eval tool and the agent loop through the C
+# API of <ptc/ptc_protocol.h>; it links libptc.so.N), installed as libptc is:
+# find_package(ptc) -> ptc::ptc_protocol.
+install(TARGETS ptc_protocol_shared EXPORT ptcTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
                 NAMELINK_COMPONENT dev)
 install(TARGETS ptc_static EXPORT ptcStaticTargets

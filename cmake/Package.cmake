@@ -1,6 +1,7 @@
 # `cpack` in the build directory: two Debian packages from the two install
-# components (cmake/Install.cmake): `ptc` (the executable, libptc.so.N, docs)
-# and `libptc-dev` (headers, libptc.so, libptc.a, the CMake package, ptc.pc).
+# components (cmake/Install.cmake): `ptc` (the executable, libptc.so.N,
+# libptc_protocol.so.N, the Python module, docs) and `libptc-dev` (headers,
+# libptc.so, libptc_protocol.so, libptc.a, the CMake package, ptc.pc).
 # Dependencies: dpkg-shlibdeps computes ptc's from what its files link; the
 # -dev package needs what a static link of the engine needs.
 set(CPACK_GENERATOR DEB)
@@ -22,9 +23,10 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME ptc)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION interpreters)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
-    "The ptc command (eval, run, batch, repl, the MCP server) and libptc.so: a
-bytecode compiler and register VM for PTC-Lisp, the deterministic, sandboxed
-Clojure subset that LLMs write small programs in to orchestrate tools.")
+    "The ptc command (eval, run, batch, repl, the MCP server), libptc.so and
+libptc_protocol.so (the lisp_eval tool and the agent loop): a bytecode
+compiler and register VM for PTC-Lisp, the deterministic, sandboxed Clojure
+subset that LLMs write small programs in to orchestrate tools.")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libptc-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
