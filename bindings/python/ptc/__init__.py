@@ -18,6 +18,12 @@ runs until every live part of the program waits on a deferred tool and
 returns an Execution to ``resume`` with the answers (now, later, from another
 thread, or from another process after ``dump``/``ptc.load``);
 ``await ptc.run_async(program, tools=...)`` answers them with asyncio.
+
+The protocol layer (libptc_protocol, loaded on first use): the `lisp_eval`
+tool for an LLM (``ptc.tool_schema()``, ``ptc.lisp_eval_tool(tools=...)``
+whose handler answers a call with its JSON payload, ``ptc.render_success``,
+``ptc.render_error``) and the agent loop over a model you bring
+(``ptc.Agent(llm=..., tools=...).run()``).
 """
 
 import asyncio
@@ -27,6 +33,7 @@ import ctypes
 import functools
 import inspect
 import json
+import json.scanner
 import threading
 from collections.abc import Mapping
 
@@ -36,9 +43,16 @@ __all__ = [
     "run", "compile", "prepare_context", "Session", "Program", "PreparedContext",
     "CancelToken", "Tool", "Result", "Error", "CompileError", "PtcInternalError",
     "start", "load", "run_async", "Execution", "PendingCall", "ToolError", "__version__",
+    "tool_schema", "lisp_eval_tool", "LispEvalTool", "render_success", "render_error",
+    "Agent", "AgentTool", "AgentResult", "ProtocolUnavailable",
 ]
 
 _c = _lib.load()
+# The same library through ctypes.PyDLL, for the calls that read a result:
+# they hold the GIL, which is cheaper than releasing it for so short a call
+# and makes a Result shared by threads safe (a ptc_result builds its texts on
+# first request).
+_py = _lib.holding_gil(_c)
 __version__ = _c.ptc_version().decode()
 
 
@@ -139,20 +153,96 @@ class Error:
         return f"ptc.Error({self.text!r})"
 
 
+_UNSET = object()
+
+
+# json's own C scanner without json.loads's wrapper (which looks for
+# whitespace around the document with two regular expressions): the JSON
+# texts of the C API are compact. Half the cost of json.loads on small texts.
+_scan = json.scanner.c_make_scanner(json.JSONDecoder()) if json.scanner.c_make_scanner \
+    else json.scanner.py_make_scanner(json.JSONDecoder())
+
+
+def _from_json(text):
+    """Python data from a compact JSON text (str) of the C API."""
+    return _scan(text, 0)[0]
+
+
+def _result_json(getter, handle):
+    """Python data from one of a ptc_result's JSON texts."""
+    text = getter(handle, None)
+    if text is None:
+        _check(_c.ptc_last_status())  # out of memory
+    return _from_json(text.decode("utf-8", "replace"))
+
+
 class Result:
     """The outcome of a run. `value` is the program's value as Python data
     (keywords become str, sets and vectors list, maps dict, functions the str
     of their printed form); `printed` the value in Clojure syntax; `prints`
     the println output; `memory` the names bound by def/defn; `tool_calls`
-    the tool-call ledger; `error` an Error when `ok` is False, else None."""
+    the tool-call ledger; `error` an Error when `ok` is False, else None.
 
-    __slots__ = ("ok", "value", "printed", "truncated", "returned", "prints", "memory",
-                 "tool_calls", "pmap_calls", "usage", "error")
+    Immutable. It holds the engine's result and converts each field to Python
+    the first time it is read (most callers read `ok` and `value` only), so
+    a run costs little more than the C call."""
 
-    def __init__(self, doc):
-        _fields_from(self, doc)
-        if self.error is not None:
-            self.error = Error(self.error)
+    # The fields, in the order of ptc_result_json.
+    _fields = ("ok", "value", "printed", "truncated", "returned", "prints", "memory",
+               "tool_calls", "pmap_calls", "usage", "error")
+    __slots__ = ("_handle", "ok", "_value", "_memory", "_doc", "_error")
+
+    def __init__(self, handle, ok, doc=None):
+        self._handle = handle  # a ptc_result, freed with this object; None: from `doc`
+        self.ok = ok
+        self._value = self._memory = self._error = _UNSET
+        self._doc = doc
+
+    def __del__(self):
+        handle, self._handle = self._handle, None
+        if handle:
+            try:
+                _c.ptc_result_free(handle)
+            except Exception:  # the interpreter is shutting down
+                pass
+
+    def __reduce__(self):  # copy, deepcopy and pickle: the converted fields
+        return _result_from_doc, (self._full(),)
+
+    def _full(self):
+        """The ptc_result_json document (every field), built once."""
+        if self._doc is None:
+            self._doc = _result_json(_py.ptc_result_json, self._handle)
+        return self._doc
+
+    @property
+    def value(self):
+        if self._value is _UNSET:
+            self._value = (_result_json(_py.ptc_result_value_json, self._handle)
+                           if self._handle else self._doc["value"])
+        return self._value
+
+    @property
+    def memory(self):
+        if self._memory is _UNSET:
+            self._memory = (_result_json(_py.ptc_result_memory_json, self._handle)
+                            if self._handle else self._doc["memory"])
+        return self._memory
+
+    @property
+    def error(self):
+        if self._error is _UNSET:
+            doc = None if self.ok else self._full()["error"]
+            self._error = None if doc is None else Error(doc)
+        return self._error
+
+    printed = property(lambda self: self._full()["printed"])
+    truncated = property(lambda self: self._full()["truncated"])
+    returned = property(lambda self: self._full()["returned"])
+    prints = property(lambda self: self._full()["prints"])
+    tool_calls = property(lambda self: self._full()["tool_calls"])
+    pmap_calls = property(lambda self: self._full()["pmap_calls"])
+    usage = property(lambda self: self._full()["usage"])
 
     def __repr__(self):
         if self.ok:
@@ -160,21 +250,14 @@ class Result:
         return f"ptc.Result(error, {self.error.text!r})"
 
 
-def _take_result(handle):
-    """A Result from a ptc_result handle, which is freed."""
-    try:
-        length = ctypes.c_size_t()
-        pointer = _c.ptc_result_json(handle, ctypes.byref(length))
-        if not pointer:
-            _check(_c.ptc_last_status())
-        return Result(json.loads(_text_out(pointer, length)))
-    finally:
-        _c.ptc_result_free(handle)
+def _result_from_doc(doc):
+    return Result(None, doc["ok"], doc)
 
 
 def _deliver(status, handle):
+    """A Result from ptc_run's (or its kind's) status and result handle."""
     _check(status)
-    return _take_result(handle)
+    return Result(handle.value, status == _lib.OK)
 
 
 # ---------------------------------------------------------------- shared handles
@@ -302,12 +385,13 @@ class _Options(_Handle):
         handle = _c.ptc_options_new()
         if not handle:
             raise MemoryError(_last_error())
-        super().__init__(handle)
+        self._handle = handle
         self.keep = []
         try:
             self._set(context, tools, memory, history, signature, float_precision,
                       filter_context, display_limit, cancel, limits)
-            self._defer(defer, _deferred or {})
+            if defer is not None or _deferred:
+                self._defer(defer, _deferred or {})
         except BaseException:
             self.close()
             raise
@@ -360,10 +444,16 @@ class _Options(_Handle):
                 raise TypeError(f"cancel must be a ptc.CancelToken, got {type(cancel).__name__}")
             _check(_c.ptc_options_set_cancel_token(h, cancel._handle))
         for name, value in limits.items():
-            limit = _limit(name)
+            limit = _limits.get(name)
+            if limit is None:
+                limit = _limit(name)
             if value is None and name == "max_tool_calls":
                 value = -1  # unlimited
-            _check(_c.ptc_options_set_limit(h, limit, _int(value, name)))
+            elif type(value) is not int:
+                _int(value, name)
+            status = _c.ptc_options_set_limit(h, limit, value)
+            if status:
+                _check(status)
         if tools is not None:
             if not isinstance(tools, Mapping):
                 raise TypeError(f"tools must be a dict of name -> callable, got "
@@ -402,16 +492,55 @@ def run(program, context=None, tools=None, memory=None, timeout_ms=None, signatu
     Also: history (earlier results, oldest first: *1 is the last),
         float_precision, filter_context, display_limit, cancel (CancelToken).
     """
-    source = _source(program)
+    source = program.encode() if type(program) is str else _source(program)
+    out = ctypes.c_void_p()
+    if (context is None and tools is None and memory is None and timeout_ms is None
+            and signature is None and not options):
+        return _deliver(_c.ptc_run(source, len(source), None, out), out)  # the defaults
     if timeout_ms is not None:
         options["timeout_ms"] = timeout_ms
-    opts = _Options(context=context, tools=tools, memory=memory, signature=signature, **options)
+    if signature is not None:
+        options["signature"] = signature
+    if context is None and tools is None and memory is None:
+        opts = _scalar_options(options)
+        if opts is not None:
+            return _deliver(_c.ptc_run(source, len(source), opts._handle, out), out)
+    opts = _Options(context=context, tools=tools, memory=memory, **options)
     try:
-        out = ctypes.c_void_p()
-        status = _c.ptc_run(source, len(source), opts._handle, ctypes.byref(out))
-        return _deliver(status, out.value)
+        return _deliver(_c.ptc_run(source, len(source), opts._handle, out), out)
     finally:
         opts.close()
+
+
+# Options made of limits and other plain values only, as runs give them again
+# and again (timeout_ms=500): made once and kept, at most this many. Options
+# are read-only once made, so runs on any threads may share them.
+_SCALAR_OPTIONS_KEPT = 64
+_scalar_kept = {}
+_SCALAR_NAMES = frozenset(("signature", "float_precision", "filter_context", "display_limit"))
+
+
+def _scalar_options(options):
+    """The kept _Options for `options` (keyword arguments of run), made now
+    if need be; None when they hold more than plain values (a history, a
+    cancel token, deferred tools, a bool) or the cache is full."""
+    for value in options.values():
+        if type(value) not in _PLAIN:
+            return None
+    key = tuple(options.items())
+    opts = _scalar_kept.get(key)
+    if opts is not None:
+        return opts
+    for name in options:
+        if name not in _SCALAR_NAMES and name not in _limits and name != "timeout_ms":
+            return None
+    if len(_scalar_kept) >= _SCALAR_OPTIONS_KEPT:
+        return None
+    opts = _Options(**options)  # raises for a bad name or value: nothing is kept
+    return _scalar_kept.setdefault(key, opts)
+
+
+_PLAIN = (int, str, type(None))
 
 
 class CompileError(Exception):
@@ -437,8 +566,7 @@ class Program(_Handle):
         opts = _Options(**{**self._options, **options})
         try:
             out = ctypes.c_void_p()
-            status = _c.ptc_program_run(self._handle, opts._handle, ctypes.byref(out))
-            return _deliver(status, out.value)
+            return _deliver(_c.ptc_program_run(self._handle, opts._handle, out), out)
         finally:
             opts.close()
 
@@ -457,7 +585,7 @@ def compile(program, **options):  # noqa: A001 - the natural name, as re.compile
                                 ctypes.byref(error))
         _check(status)
         if status == _lib.PROGRAM_ERROR:
-            raise CompileError(_take_result(error.value).error)
+            raise CompileError(Result(error.value, False).error)
         return Program(out.value, options)
     finally:
         opts.close()
@@ -487,8 +615,7 @@ class Session(_Handle):
         source = _source(program)
         with self._lock:
             out = ctypes.c_void_p()
-            status = _c.ptc_session_eval(self._handle, source, len(source), ctypes.byref(out))
-            return _deliver(status, out.value)
+            return _deliver(_c.ptc_session_eval(self._handle, source, len(source), out), out)
 
     @property
     def memory(self):
@@ -643,7 +770,7 @@ class Execution:
         if self._result is None:
             with self._using() as h:
                 out = ctypes.c_void_p()
-                self._result = _deliver(_c.ptc_execution_result(h, ctypes.byref(out)), out.value)
+                self._result = _deliver(_c.ptc_execution_result(h, out), out)
         return self._result
 
     def resume(self, answers):
@@ -842,3 +969,10 @@ async def run_async(program, tools=None, context=None, memory=None, timeout_ms=N
         return execution.result
     finally:
         execution.close()
+
+
+# The protocol layer (last: it builds on the above).
+from ._lib import ProtocolUnavailable  # noqa: E402
+from ._protocol import (  # noqa: E402
+    Agent, AgentResult, AgentTool, LispEvalTool, lisp_eval_tool, render_error, render_success,
+    tool_schema)

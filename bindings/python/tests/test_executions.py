@@ -340,7 +340,7 @@ def comparable(result, parallel):
     fails, which siblings had started (called tools, counted in pmap_calls)
     before they were stopped depends on timing too, so only the outcome is
     compared."""
-    doc = {name: getattr(result, name) for name in ptc.Result.__slots__ if name != "usage"}
+    doc = {name: getattr(result, name) for name in ptc.Result._fields if name != "usage"}
     untimed = [{k: v for k, v in c.items() if k != "duration_ms"} for c in result.tool_calls]
     doc["tool_calls"] = sorted(untimed, key=json.dumps) if parallel else untimed
     doc["pmap_calls"] = [{k: v for k, v in c.items() if k != "duration_ms"}

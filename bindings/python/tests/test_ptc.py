@@ -406,3 +406,36 @@ def test_library_found_beside_the_installed_package(tmp_path, libdir):
     done = _import_in(packages, None)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "3"
+
+
+def test_runs_with_the_same_plain_options_share_them():
+    # Options of limits and plain values are made once and kept; every run
+    # still gets them, a wrong one still raises each time, and options with
+    # more than plain values (a history, a context) are made per run.
+    for _ in range(3):
+        assert ptc.run("(loop [i 0] (recur (inc i)))", loop_limit=10).error.reason \
+            == "loop_limit_exceeded"
+        assert ptc.run("[1]", signature="[:int]").value == [1]
+        assert ptc.run("1", signature=":string").error.reason == "validation_error"
+        assert ptc.run("*1", signature=":int", history=[5]).value == 5
+        assert ptc.run("data/x", signature=":int", context={"x": 2}).value == 2
+        with pytest.raises(ValueError, match="timeout_ms must be between"):
+            ptc.run("1", timeout_ms=-1)
+        with pytest.raises(TypeError, match="timeout_ms must be an int, got bool"):
+            ptc.run("1", timeout_ms=True)
+    for i in range(100):  # past what is kept: made per run
+        assert ptc.run("(+ 1 1)", timeout_ms=1000 + i).value == 2
+
+
+def test_a_result_converts_on_demand_and_copies_whole():
+    import copy
+    import pickle
+    result = ptc.run('(println "hi") (def x 1) {:a [1 2]}')
+    assert result.ok and result.value == {"a": [1, 2]}
+    assert result.value is result.value  # converted once
+    assert (result.prints, result.memory, result.printed) == (["hi"], {"x": 1}, "{:a [1 2]}")
+    for other in (copy.copy(result), copy.deepcopy(result), pickle.loads(pickle.dumps(result))):
+        assert [getattr(other, f) for f in ptc.Result._fields if f != "error"] == \
+            [getattr(result, f) for f in ptc.Result._fields if f != "error"]
+    failed = pickle.loads(pickle.dumps(ptc.run("(+ 1 :a)")))
+    assert not failed.ok and failed.error.reason == "type_error" and failed.value is None
