@@ -195,7 +195,8 @@ function signalOf(options) {
 
 // The Result object the addon makes (src/addon.cpp result_object): an
 // object literal, so every Result shares one shape built once.
-const plainSlots = new Float64Array(5); // truncated, returned, and usage's three
+// truncated, returned, usage's three, and a scalar value: its kind and number
+const plainSlots = new Float64Array(7);
 native.setResultFactory((ok, value, printed, truncated, returned, prints, memory, toolCalls,
   pmapCalls, durationMs, memoryBytes, evalReductions, error, payload) => {
   const result = {
@@ -208,12 +209,25 @@ native.setResultFactory((ok, value, printed, truncated, returned, prints, memory
   };
   if (payload !== undefined) result.payload = payload;
   return result;
-}, (value, printed) => ({ // a plain outcome (runInPlace): ok, nothing printed, called or kept
-  ok: true, value, printed, truncated: plainSlots[0] === 1, returned: plainSlots[1] === 1,
-  prints: [], memory: {}, toolCalls: [], pmapCalls: [],
-  usage: { durationMs: plainSlots[2], memoryBytes: plainSlots[3], evalReductions: plainSlots[4] },
-  error: null,
-}), plainSlots);
+}, makePlain, plainSlots);
+
+// A plain outcome (runInPlace): ok, nothing printed, called or kept.
+function makePlain(value, printed) {
+  return {
+    ok: true, value, printed, truncated: plainSlots[0] === 1, returned: plainSlots[1] === 1,
+    prints: [], memory: {}, toolCalls: [], pmapCalls: [],
+    usage: { durationMs: plainSlots[2], memoryBytes: plainSlots[3], evalReductions: plainSlots[4] },
+    error: null,
+  };
+}
+
+// What runInPlace gives: a Result, or for a plain outcome with a scalar
+// value only its printed form (src/exports.hpp, plain_result).
+function fromInPlace(out) {
+  if (typeof out !== 'string') return finish(out);
+  const kind = plainSlots[5];
+  return makePlain(kind === 1 ? plainSlots[6] : kind === 2 ? true : kind === 3 ? false : null, out);
+}
 
 // run/runSync's `payload` option ({payload: true | profile}): the profile
 // of the lisp_eval payload the Result carries, and the options without it
@@ -297,7 +311,7 @@ function startRun(program, options, profile) {
     } catch (e) {
       return Promise.reject(e);
     }
-    if (result !== null) return Promise.resolve(finish(result));
+    if (result !== null) return Promise.resolve(fromInPlace(result));
   }
   return new Promise((resolve, reject) => {
     let job;
@@ -364,12 +378,13 @@ function run(program, options) {
 
 /** Runs a program on the calling thread; tools must answer synchronously. */
 function runSync(program, givenOptions) {
+  if (givenOptions === undefined) return fromInPlace(native.runInPlace(programArg(program)));
   const [options, profile] = splitPayload(givenOptions);
   if (signalOf(options) !== undefined)
     throw new TypeError('runSync takes no signal: it blocks its thread (use run)');
   const tools = toolsOf(options);
   if (tools === undefined)
-    return finish(native.runInPlace(programArg(program), optionsArg(options), profile));
+    return fromInPlace(native.runInPlace(programArg(program), optionsArg(options), profile));
   const job = native.createJob(programArg(program), optionsArg(options), profile);
   let out = native.startSync(job);
   while (Array.isArray(out)) {

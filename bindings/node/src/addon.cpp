@@ -1,6 +1,7 @@
 // ptc_lisp.node: the Node-API addon behind the npm package ptc-lisp
 // (bindings/node/index.js). It links the engine statically (libptc.a) and
 // exports only the Node-API entry points.
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -143,6 +144,35 @@ napi_value plain_result(napi_env env, const Step& step) {
   slots[2] = step.usage.duration_ms;
   slots[3] = static_cast<double>(step.usage.memory_bytes);
   slots[4] = static_cast<double>(step.usage.eval_reductions);
+  // A scalar value goes in the slots too, and only `printed` is made here:
+  // no call into JS at all (index.js builds the Result around them).
+  constexpr int64_t kMaxSafeInt = (int64_t{1} << 53) - 1;
+  const HostValue& v = step.value;
+  std::optional<double> kind;
+  switch (v.kind()) {
+    case HostValue::Kind::Int:
+      if (v.as_int() <= kMaxSafeInt && v.as_int() >= -kMaxSafeInt) {
+        kind = 1;
+        slots[6] = static_cast<double>(v.as_int());
+      }
+      break;
+    case HostValue::Kind::Float:
+      kind = 1;
+      slots[6] = v.as_float();
+      break;
+    case HostValue::Kind::Bool:
+      kind = v.as_bool() ? 2 : 3;
+      break;
+    case HostValue::Kind::Nil:
+      kind = 4;
+      break;
+    default:
+      break;
+  }
+  if (kind) {
+    slots[5] = *kind;
+    return js_string(env, step.printed);
+  }
   napi_value make = nullptr;
   check(env, napi_get_reference_value(env, in.make_plain, &make));
   napi_value argv[] = {to_js(env, step.value), js_string(env, step.printed)};

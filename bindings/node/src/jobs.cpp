@@ -27,6 +27,11 @@ Step error_step(const Error& error, const RunOptions& options) {
   return step;
 }
 
+// The lisp_eval payload of a run (the profile only tags the run).
+std::string payload_of(const Step& step) {
+  return step.ok ? protocol::render_success_from_step(step) : protocol::render_step_error(step);
+}
+
 }  // namespace
 
 void execute(Job& job) {
@@ -68,9 +73,7 @@ void execute(Job& job) {
     return;
   }
   if (!job.payload_profile) return;
-  const Step& step = job.step ? *job.step : job.execution->step();
-  job.payload =
-      step.ok ? protocol::render_success_from_step(step) : protocol::render_step_error(step);
+  job.payload = payload_of(job.step ? *job.step : job.execution->step());
 }
 
 napi_value outcome(napi_env env, Job& job) {
@@ -125,8 +128,9 @@ Job& job_of(napi_env env, napi_value value) {
 namespace {
 
 // A job's program, options and payload profile from (program: string |
-// ProgramHandle, options, payloadProfile?).
-void set_up(napi_env env, const napi_value* argv, Job& job) {
+// ProgramHandle, options, payloadProfile?): a Job's, or a run in place's.
+template <class Run>
+void set_up(napi_env env, const napi_value* argv, Run& job) {
   napi_valuetype t = type_of(env, argv[0]);
   if (t == napi_string) {
     job.source = string_of(env, argv[0]);
@@ -166,19 +170,25 @@ napi_value run_in_place(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
     napi_value argv[4];
     arguments(env, info, argv);
-    Job job;
-    set_up(env, argv, job);
-    if (!job.options.tools.empty()) throw_error(env, "ptc-lisp: runInPlace takes no tools");
+    // What set_up fills, without the rest of a Job (no phases here).
+    struct {
+      std::string source;
+      std::shared_ptr<const Program> program;
+      ParsedOptions options;
+      std::atomic<bool> cancel{false};
+      std::optional<protocol::Profile> payload_profile;
+    } in;
+    set_up(env, argv, in);
+    if (!in.options.tools.empty()) throw_error(env, "ptc-lisp: runInPlace takes no tools");
     double attempt_us = 0;
     if (type_of(env, argv[3]) == napi_number)
       check(env, napi_get_value_double(env, argv[3], &attempt_us));
-    job.options.run.attempt_us = static_cast<uint32_t>(attempt_us);
-    job.started = true;
-    execute(job);
-    if (attempt_us > 0 && job.step && !job.step->ok && job.step->error.kind == ErrorKind::Timeout)
-      return js_null(env);
-    if (job.payload_profile || !job.failure.empty() || !job.step) return outcome(env, job);
-    return plain_result(env, *job.step);
+    in.options.run.attempt_us = static_cast<uint32_t>(attempt_us);
+    Step step = in.program ? run(*in.program, in.options.run) : run(in.source, in.options.run);
+    if (attempt_us > 0 && !step.ok && step.error.kind == ErrorKind::Timeout) return js_null(env);
+    if (!in.payload_profile) return plain_result(env, step);
+    std::string payload = payload_of(step);
+    return result_object(env, step, &payload);
   });
 }
 

@@ -91,6 +91,17 @@ test('every field of a plain outcome (the addon passes it the short way) and of 
   }
   const plain = runSync('7');
   assert.deepEqual([plain.truncated, plain.returned], [false, false]);
+  // Scalars (the addon passes only `printed` and the value's bits).
+  for (const [program, value, printed] of [['(return 5)', 5, '5'], ['2.5', 2.5, '2.5'],
+    ['-0.0', -0, '-0.0'], ['true', true, 'true'], ['(= 1 2)', false, 'false'], ['nil', null, 'nil'],
+    ['9007199254740991', 9007199254740991, '9007199254740991'],
+    ['9007199254740992', 9007199254740992n, '9007199254740992']]) {
+    for (const r of [runSync(program), await run(program), runSync(program, {})]) {
+      assert.deepEqual(Object.keys(r), shape);
+      assert.deepEqual([r.ok, r.value, r.printed, r.returned], [true, value, printed, program.startsWith('(return')]);
+      assert.ok(r.usage.evalReductions >= 0 && r.usage.durationMs > 0);
+    }
+  }
   const full = runSync('(println "x") (def y 2) 7');
   assert.deepEqual(Object.keys(full), shape);
   assert.deepEqual([full.value, full.prints, full.memory], [7, ['x'], { y: 2 }]);
