@@ -1,7 +1,7 @@
 // ptc agent --script FILE.json: the agent loop with a scripted model, for
-// trying prompts, tools and transports without an LLM (and for black-box
-// tests). The script gives the agent's options, its tools as replay tables,
-// the prompt, and the model's assistant messages in order.
+// trying prompts, tools and transports (tool_call, content) without an LLM
+// (and for black-box tests). The script gives the agent's options, its tools
+// as replay tables, the prompt, and the model's assistant messages in order.
 #include <fmt/format.h>
 
 #include <atomic>

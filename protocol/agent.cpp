@@ -1,5 +1,5 @@
 // The agent loop: budget checks before each turn, the model call, and the
-// turn handed to the transport of the agent's output mode; plus the pieces
+// turn handed to the transport of the agent's output mode and transport; plus the pieces
 // both transports share (running a lisp_eval call, message bookkeeping).
 #include "protocol/agent.hpp"
 
@@ -11,6 +11,7 @@
 
 #include "embedding/tool_broker.hpp"
 #include "protocol/agent_state.hpp"
+#include "protocol/content_mode.hpp"
 #include "protocol/lisp_eval.hpp"
 #include "protocol/reference_card.hpp"
 #include "protocol/transport.hpp"
@@ -78,6 +79,13 @@ std::string first_user_message(const AgentOptions& o) {
   if (o.output == OutputMode::Text) {
     out += o.signature.empty() ? "Answer in plain text."
                                : fmt::format("Answer with JSON matching {}.", o.signature);
+  } else if (o.transport == PtcTransport::Content) {
+    out += o.signature.empty()
+               ? "End with (return value) in a program."
+               : fmt::format(
+                     "The answer must match {}: end a program with (return value) of "
+                     "that shape.",
+                     o.signature);
   } else {
     out += o.signature.empty()
                ? "End with (return value) in a program, or answer directly."
@@ -171,15 +179,11 @@ void Agent::State::add_user(std::string content) {
 
 // ---------------------------------------------------------------- shared pieces
 
-ProgramOutcome run_lisp_eval(Agent::State& s, const ToolCallRequest& call) {
-  ProgramOutcome out;
-  ProgramArg arg = extract_program(call.args, call.args_error);
-  if (!arg.ok) {
-    out.payload = render_error(Reason::ArgsError, arg.message);
-    return out;
-  }
-  out.args_ok = true;
-  out.program = arg.program;
+namespace {
+
+// The options of one program of the run: the agent's context (with
+// data/fail after a failed program), memory, history, tools and cache.
+RunOptions program_options(const Agent::State& s) {
   const AgentOptions& o = s.options;
   RunOptions run = o.program;
   run.context = o.context;
@@ -216,8 +220,22 @@ ProgramOutcome run_lisp_eval(Agent::State& s, const ToolCallRequest& call) {
   if (o.max_tool_calls) run.limits.max_tool_calls = o.max_tool_calls;
   run.caller = o.output == OutputMode::PtcLisp ? "in_process_v1" : "text_mode";
   run.profile = run.caller;
+  return run;
+}
+
+}  // namespace
+
+ProgramOutcome run_lisp_eval(Agent::State& s, const ToolCallRequest& call) {
+  ProgramOutcome out;
+  ProgramArg arg = extract_program(call.args, call.args_error);
+  if (!arg.ok) {
+    out.payload = render_error(Reason::ArgsError, arg.message);
+    return out;
+  }
+  out.args_ok = true;
+  out.program = arg.program;
   auto t0 = Clock::now();
-  out.step = ptc::run(arg.program, run);
+  out.step = ptc::run(arg.program, program_options(s));
   AgentEvent e;
   e.event = "tool_call";
   e.tool_name = std::string(kLispEval);
@@ -227,6 +245,12 @@ ProgramOutcome run_lisp_eval(Agent::State& s, const ToolCallRequest& call) {
   s.emit(e);
   emit_program_tool_calls(s, out.step);
   return out;
+}
+
+Step run_program(Agent::State& s, const std::string& source) {
+  Step step = ptc::run(source, program_options(s));
+  emit_program_tool_calls(s, step);
+  return step;
 }
 
 void emit_program_tool_calls(const Agent::State& s, const Step& step) {
@@ -283,6 +307,10 @@ Agent::Agent(AgentOptions options, LlmCallable llm)
   if (options_.max_turns < 1) throw std::invalid_argument("max_turns must be at least 1");
   if (options_.retry_turns < 0) throw std::invalid_argument("retry_turns must not be negative");
   if (!llm_) throw std::invalid_argument("the agent needs an LLM callable");
+  if (options_.output == OutputMode::Text && options_.transport == PtcTransport::Content)
+    throw std::invalid_argument(
+        "transport content is not supported with output text: use transport tool_call for "
+        "combined mode, or leave transport out");
   if (std::string problem = check_tools(options_.tools, options_.output); !problem.empty())
     throw std::invalid_argument(problem);
   if (!options_.signature.empty()) {
@@ -299,7 +327,11 @@ Agent::~Agent() = default;
 std::string Agent::system_prompt() const {
   std::string out;
   if (!options_.system_prompt.empty()) out += options_.system_prompt + "\n\n";
-  if (options_.output == OutputMode::PtcLisp) {
+  if (options_.output == OutputMode::PtcLisp && options_.transport == PtcTransport::Content) {
+    out += content_mode_instructions();
+    if (!options_.signature.empty())
+      out += fmt::format("\n\nExpected output: {}", options_.signature);
+  } else if (options_.output == OutputMode::PtcLisp) {
     out +=
         "You work by writing PTC-Lisp programs and sending each one as the `program` of a "
         "lisp_eval call; only `lisp_eval` is available as a native tool. A program computes, "
@@ -319,13 +351,19 @@ std::string Agent::system_prompt() const {
     if (!options_.signature.empty())
       out += fmt::format("\n\nThe final answer must match: {}", options_.signature);
   }
-  out += "\n\n" + compact_reference_card();
+  std::string card = compact_reference_card();
   std::string inventory = program_tool_inventory(options_.tools, options_.output);
+  if (options_.transport == PtcTransport::Content) {
+    card = for_content_mode(std::move(card));
+    inventory = for_content_mode(std::move(inventory));
+  }
+  out += "\n\n" + card;
   if (!inventory.empty()) out += "\n\n" + inventory;
   return out;
 }
 
 std::vector<HostValue> Agent::request_tools() const {
+  if (options_.transport == PtcTransport::Content) return {};  // no native tools at all
   return protocol::request_tools(options_.output, options_.tools);
 }
 
@@ -402,7 +440,9 @@ AgentResult Agent::run() {
       s.result.tokens.cache_creation += response.tokens->cache_creation;
       s.result.tokens.cache_read += response.tokens->cache_read;
     }
-    if (options_.output == OutputMode::PtcLisp)
+    if (options_.output == OutputMode::PtcLisp && options_.transport == PtcTransport::Content)
+      handle_content_turn(s, response);
+    else if (options_.output == OutputMode::PtcLisp)
       handle_tool_call_turn(s, response);
     else
       handle_combined_turn(s, response);

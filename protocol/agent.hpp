@@ -1,9 +1,13 @@
 // The agent loop: drives a model given by the host (an LlmCallable) through
-// turns until it has an answer. Two shapes:
-//  - output ptc_lisp (the tool-call transport): the model's one native tool
-//    is lisp_eval; a program's (return v) is the answer (checked against the
+// turns until it has an answer. Three shapes:
+//  - output ptc_lisp, transport tool_call: the model's one native tool is
+//    lisp_eval; a program's (return v) is the answer (checked against the
 //    signature), (fail v) ends the run, or the model answers directly in the
 //    signature's shape;
+//  - output ptc_lisp, transport content (content_mode.cpp): no native tools;
+//    the model writes its program as one fenced block in its reply, and the
+//    outcome comes back as the next user message; (return v) / (fail v) end
+//    the run;
 //  - output text (combined mode): native app tools beside lisp_eval, one
 //    tool cache shared by both layers, and the model's final text is the
 //    answer.
@@ -57,8 +61,15 @@ struct AgentEvent {
   std::string reason;
 };
 
+// How programs reach the loop with output ptc_lisp.
+enum class PtcTransport {
+  ToolCall,  // as the `program` of a lisp_eval call (the only one combined mode takes)
+  Content,   // as a fenced block in the assistant's text; the request offers no tools
+};
+
 struct AgentOptions {
   OutputMode output = OutputMode::PtcLisp;
+  PtcTransport transport = PtcTransport::ToolCall;
   std::string prompt;         // the mission: the first user message
   std::string system_prompt;  // the host's own instructions, put first in the system prompt
   int max_turns = 5;
@@ -111,7 +122,7 @@ class Agent {
  public:
   // Throws std::invalid_argument when the options cannot work (a tool
   // configuration check_tool rejects, a tool named lisp_eval, a bad
-  // signature, max_turns < 1).
+  // signature, max_turns < 1, output text with transport content).
   Agent(AgentOptions options, LlmCallable llm);
   ~Agent();
   Agent(const Agent&) = delete;

@@ -140,8 +140,12 @@ void read_agent_options(const HostValue& a, const std::string& at,
     out.output = OutputMode::Text;
   else
     bad(fmt::format("{}.output: \"{}\" is not ptc_lisp or text", at, output));
-  if (std::string t = text_field(a, "transport", at); !t.empty() && t != "tool_call")
-    bad(fmt::format("{}.transport: \"{}\" is not supported (only tool_call)", at, t));
+  if (std::string t = text_field(a, "transport", at); t == "tool_call")
+    out.transport = PtcTransport::ToolCall;
+  else if (t == "content")
+    out.transport = PtcTransport::Content;
+  else if (!t.empty())
+    bad(fmt::format("{}.transport: \"{}\" is not tool_call or content", at, t));
   out.max_turns = int_field(a, "max_turns", at, out.max_turns);
   out.retry_turns = int_field(a, "retry_turns", at, out.retry_turns);
   if (const HostValue* m = a.get("max_tool_calls"); m && !m->is_nil()) {
@@ -186,11 +190,13 @@ HostValue llm_request_json(const LlmRequest& r) {
   messages.reserve(r.messages.size());
   for (const ChatMessage& m : r.messages)
     messages.push_back(to_openai(m));
-  return HostValue::map({{str("system"), str(r.system)},
-                         {str("messages"), HostValue::vector(std::move(messages))},
-                         {str("tools"), HostValue::vector(r.tools)},
-                         {str("turn"), HostValue::integer(r.turn)},
-                         {str("output"), str(r.output)}});
+  std::vector<std::pair<HostValue, HostValue>> fields = {
+      {str("system"), str(r.system)}, {str("messages"), HostValue::vector(std::move(messages))}};
+  // Content mode offers no tools: the request has no "tools" key at all.
+  if (!r.tools.empty()) fields.emplace_back(str("tools"), HostValue::vector(r.tools));
+  fields.emplace_back(str("turn"), HostValue::integer(r.turn));
+  fields.emplace_back(str("output"), str(r.output));
+  return HostValue::map(std::move(fields));
 }
 
 LlmResponse llm_response_from_json(const HostValue& m, const std::string& at) {

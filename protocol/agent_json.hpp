@@ -31,7 +31,8 @@ using AgentToolFunction =
 // Reads an agent object into `out` (fields left out keep their value in
 // `out`; `at` names the object in messages, e.g. "agent"):
 //   output           "ptc_lisp" (default) | "text"
-//   transport        "tool_call" (the only one)
+//   transport        "tool_call" (default) | "content" (output ptc_lisp only:
+//                    the program comes as a fenced block in the reply)
 //   max_turns, retry_turns, max_tool_calls (absent or negative: unlimited),
 //   memory_limit (bytes; 0 = none), mission_timeout_ms: integers
 //   memory_strategy  "strict" | "rollback"
@@ -47,7 +48,8 @@ void read_agent_options(const HostValue& agent, const std::string& at,
 
 // What the model is asked for one turn:
 // {"system", "messages": [OpenAI chat messages, to_openai], "tools": [OpenAI
-// function schemas], "turn", "output": "ptc_lisp" | "text"}.
+// function schemas], "turn", "output": "ptc_lisp" | "text"}; no "tools" key
+// when none are offered (content mode).
 HostValue llm_request_json(const LlmRequest& request);
 
 // The model's answer: an assistant message in the OpenAI chat format

@@ -1,5 +1,6 @@
 // Internal: the state of one agent run, shared by the loop (agent.cpp), the
-// tool-call transport (transport.cpp) and combined mode (combined.cpp).
+// tool-call transport (transport.cpp), content mode (content_mode.cpp) and
+// combined mode (combined.cpp).
 #pragma once
 
 #include <chrono>
@@ -64,6 +65,16 @@ struct ProgramOutcome {
 // history, program-callable tools and shared cache. Does not update state.
 ProgramOutcome run_lisp_eval(Agent::State& s, const ToolCallRequest& call);
 
+// Runs a program's source as run_lisp_eval does, without the lisp_eval
+// call around it (content mode): only the program's (tool/...) calls are
+// reported as telemetry.
+Step run_program(Agent::State& s, const std::string& source);
+
+// The text of a (return v) whose value does not match the signature, for
+// the model to fix.
+std::string return_mismatch(const Agent::State& s, const HostValue& value,
+                            const SignatureCheck& check);
+
 // Records the (tool/...) calls of a program as telemetry events.
 void emit_program_tool_calls(const Agent::State& s, const Step& step);
 
@@ -75,6 +86,8 @@ AgentTurn turn_record(const Agent::State& s, const LlmResponse& r);
 
 // The tool-call transport (output ptc_lisp): one turn.
 void handle_tool_call_turn(Agent::State& s, const LlmResponse& r);
+// Content mode (output ptc_lisp, transport content): one turn.
+void handle_content_turn(Agent::State& s, const LlmResponse& r);
 // Combined mode (output text): one turn.
 void handle_combined_turn(Agent::State& s, const LlmResponse& r);
 

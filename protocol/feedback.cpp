@@ -113,9 +113,11 @@ std::string memory_feedback(const HostValue& memory, const HostValue& prior,
   return block;
 }
 
+}  // namespace
+
 // "Turn 3 of 5 (2 remaining)" and its variants: where the agent stands
 // after the turn that just ended, counted before that turn is.
-std::string turn_line(const TurnInfo& t) {
+std::string turn_info_line(const TurnInfo& t) {
   if (t.max_turns <= 1) return "";
   int next = t.turn + 1;
   if (t.work_turns_left <= 0) {  // the retry phase
@@ -150,8 +152,6 @@ std::string turn_line(const TurnInfo& t) {
         next, t.max_turns, after);
   return fmt::format("\n\nTurn {} of {} ({} remaining)", next, t.max_turns, after);
 }
-
-}  // namespace
 
 std::string preview_text(const HostValue& v, const FormatOptions& format, bool* truncated) {
   bool inner = false;
@@ -230,7 +230,7 @@ std::string error_feedback(std::string_view message, const TurnInfo& turn,
   std::string text = cut_text(utf8_text(message), format.feedback_max_chars, &cut);
   if (cut) text += fmt::format("\n... (truncated at {} chars)", format.feedback_max_chars);
   return fmt::format("Error:\n{}\n\n{}{}", kPreamble, quote_untrusted(text, "error"),
-                     turn_line(turn));
+                     turn_info_line(turn));
 }
 
 }  // namespace ptc::protocol

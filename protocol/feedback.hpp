@@ -72,6 +72,10 @@ struct TurnInfo {
   int retry_turns_left = 0;
   int retry_turns = 0;
 };
+// Where the agent stands after the turn that just ended, as the line that
+// follows feedback: "\n\nTurn 3 of 5 (2 remaining)", a warning before the
+// last work turn, the retry-phase variants; "" for max_turns 1.
+std::string turn_info_line(const TurnInfo& turn);
 // "Error:\n" + preamble + the message quoted as source "error" (cut to
 // feedback_max_chars, "\n... (truncated at N chars)") + the turn line: how
 // many turns remain, a warning before the last one, and the final-turn

@@ -38,18 +38,6 @@ void reject(Agent::State& s, const LlmResponse& r, std::vector<ToolCallRequest> 
   s.next_turn();
 }
 
-// The text of a failed (return v) check, for the model to fix.
-std::string return_mismatch(const Agent::State& s, const HostValue& value,
-                            const SignatureCheck& check) {
-  std::string shown = format_value(value);
-  if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
-  return fmt::format(
-      "The returned value does not match the expected output.\nExpected: {}\nReceived: "
-      "{}\nProblem: {}\nFix the program and call (return ...) with a value of the expected "
-      "shape.",
-      s.options.signature, shown, check.message);
-}
-
 void direct_answer(Agent::State& s, const LlmResponse& r) {
   const std::string& content = *r.content;
   AgentTurn t = turn_record(s, r);
@@ -171,6 +159,18 @@ void execute(Agent::State& s, const LlmResponse& r, std::vector<ToolCallRequest>
 }
 
 }  // namespace
+
+// The text of a failed (return v) check, for the model to fix.
+std::string return_mismatch(const Agent::State& s, const HostValue& value,
+                            const SignatureCheck& check) {
+  std::string shown = format_value(value);
+  if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
+  return fmt::format(
+      "The returned value does not match the expected output.\nExpected: {}\nReceived: "
+      "{}\nProblem: {}\nFix the program and call (return ...) with a value of the expected "
+      "shape.",
+      s.options.signature, shown, check.message);
+}
 
 std::vector<HostValue> request_tools(OutputMode mode, const std::vector<AgentTool>& tools) {
   std::vector<HostValue> out;

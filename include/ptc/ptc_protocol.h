@@ -148,7 +148,8 @@ PTC_API ptc_status ptc_protocol_llm_reply_set_error(ptc_protocol_llm_reply* repl
  *                       (return v) or a direct answer) or "text" (combined
  *                       mode: native app tools beside lisp_eval, the answer
  *                       is the model's final text)
- *   "transport"         "tool_call" (the only one)
+ *   "transport"         "tool_call" (default) | "content" (output ptc_lisp only: the
+ *                       program in a fenced block of the reply, no native tools)
  *   "signature"         the answer's shape, e.g. "{total :int}"
  *   "system_prompt"     the host's own instructions, put first
  *   "max_turns" (5), "retry_turns" (0), "max_tool_calls" (unlimited),

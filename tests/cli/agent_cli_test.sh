@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end checks of `ptc agent --script`: the seed transcript of combined
-# mode, the tool-call transport, and bad scripts. Usage: agent_cli_test.sh PATH/TO/ptc
+# mode, the tool-call and content transports, and bad scripts. Usage: agent_cli_test.sh PATH/TO/ptc
 set -u
 ptc="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -47,6 +47,22 @@ out="$("$ptc" agent --script "$here/agent/tool_call_return.json")"; rc=$?
 check "tool call: exit code" "0" "$rc"
 contains "tool call: the returned value" '"return":{"total":42}' "$out"
 contains "tool call: memory kept" '"memory":{"totals":[10,32]}' "$out"
+
+# Content mode: the program comes as a fenced block in the reply, the request
+# offers no tools, and the outcome comes back as the next user message.
+out="$("$ptc" agent --script "$here/agent/content_return.json")"; rc=$?
+check "content: exit code" "0" "$rc"
+contains "content: the returned value" '"return":{"total":42}' "$out"
+contains "content: memory kept" '"memory":{"totals":[10,32]}' "$out"
+contains "content: program record" '"program":"(def totals (map :total data/orders))"' "$out"
+contains "content: reasoning before the block is dropped" '{"content":"```clojure\n(def totals (map :total data/orders))\n```","role":"assistant"}' "$out"
+contains "content: feedback as a user message" ';; totals = [10 32]' "$out"
+lacks "content: no tool messages" '"role":"tool"' "$out"
+contains "content: two turns" '"turns":2' "$out"
+echo '{"agent": {"output": "text", "transport": "content"}, "prompt": "x", "llm": []}' >"$tmp/text_content.json"
+err="$("$ptc" agent --script "$tmp/text_content.json" 2>&1 >/dev/null)"; rc=$?
+check "text + content: exit code" "2" "$rc"
+contains "text + content: message" "use transport tool_call for combined mode, or leave transport out" "$err"
 
 # A run that fails: the script runs out of responses (llm_error), exit 1.
 cat >"$tmp/short.json" <<'JSON'

@@ -1,7 +1,8 @@
 // The agent loop with a scripted model: the tool-call transport's four
 // branches, combined mode's dispatch rules and cache bridge, budgets and
 // termination, and the pairing rule (every tool-call id answered by exactly
-// one tool message) checked after every run.
+// one tool message) checked after every run; content mode (programs as
+// fenced blocks in the reply) and finding the program in a reply.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "protocol/agent.hpp"
+#include "protocol/content_mode.hpp"
 #include "protocol/lisp_eval.hpp"
 
 namespace {
@@ -633,3 +635,240 @@ TEST(CombinedMode, APreviewFunctionThatThrowsFallsBackToMetadata) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------- content mode
+
+AgentOptions content_options() {
+  AgentOptions o;
+  o.transport = PtcTransport::Content;
+  return o;
+}
+
+LlmResponse fenced(const std::string& program, const std::string& before = "") {
+  return text(before + "```clojure\n" + program + "\n```");
+}
+
+TEST(ContentMode, TheRequestOffersNoToolsAndThePromptAsksForOneBlock) {
+  AgentOptions o = content_options();
+  int n = 0;
+  o.tools = {counting_tool("search", &n, H::nil())};
+  Script s{{fenced("(return 1)")}};
+  Agent agent(o, s.callable());
+  EXPECT_TRUE(agent.request_tools().empty());
+  std::string system = agent.system_prompt();
+  EXPECT_TRUE(contains(system, "exactly one ```clojure fenced code block"));
+  EXPECT_TRUE(contains(system, "(return value)"));
+  EXPECT_TRUE(contains(system, "(fail reason)"));
+  EXPECT_TRUE(contains(system, "(tool/search {...})"));
+  EXPECT_FALSE(contains(system, "lisp_eval")) << system;
+  AgentResult r = agent.run();
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  ASSERT_EQ(s.requests.size(), 1u);
+  EXPECT_TRUE(s.requests[0].tools.empty());
+  EXPECT_EQ(s.requests[0].output, "ptc_lisp");
+}
+
+TEST(ContentMode, ReturnAfterTwoTurnsWithMemoryCarried) {
+  AgentOptions o = content_options();
+  o.signature = "{total :int}";
+  o.context = H::map({{H::string("orders"), H::vector({H::integer(10), H::integer(32)})}});
+  Script s{{fenced("(def total (reduce + data/orders))", "Summing first.\n"),
+            fenced("(return {:total total})")}};
+  AgentResult r = run(o, s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(ptc::to_json(r.value, true), R"({"total":42})");
+  ASSERT_EQ(r.turns.size(), 2u);
+  EXPECT_EQ(*r.turns[0].program, "(def total (reduce + data/orders))");
+  EXPECT_EQ(ptc::to_json(r.memory, true), R"({"total":42})");
+  // The conversation: system, mission, the block (reasoning dropped), the
+  // feedback as a user message, the final reply; no tool messages at all.
+  ASSERT_EQ(r.messages.size(), 5u);
+  EXPECT_EQ(*r.messages[2].content, "```clojure\n(def total (reduce + data/orders))\n```");
+  EXPECT_EQ(r.messages[3].role, "user");
+  EXPECT_TRUE(contains(*r.messages[3].content, ";; total = 42"));
+  EXPECT_TRUE(contains(*r.messages[3].content, std::string(untrusted_preamble())));
+  EXPECT_TRUE(contains(*r.messages[3].content, "Turn 2 of 5 (4 remaining)"));
+  for (const ChatMessage& m : r.messages) {
+    EXPECT_NE(m.role, "tool");
+    EXPECT_TRUE(m.tool_calls.empty());
+  }
+  // The second request carried the first turn's feedback.
+  ASSERT_EQ(s.requests.size(), 2u);
+  EXPECT_EQ(s.requests[1].messages.back().role, "user");
+}
+
+TEST(ContentMode, HistoryValuesAreStarOneToThree) {
+  Script s{{fenced("(+ 1 2)"), fenced("(* *1 10)"), fenced("(return [*1 *2])")}};
+  AgentResult r = run(content_options(), s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(ptc::to_json(r.value, true), "[30,3]");
+  EXPECT_TRUE(contains(user_messages(r).at(1), "user=> 3"));
+}
+
+TEST(ContentMode, AnErrorIsFedBackAndFixed) {
+  Script s{{fenced("(+ 1 nil)"), fenced("(return (if data/fail 7 0))")}};
+  AgentResult r = run(content_options(), s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(r.value, H::integer(7)) << "data/fail tells the next program about the error";
+  std::string feedback = user_messages(r).at(1);
+  EXPECT_TRUE(feedback.starts_with("Error:\n")) << feedback;
+  EXPECT_TRUE(contains(feedback, "<untrusted_ptc_output source=\"error\">"));
+  EXPECT_TRUE(contains(feedback, "Turn 2 of 5")) << feedback;
+  EXPECT_FALSE(r.turns[0].success);
+  EXPECT_TRUE(r.turns[1].success);
+}
+
+TEST(ContentMode, AnInvalidReturnIsFedBackAndRetried) {
+  AgentOptions o = content_options();
+  o.signature = "{total :int}";
+  Script s{{fenced("(return {:total \"x\"})"), fenced("(return {:total 5})")}};
+  AgentResult r = run(o, s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(ptc::to_json(r.value, true), R"({"total":5})");
+  EXPECT_TRUE(contains(user_messages(r).at(1), "{total :int}"));
+  EXPECT_EQ(field(r.turns[0].result, "reason"), "return_validation_failed");
+}
+
+TEST(ContentMode, FailEndsTheRun) {
+  Script s{{fenced("(fail \"no data\")")}};
+  AgentResult r = run(content_options(), s);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.fail_reason, "failed");
+  EXPECT_EQ(r.messages.back().role, "assistant");
+}
+
+TEST(ContentMode, AReplyWithoutAProgramIsNotAnAnswer) {
+  // As in the reference, content mode has no direct answer: text without a
+  // program is answered with feedback asking for one.
+  AgentOptions o = content_options();
+  o.signature = ":int";
+  Script s{{text("42"), fenced("(return 42)")}};
+  AgentResult r = run(o, s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(r.value, H::integer(42));
+  ASSERT_EQ(r.turns.size(), 2u);
+  EXPECT_FALSE(r.turns[0].program);
+  EXPECT_EQ(field(r.turns[0].result, "reason"), "no_code_found");
+  std::string feedback = user_messages(r).at(1);
+  EXPECT_TRUE(contains(feedback, "no PTC-Lisp program")) << feedback;
+  EXPECT_EQ(*r.messages[2].content, "42");
+}
+
+TEST(ContentMode, SeveralBlocksAreRefused) {
+  Script s{{text("```clojure\n(def a 1)\n```\nthen\n```clojure\n(return a)\n```"),
+            fenced("(return 2)")}};
+  AgentResult r = run(content_options(), s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(r.value, H::integer(2));
+  EXPECT_EQ(field(r.turns[0].result, "reason"), "multiple_code_blocks");
+  EXPECT_TRUE(contains(user_messages(r).at(1), "2 code blocks"));
+  EXPECT_EQ(r.memory.size(), 0u) << "nothing ran";
+}
+
+TEST(ContentMode, NoBlockOnTheFinalTurn) {
+  AgentOptions o = content_options();
+  o.max_turns = 2;
+  o.signature = ":int";
+  // The last program's value is the fallback answer.
+  Script s{{fenced("(+ 40 2)"), text("The answer is 42.")}};
+  AgentResult r = run(o, s);
+  ASSERT_TRUE(r.ok) << r.fail_reason;
+  EXPECT_TRUE(r.fallback_used);
+  EXPECT_EQ(r.value, H::integer(42));
+  EXPECT_TRUE(contains(user_messages(r).at(1), "FINAL WORK TURN"));
+  // Without a value to fall back on, the run is out of turns.
+  o.signature = "";
+  Script u{{text("thinking"), text("done")}};
+  AgentResult q = run(o, u);
+  EXPECT_FALSE(q.ok);
+  EXPECT_EQ(q.fail_reason, "max_turns_exceeded");
+}
+
+TEST(ContentMode, MaxTurns) {
+  AgentOptions o = content_options();
+  o.max_turns = 3;
+  o.signature = ":string";
+  Script s{{fenced("(+ 1 2)"), fenced("(+ 3 4)"), fenced("(+ 5 6)"), fenced("(return \"late\")")}};
+  AgentResult r = run(o, s);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.fail_reason, "max_turns_exceeded");
+  EXPECT_EQ(s.requests.size(), 3u) << "no fourth model call";
+  EXPECT_EQ(r.turns.size(), 3u);
+}
+
+TEST(ContentMode, RetryTurnsAndMemoryLimit) {
+  AgentOptions o = content_options();
+  o.max_turns = 1;
+  o.retry_turns = 1;
+  o.signature = ":int";
+  Script s{{fenced("(return \"x\")"), fenced("(return 3)")}};
+  AgentResult r = run(o, s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(r.value, H::integer(3));
+  EXPECT_EQ(r.turns[1].type, "retry");
+
+  AgentOptions m = content_options();
+  m.memory_limit = 100;
+  Script t{{fenced("(def big (str (range 0 1000)))")}};
+  AgentResult q = run(m, t);
+  EXPECT_FALSE(q.ok);
+  EXPECT_EQ(q.fail_reason, "memory_limit_exceeded");
+  m.memory_strategy = MemoryStrategy::Rollback;
+  Script u{{fenced("(def big (str (range 0 1000)))"), fenced("(return (count (keys {})))")}};
+  AgentResult p = run(m, u);
+  ASSERT_TRUE(p.ok) << p.fail_message;
+  EXPECT_TRUE(contains(user_messages(p).at(1), "rolled back"));
+  EXPECT_EQ(p.memory.size(), 0u);
+}
+
+TEST(ContentMode, ProgramsCallAppTools) {
+  AgentOptions o = content_options();
+  int n = 0;
+  o.tools = {counting_tool("search", &n, H::vector({H::integer(1), H::integer(2)}))};
+  Script s{{fenced("(return (count (tool/search {:q \"a\"})))")}};
+  AgentResult r = run(o, s);
+  ASSERT_TRUE(r.ok) << r.fail_message;
+  EXPECT_EQ(r.value, H::integer(2));
+  EXPECT_EQ(n, 1);
+}
+
+TEST(ContentMode, OutputTextWithContentIsRefused) {
+  AgentOptions o = content_options();
+  o.output = OutputMode::Text;
+  Script s;
+  try {
+    Agent agent(o, s.callable());
+    FAIL() << "expected invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(contains(e.what(),
+                         "use transport tool_call for combined mode, or leave "
+                         "transport out"))
+        << e.what();
+  }
+}
+
+TEST(ContentMode, FindingTheProgram) {
+  using Kind = ContentProgram::Kind;
+  auto program = [](std::string_view t) {
+    ContentProgram p = extract_content_program(t);
+    return p.kind == Kind::Program ? p.source
+                                   : "<" + std::to_string(static_cast<int>(p.kind)) + ">";
+  };
+  EXPECT_EQ(program("```clojure\n(+ 1 2)\n```"), "(+ 1 2)");
+  EXPECT_EQ(program("text\r\n```lisp\r\n  (+ 1 2)  \r\n</lisp>\r\nmore"), "(+ 1 2)");
+  EXPECT_EQ(program("```\n(inc 1)\n```"), "(inc 1)") << "untagged, starts with (";
+  EXPECT_EQ(program("```python\n(inc 1)\n```"), "(inc 1)") << "another tag counts as none";
+  EXPECT_EQ(program("```json\n{\"a\": 1}\n```"), "<1>") << "JSON is not a program";
+  EXPECT_EQ(program("```clojure\n(a)\n```\n```\n(b)\n```"), "(a)") << "tagged wins";
+  EXPECT_EQ(program("<clojure>\n(+ 1 2)\n</clojure>"), "(+ 1 2)");
+  EXPECT_EQ(program("  (return 1)  "), "(return 1)") << "a bare s-expression";
+  EXPECT_EQ(program("The answer is 42."), "<1>");
+  EXPECT_EQ(program("```clojure\n(+ 1 2)"), "<1>") << "an unclosed fence is not a block";
+  EXPECT_EQ(program("x ```clojure\n(+ 1 2)\n```"), "<1>") << "fences open at a line's start";
+  EXPECT_EQ(program("```clojure\n(str \u201chi\u201d)\u200b\n```"), "(str \"hi\")");
+  ContentProgram two = extract_content_program("```\n(a)\n```\n```\n(b)\n```");
+  EXPECT_EQ(two.kind, Kind::Multiple);
+  EXPECT_EQ(two.count, 2u);
+  EXPECT_EQ(strip_to_program("why\n```clojure\n(a)\n```\nbye"), "```clojure\n(a)\n```");
+  EXPECT_EQ(strip_to_program("no code"), "no code");
+}

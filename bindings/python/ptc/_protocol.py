@@ -458,7 +458,10 @@ class Agent:
         `signature`, or a direct answer of that shape) or "text" (combined
         mode: tools exposed natively beside lisp_eval, the model's final text
         is the answer).
-    transport: "tool_call" (programs come as lisp_eval calls; the only one).
+    transport: "tool_call" (programs come as lisp_eval calls; the default) or
+        "content" (output "ptc_lisp" only: no native tools, the model writes
+        each program as one ```clojure block in its reply and gets the
+        outcome as the next user message; (return v) / (fail v) end the run).
     signature ("{total :int}"), system_prompt (your instructions, first in
     the system prompt), max_turns (5), retry_turns (0), max_tool_calls,
     context (a dict: every program's data/), memory (names bound before the

@@ -1,7 +1,7 @@
 """ptc.Agent: the agent loop of libptc_protocol with a scripted model. The
 scripts of `ptc agent`'s own tests (tests/cli/agent: seed 003's transcript
-of combined mode, the tool-call transport) replayed through Python give the
-run `ptc agent --script` prints (PTC_CLI, set by ctest); then the request
+of combined mode, the tool-call and content transports) replayed through
+Python give the run `ptc agent --script` prints (PTC_CLI, set by ctest); then the request
 the model gets, the answers it may give, errors, and async models and tools
 with run_async, several agents at once."""
 
@@ -84,7 +84,8 @@ def run_cli(path):
 
 
 @needs_cli
-@pytest.mark.parametrize("name", ["combined_cache_bridge.json", "tool_call_return.json"])
+@pytest.mark.parametrize("name", ["combined_cache_bridge.json", "tool_call_return.json",
+                                  "content_return.json"])
 def test_a_script_runs_as_ptc_agent_runs_it(name):
     script = json.loads((SCRIPTS / name).read_text())
     executions = {}
@@ -132,6 +133,24 @@ def test_tool_call_transport_returns_the_signatures_value():
     # ptc_lisp output: lisp_eval is the one native tool.
     assert [t["function"]["name"] for t in model.requests[0]["tools"]] == ["lisp_eval"]
     assert model.requests[0]["tools"][0] == ptc.tool_schema(form="openai")
+
+
+def test_content_transport_programs_come_as_fenced_blocks():
+    script = json.loads((SCRIPTS / "content_return.json").read_text())
+    model = Scripted(script["llm"])
+    agent = agent_of_script(script, {}, model)
+    assert agent.request_tools == []
+    result = agent.run()
+    assert result.ok and result.value == {"total": 42}
+    assert result.memory == {"totals": [10, 32]}
+    assert [t["program"] for t in result.turns] == [
+        "(def totals (map :total data/orders))", "(return {:total (reduce + totals)})"]
+    # No native tools: the request has no "tools" key, the outcome of the
+    # first program is the next user message, and no message is a tool's.
+    assert all("tools" not in r for r in model.requests)
+    assert model.requests[1]["messages"][-1]["role"] == "user"
+    assert ";; totals = [10 32]" in model.requests[1]["messages"][-1]["content"]
+    assert not [m for m in result.messages if m["role"] == "tool"]
 
 
 # ---------------------------------------------------------------- requests and answers
@@ -219,8 +238,10 @@ def test_options_that_cannot_work_raise_at_once():
     llm = Scripted([])
     with pytest.raises(ValueError, match="agent.output: .*|output must be"):
         ptc.Agent(llm, output="json")
-    with pytest.raises(ValueError, match='agent.transport: "content" is not supported'):
-        ptc.Agent(llm, transport="content")
+    with pytest.raises(ValueError, match='agent.transport: "fenced" is not tool_call or content'):
+        ptc.Agent(llm, transport="fenced")
+    with pytest.raises(ValueError, match="use transport tool_call for combined mode"):
+        ptc.Agent(llm, output="text", transport="content")
     with pytest.raises(ValueError, match="lisp_eval"):
         ptc.Agent(llm, {"lisp_eval": lambda a: 1})
     with pytest.raises(ValueError, match="invalid signature"):
