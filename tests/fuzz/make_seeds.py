@@ -432,6 +432,55 @@ def upstream_inputs():
             ["\x02" + r for r in responses])
 
 
+def agent_json_inputs():
+    """Models' answers and agent options, each one JSON value (the target
+    reads every input as both, and as a content-mode reply's text): the
+    scripts of tests/cli/agent, their parts, answers and options that are
+    wrong in the ways hosts send them, and content-mode replies."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    agent_dir = os.path.join(here, "..", "cli", "agent")
+    docs = []
+    for name in sorted(os.listdir(agent_dir)):
+        if name.endswith(".json"):
+            with open(os.path.join(agent_dir, name)) as f:
+                script = json.load(f)
+            docs.append(script["agent"])
+            docs.extend(script["llm"])
+    call = lambda id, name, args: {"id": id, "type": "function",
+                                   "function": {"name": name, "arguments": args}}
+    docs += [
+        {"role": "assistant", "content": "The total is 42."},
+        {"role": "assistant", "content": "Checking.", "tool_calls": [
+            call("a", "lisp_eval", '{"program": "(+ 1 2)"}'), call("b", "search", '{"q": "x"}')],
+         "tokens": {"input": 120, "output": 30, "cache_creation": 0, "cache_read": 64}},
+        {"role": "assistant", "tool_calls": [call("", "lisp_eval", "not json")]},
+        {"role": "assistant", "tool_calls": [call("c", "lisp_eval", "[1, 2]")]},
+        {"role": "assistant", "tool_calls": [{"id": "d", "function": {"name": "lisp_eval",
+                                                                      "arguments": {"program": "1"}}}]},
+        {"role": "assistant", "tool_calls": [{"id": 7, "function": {}}]},
+        {"role": "user", "content": "hi"},
+        {"error": "rate limited"},
+        {"role": "assistant", "tokens": {"input": -1, "output": "many"}},
+        {"output": "text", "tools": {"t": {"description": "d", "signature": "(a :int) -> :int",
+                                           "expose": "native", "cache": False,
+                                           "native_result": {"preview": "rows", "limit": 3}}},
+         "max_turns": 3, "retry_turns": 1, "max_tool_calls": 5, "memory_limit": 0,
+         "memory_strategy": "rollback", "mission_timeout_ms": 1000, "system_prompt": "Be brief."},
+        {"output": "ptc_lisp", "signature": "{total :int", "max_turns": 0},
+        {"output": "x", "transport": "content"},
+        {"tools": {"lisp_eval": {}}},
+        {"tools": {"t": {"expose": "everywhere", "native_result": {"limit": 0}}}},
+        {"max_turns": 99999999999, "context": [1, 2]},
+    ]
+    replies = [
+        "Let me sum them.\n```clojure\n(return (reduce + data/xs))\n```",
+        "```lisp\n(def a 1)\n```\nand\n```clojure\n(return a)\n```",
+        "```\n(+ 1 2)\n```", "<clojure>(return :ok)</clojure>", "(return 42)",
+        "```clojure\r\n(str \u201chi\u201d)\r\n```", "```clojure\n(unclosed", "42",
+    ]
+    return [json.dumps(d, sort_keys=True) for d in docs] + replies
+
+
 def write(out_dir, target, inputs):
     d = os.path.join(out_dir, target)
     os.makedirs(d, exist_ok=True)
@@ -515,6 +564,7 @@ def main():
     write(out, "http", http_inputs())
     write(out, "schema", schema_inputs())
     write(out, "upstream", upstream_inputs())
+    write(out, "agent_json", agent_json_inputs())
 
 
 if __name__ == "__main__":
