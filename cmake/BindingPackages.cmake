@@ -4,9 +4,11 @@
 # Sets `out` to why this build makes no package for `interpreter`, or "":
 # an instrumented (sanitizer, TSan, fuzz) library cannot be loaded into an
 # uninstrumented interpreter.
+# With `allow_asan`, an ASan+UBSan build (PTC_SANITIZE) makes its package
+# anyway: its tests preload the sanitizer runtimes into the interpreter.
 function(ptc_binding_instrumented_reason out interpreter)
   set(reason "")
-  if(PTC_SANITIZE OR PTC_TSAN OR PTC_FUZZ)
+  if(PTC_TSAN OR PTC_FUZZ OR (PTC_SANITIZE AND NOT "${ARGV2}" STREQUAL "allow_asan"))
     string(CONCAT reason "plain builds only: an instrumented library cannot be loaded into an "
                          "uninstrumented ${interpreter}")
   endif()

@@ -9,8 +9,9 @@
 # nothing else. It is compiled against the headers of the pinned
 # node-api-headers package (bindings/node/package-lock.json, installed by
 # scripts/setup with npm ci): nothing is downloaded at build time. Both are
-# part of ALL in plain builds; an instrumented addon cannot be loaded into an
-# uninstrumented node, so sanitizer and fuzz builds make none.
+# part of ALL in plain builds and in ASan+UBSan builds (whose tests run node
+# with the sanitizer runtimes preloaded: an instrumented addon cannot be
+# loaded into node otherwise); TSan and fuzz builds make none.
 #
 # This file is also the staging step, run with cmake -P at build time
 # (inputs NODE, NPM, PACKAGE_DIR, ADDON, SOURCE_DIR, STAGE, DIST_DIR, TARBALL, VERSION).
@@ -55,7 +56,7 @@ find_program(PTC_NODE node)
 find_program(PTC_NPM npm)
 
 include(${CMAKE_CURRENT_LIST_DIR}/BindingPackages.cmake)
-ptc_binding_instrumented_reason(PTC_NODE_UNAVAILABLE node)
+ptc_binding_instrumented_reason(PTC_NODE_UNAVAILABLE node allow_asan)
 if(PTC_NODE_UNAVAILABLE)
 elseif(NOT PTC_NODE OR NOT PTC_NPM)
   set(PTC_NODE_UNAVAILABLE "node and npm are needed (scripts/setup installs them)")

@@ -26,11 +26,13 @@ double number_of(napi_env env, napi_value v, std::string_view name) {
 template <class T>
 T integer_of(napi_env env, napi_value v, std::string_view name, double min = 0) {
   double d = number_of(env, v, name);
-  double max = static_cast<double>(std::numeric_limits<T>::max());
-  if (!std::isfinite(d) || std::trunc(d) != d || d < min || d > max)
+  // 2^digits, the first whole number past T's range, is exact as a double;
+  // T's max is not for 64 bits (it rounds up to 2^64, which no T holds).
+  const double past_max = std::ldexp(1.0, std::numeric_limits<T>::digits);
+  if (!std::isfinite(d) || std::trunc(d) != d || d < min || d >= past_max)
     throw_range_error(env, "option " + std::string(name) + " must be an integer from " +
                                std::to_string(static_cast<long long>(min)) + " to " +
-                               std::to_string(static_cast<unsigned long long>(max)) + ", got " +
+                               std::to_string(std::numeric_limits<T>::max()) + ", got " +
                                std::to_string(d));
   return static_cast<T>(d);
 }

@@ -99,6 +99,10 @@ test('a number out of range is a RangeError', async () => {
   await assert.rejects(run('1', { timeout: -1 }), RangeError);
   await assert.rejects(run('1', { maxHeap: 1.5 }), RangeError);
   assert.throws(() => runSync('1', { loopLimit: 2 ** 40 }), RangeError);
+  // 2^64 is past a 64-bit limit (the largest double below it is not).
+  assert.throws(() => runSync('1', { maxHeap: 2 ** 64 }),
+                { name: 'RangeError', message: /from 0 to 18446744073709551615, got/ });
+  assert.equal(runSync('1', { maxHeap: 2 ** 63 }).ok, true);
 });
 
 test('runSync refuses a signal', () => {

@@ -9,7 +9,11 @@
 // (examples/tsconfig.frameworks.json), and runs test/*.test.mjs there with
 // node's test runner, so every test imports 'ptc-lisp' from node_modules.
 //
-//   node test/run-packed.mjs build/ptc-lisp-<version>.tgz
+//   node test/run-packed.mjs build/ptc-lisp-<version>.tgz [--no-typecheck]
+//
+// PTC_NODE_TEST_PRELOAD (the sanitizer runtimes of an ASan build's addon)
+// is LD_PRELOADed into the test runner's node only (not npm or tsc), and
+// --no-typecheck leaves the tsc steps out (node_package_asan_tests).
 import { spawnSync } from 'node:child_process';
 import {
   cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync,
@@ -56,9 +60,14 @@ function linkFrameworks(scratch) {
   return true;
 }
 
-function step(what, command, args, cwd) {
+const typecheck = !process.argv.includes('--no-typecheck');
+const preload = process.env.PTC_NODE_TEST_PRELOAD;
+
+function step(what, command, args, cwd, extraEnv = {}) {
   const started = Date.now();
-  const r = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const env = { ...process.env, npm_config_update_notifier: 'false', ...extraEnv };
+  delete env.PTC_NODE_TEST_PRELOAD;
+  const r = spawnSync(command, args, { cwd, stdio: 'inherit', env });
   if (r.status !== 0) {
     console.error(`run-packed: ${what} failed (${r.status ?? r.signal})`);
     return false;
@@ -81,11 +90,12 @@ try {
   ok = step('npm install --offline of the tarball', 'npm',
             ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], scratch) &&
     linkFrameworks(scratch) &&
-    step('tsc --noEmit of examples/basic.ts', process.execPath,
-         [tsc, '-p', join(scratch, 'examples/tsconfig.json')], scratch) &&
-    step('tsc --noEmit of the framework examples', process.execPath,
-         [tsc, '-p', join(scratch, 'examples/tsconfig.frameworks.json')], scratch) &&
-    step(`node --test (${tests.length} files)`, process.execPath, ['--test', ...tests], scratch);
+    (!typecheck || step('tsc --noEmit of examples/basic.ts', process.execPath,
+                        [tsc, '-p', join(scratch, 'examples/tsconfig.json')], scratch)) &&
+    (!typecheck || step('tsc --noEmit of the framework examples', process.execPath,
+                        [tsc, '-p', join(scratch, 'examples/tsconfig.frameworks.json')], scratch)) &&
+    step(`node --test (${tests.length} files)${preload ? ' with ' + preload + ' preloaded' : ''}`,
+         process.execPath, ['--test', ...tests], scratch, preload ? { LD_PRELOAD: preload } : {});
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
