@@ -216,8 +216,12 @@ ContentProgram extract_content_program(std::string_view raw) {
   std::vector<Block> blocks = fenced_blocks(text);
   std::vector<std::string> tagged;
   std::vector<std::string> other;
-  for (Block& b : blocks)
-    (b.tag.empty() ? other : tagged).push_back(std::move(b.body));
+  for (Block& b : blocks) {
+    if (b.tag.empty())
+      other.push_back(std::move(b.body));
+    else if (!sanitize(b.body).empty())  // an empty block is no program (nor a second one)
+      tagged.push_back(std::move(b.body));
+  }
   if (!tagged.empty()) return one_of(tagged);
   if (std::vector<std::string> lisp = starting_with_paren(other); !lisp.empty())
     return one_of(lisp);

@@ -29,7 +29,8 @@ struct ContentProgram {
 // read line by line: a line whose trimmed text is ``` plus a tag without
 // spaces opens a block, a line that is ``` (or </clojure>, </lisp>) closes
 // it, a block never closed is dropped. In order:
-//  1. blocks tagged clojure or lisp: one is the program, several are Multiple;
+//  1. blocks tagged clojure or lisp that hold more than whitespace and
+//     invisible characters: one is the program, several are Multiple;
 //  2. otherwise the other fenced blocks whose trimmed body starts with "(";
 //  3. otherwise <clojure>...</clojure> / <lisp>...</lisp> blocks whose body
 //     starts with "(";

@@ -3,10 +3,10 @@
 // a content-mode reply (protocol/content_mode.hpp: the program found in it,
 // the reply as kept), and, when it is JSON, as an answer and as a host's
 // agent options (protocol/agent_json.hpp). Properties: a program found is
-// not empty; a JSON value that
-// does not fit is refused with AgentJsonError (or std::invalid_argument from
-// the Agent it configures), never another exception or a crash; a tool
-// call's arguments are an object, or args_error says why not.
+// not empty; a JSON value that does not fit is refused with AgentJsonError
+// (or std::invalid_argument from the Agent it configures), never another
+// exception or a crash; a tool call's arguments are an object (with no
+// args_error), none, or args_error says why not.
 #include <stdexcept>
 #include <string>
 
@@ -29,10 +29,13 @@ void read_as_answer(const HostValue& value) {
     ptc::fuzz::debug("answer refused", e.what());
     return;
   }
-  for (const auto& call : response.tool_calls)
+  for (const auto& call : response.tool_calls) {
+    // An object is taken as it is; anything else but "none" says why not.
+    bool is_map = call.args.kind() == HostValue::Kind::Map;
     PTC_FUZZ_CHECK(
-        call.args_error.empty() == (call.args.kind() == HostValue::Kind::Map || call.args.is_nil()),
+        is_map ? call.args_error.empty() : call.args.is_nil() || !call.args_error.empty(),
         call.raw_arguments + " / " + call.args_error);
+  }
 }
 
 void read_as_options(const HostValue& value) {

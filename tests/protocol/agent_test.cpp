@@ -866,6 +866,11 @@ TEST(ContentMode, FindingTheProgram) {
   EXPECT_EQ(program("```clojure\n(+ 1 2)"), "<1>") << "an unclosed fence is not a block";
   EXPECT_EQ(program("x ```clojure\n(+ 1 2)\n```"), "<1>") << "fences open at a line's start";
   EXPECT_EQ(program("```clojure\n(str \u201chi\u201d)\u200b\n```"), "(str \"hi\")");
+  // Found by fuzz_agent_json: an empty tagged block (here closed by another
+  // closer) was taken as an empty program.
+  EXPECT_EQ(program("```lisp\r</clojure>\r\r\n(return a)\n```"), "<1>");
+  EXPECT_EQ(program("```clojure\n\u200b \n```\n```clojure\n(a)\n```"), "(a)")
+      << "an empty tagged block is not a second program";
   ContentProgram two = extract_content_program("```\n(a)\n```\n```\n(b)\n```");
   EXPECT_EQ(two.kind, Kind::Multiple);
   EXPECT_EQ(two.count, 2u);
