@@ -62,35 +62,47 @@ console.log(`${'engine time inside the run (usage.durationMs)'.padEnd(44)} ${med
 
 // ptc::run from C++ on the same program, median µs: compiled once (ptc
 // bench's ProgramCache) and read, analyzed and compiled in every run.
+const cli = join(root, 'build/ptc');
+const withCpp = !args.includes('--no-cpp') && existsSync(cli);
+const batchDir = mkdtempSync(join(tmpdir(), 'ptc-overhead-'));
+writeFileSync(join(batchDir, 'p.jsonl'), `${JSON.stringify({ program: PROGRAM })}\n`);
 function cppMedian(extra) {
-  const cli = join(root, 'build/ptc');
-  if (args.includes('--no-cpp') || !existsSync(cli)) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'ptc-overhead-'));
-  try {
-    writeFileSync(join(dir, 'p.jsonl'), `${JSON.stringify({ program: PROGRAM })}\n`);
-    const r = spawnSync(cli, ['bench', join(dir, 'p.jsonl'), '-n', '200000', ...extra], { encoding: 'utf8' });
-    const line = (r.stdout || '').split('\n').find((l) => l.startsWith('line 1'));
-    return line ? Number(line.trim().split(/\s+/)[2]) : undefined;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const r = spawnSync(cli, ['bench', join(batchDir, 'p.jsonl'), '-n', '100000', ...extra],
+                      { encoding: 'utf8' });
+  const line = (r.stdout || '').split('\n').find((l) => l.startsWith('line 1'));
+  return line ? Number(line.trim().split(/\s+/)[2]) : NaN;
 }
-const cppCompiled = cppMedian([]);
-const cppSource = cppMedian(['--no-cache']);
-const over = (us, base) => (base === undefined ? '' : `   (+${(us - base).toFixed(2)} over C++ ${base.toFixed(2)})`);
 
 const program = ptc.compile(PROGRAM);
-const sSource = syncMeasure('runSync(source)', () => ptc.runSync(PROGRAM));
-const sCompiled = syncMeasure('runSync(compiled)', () => ptc.runSync(program));
-const aSource = await measure('await run(source)', () => ptc.run(PROGRAM));
-const aCompiled = await measure('await run(compiled)', () => ptc.run(program));
-if (cppCompiled !== undefined) {
-  console.log(`\nbinding overhead over ptc::run (ptc bench, same sitting):`);
-  console.log(`  runSync(source)   ${sSource.toFixed(2)}${over(sSource, cppSource)}`);
-  console.log(`  runSync(compiled) ${sCompiled.toFixed(2)}${over(sCompiled, cppCompiled)}`);
-  console.log(`  await run(source)   ${aSource.toFixed(2)}${over(aSource, cppSource)}`);
-  console.log(`  await run(compiled) ${aCompiled.toFixed(2)}${over(aCompiled, cppCompiled)}\n`);
+const cases = [
+  ['runSync(source)', false, () => ptc.runSync(PROGRAM), ['--no-cache']],
+  ['runSync(compiled)', false, () => ptc.runSync(program), []],
+  ['await run(source)', true, () => ptc.run(PROGRAM), ['--no-cache']],
+  ['await run(compiled)', true, () => ptc.run(program), []],
+];
+// This machine's speed drifts between sittings (shared cores), so each
+// round measures C++ and then the binding right after it, and the overhead
+// is the median of the rounds' differences.
+const rounds = withCpp ? 5 : 1;
+const diffs = cases.map(() => []);
+const times = cases.map(() => []);
+for (let r = 0; r < rounds; r++) {
+  for (let c = 0; c < cases.length; c++) {
+    const [name, isAsync, fn, extra] = cases[c];
+    const base = withCpp ? cppMedian(extra) : NaN;
+    const us = isAsync ? await measure(name, fn, { rounds: 3 }) : syncMeasure(name, fn, { rounds: 3 });
+    times[c].push(us);
+    diffs[c].push(us - base);
+  }
 }
+if (withCpp) {
+  console.log(`\nbinding overhead over ptc::run (ptc bench run just before each, median of ${rounds} rounds):`);
+  for (let c = 0; c < cases.length; c++)
+    console.log(`  ${cases[c][0].padEnd(20)} ${median(times[c]).toFixed(2).padStart(6)} µs   ` +
+                `+${median(diffs[c]).toFixed(2)} (rounds: ${diffs[c].map((d) => d.toFixed(2)).join(' ')})`);
+  console.log('');
+}
+rmSync(batchDir, { recursive: true, force: true });
 const tools = { one: async () => 1 };
 await measure('await run(\'(+ 1 (tool/one {}))\'), async tool', () => ptc.run('(+ 1 (tool/one {}))', { tools }));
 syncMeasure('runSync(\'(+ 1 (tool/one {}))\'), sync tool', () => ptc.runSync('(+ 1 (tool/one {}))', { tools: { one: () => 1 } }));
