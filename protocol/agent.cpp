@@ -275,12 +275,32 @@ void emit_program_tool_calls(const Agent::State& s, const Step& step) {
   }
 }
 
+namespace {
+
+// The memory of a step, measured as JSON text; 0 when it has no JSON form.
 size_t memory_bytes(const HostValue& memory) {
   try {
     return to_json(memory).size();
   } catch (LispError&) {
     return 0;  // functions have no JSON form; they are kept as their source
   }
+}
+
+}  // namespace
+
+std::optional<std::string> Agent::State::memory_over_limit(const HostValue& program_memory) const {
+  if (!options.memory_limit) return std::nullopt;
+  size_t bytes = memory_bytes(program_memory);
+  if (bytes <= options.memory_limit) return std::nullopt;
+  return fmt::format("Memory limit exceeded ({} bytes > {} bytes).", bytes, options.memory_limit);
+}
+
+void Agent::State::keep(const Step& step) {
+  memory = step.memory;
+  last_fail.reset();
+  if (step.returned) return;
+  history.push_back(step.value);
+  if (history.size() > 3) history.erase(history.begin());
 }
 
 AgentTurn turn_record(const Agent::State& s, const LlmResponse& r) {

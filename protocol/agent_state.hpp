@@ -41,6 +41,14 @@ struct Agent::State {
   void stop_error(std::string reason, std::string message);
   // A turn that continues the run: counts it against the budget.
   void next_turn();
+  // The message for a program whose memory after it ran is past
+  // memory_limit ("Memory limit exceeded (N bytes > M bytes)."); nullopt
+  // when it is within the limit or there is none.
+  std::optional<std::string> memory_over_limit(const HostValue& program_memory) const;
+  // A program that ran and is kept: its memory becomes the run's, no error
+  // stands as data/fail, and its value becomes *1 (unless it ended with
+  // (return v), which ends the program, not the run).
+  void keep(const Step& step);
   // "normal", "must_return" or "retry".
   std::string turn_type() const;
   TurnInfo turn_info() const;
@@ -77,9 +85,6 @@ std::string return_mismatch(const Agent::State& s, const HostValue& value,
 
 // Records the (tool/...) calls of a program as telemetry events.
 void emit_program_tool_calls(const Agent::State& s, const Step& step);
-
-// The memory of a step, measured as JSON text; 0 when it has no JSON form.
-size_t memory_bytes(const HostValue& memory);
 
 // The turn's record of an assistant turn.
 AgentTurn turn_record(const Agent::State& s, const LlmResponse& r);

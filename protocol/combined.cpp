@@ -130,10 +130,8 @@ void lisp_eval_call(Agent::State& s, const LlmResponse& r, std::vector<ToolCallR
     s.next_turn();
     return;
   }
-  size_t bytes = o.memory_limit ? memory_bytes(step.memory) : 0;
-  if (o.memory_limit && bytes > o.memory_limit) {
-    std::string message =
-        fmt::format("Memory limit exceeded ({} bytes > {} bytes).", bytes, o.memory_limit);
+  if (std::optional<std::string> over = s.memory_over_limit(step.memory)) {
+    const std::string& message = *over;
     if (o.memory_strategy == MemoryStrategy::Rollback) {
       done(render_error(Reason::MemoryLimit, message + " Last turn rolled back."));
       s.next_turn();
@@ -146,13 +144,7 @@ void lisp_eval_call(Agent::State& s, const LlmResponse& r, std::vector<ToolCallR
   ExecutionFeedback fb = execution_feedback(step, s.memory, o.max_turns, o.format);
   turn.result = step.value;
   done(render_success(step, fb));
-  s.memory = step.memory;
-  s.last_fail.reset();
-  // (return v) ends the program, not the run; only plain values become *1.
-  if (!step.returned) {
-    s.history.push_back(step.value);
-    if (s.history.size() > 3) s.history.erase(s.history.begin());
-  }
+  s.keep(step);
   s.next_turn();
 }
 

@@ -325,10 +325,8 @@ void handle_content_turn(Agent::State& s, const LlmResponse& r) {
     return;
   }
 
-  size_t bytes = o.memory_limit ? memory_bytes(step.memory) : 0;
-  if (o.memory_limit && bytes > o.memory_limit) {
-    std::string message =
-        fmt::format("Memory limit exceeded ({} bytes > {} bytes).", bytes, o.memory_limit);
+  if (std::optional<std::string> over = s.memory_over_limit(step.memory)) {
+    const std::string& message = *over;
     t.result =
         HostValue::map({{str("reason"), str("memory_limit")}, {str("message"), str(message)}});
     if (o.memory_strategy == MemoryStrategy::Rollback) {
@@ -346,10 +344,7 @@ void handle_content_turn(Agent::State& s, const LlmResponse& r) {
   ExecutionFeedback fb = execution_feedback(step, s.memory, o.max_turns, o.format);
   std::string feedback = fb.feedback.empty() ? "user=> nil" : fb.feedback;
   feedback += turn_info_line(s.turn_info());
-  s.memory = step.memory;
-  s.last_fail.reset();
-  s.history.push_back(step.value);
-  if (s.history.size() > 3) s.history.erase(s.history.begin());
+  s.keep(step);
   t.result = step.value;
   t.success = true;
   continue_with(s, content, std::move(t), std::move(feedback));

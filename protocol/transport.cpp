@@ -129,10 +129,8 @@ void execute(Agent::State& s, const LlmResponse& r, std::vector<ToolCallRequest>
     return;
   }
 
-  size_t bytes = o.memory_limit ? memory_bytes(step.memory) : 0;
-  if (o.memory_limit && bytes > o.memory_limit) {
-    std::string message =
-        fmt::format("Memory limit exceeded ({} bytes > {} bytes).", bytes, o.memory_limit);
+  if (std::optional<std::string> over = s.memory_over_limit(step.memory)) {
+    const std::string& message = *over;
     t.result =
         HostValue::map({{str("reason"), str("memory_limit")}, {str("message"), str(message)}});
     if (o.memory_strategy == MemoryStrategy::Rollback) {
@@ -148,10 +146,7 @@ void execute(Agent::State& s, const LlmResponse& r, std::vector<ToolCallRequest>
   }
   ExecutionFeedback fb = execution_feedback(step, s.memory, o.max_turns, o.format);
   s.add_tool(call.id, render_success(step, fb));
-  s.memory = step.memory;
-  s.last_fail.reset();
-  s.history.push_back(step.value);
-  if (s.history.size() > 3) s.history.erase(s.history.begin());
+  s.keep(step);
   t.result = step.value;
   t.success = true;
   s.turns.push_back(std::move(t));
