@@ -265,6 +265,27 @@ std::string_view reason_name(Reason r) {
   return "runtime_error";
 }
 
+namespace {
+constexpr Reason kReasons[] = {Reason::ParseError,     Reason::RuntimeError, Reason::Timeout,
+                               Reason::MemoryLimit,    Reason::ArgsError,    Reason::Fail,
+                               Reason::ValidationError};
+}  // namespace
+
+std::optional<Reason> reason_from_name(std::string_view name) {
+  for (Reason r : kReasons)
+    if (reason_name(r) == name) return r;
+  return std::nullopt;
+}
+
+std::string reason_names() {
+  std::string names;
+  for (Reason r : kReasons) {
+    if (!names.empty()) names += ", ";
+    names += reason_name(r);
+  }
+  return names;
+}
+
 // The one table from a run's error kind to the payload reason. No default
 // case: a new ErrorKind does not compile until it is placed here.
 Reason classify(ErrorKind kind) {

@@ -52,6 +52,10 @@ enum class Reason {
   ValidationError,
 };
 std::string_view reason_name(Reason r);  // "parse_error", ...
+// The reason a name stands for ("timeout" -> Timeout); nullopt for any other text.
+std::optional<Reason> reason_from_name(std::string_view name);
+// Every reason's name, for messages: "parse_error, runtime_error, ..., validation_error".
+std::string reason_names();
 // The payload reason of a run's error: parse_error when the source could not
 // be read (ErrorKind::ParseError only: analysis errors such as invalid_form
 // are runtime_error, as in the reference), timeout, memory_limit, fail,

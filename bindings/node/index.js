@@ -302,24 +302,25 @@ const kInPlaceAttemptUs = 200;
 
 // run() and lispEvalTool's execute: `profile` asks for the lisp_eval payload.
 function startRun(program, options, profile) {
-  if (toolsOf(options) === undefined) {
-    let result;
-    try {
-      const signal = signalOf(options);
-      result = signal !== undefined && signal.aborted ? null
-        : native.runInPlace(programArg(program), optionsArg(options), profile, kInPlaceAttemptUs);
-    } catch (e) {
-      return Promise.reject(e);
+  const tools = toolsOf(options);
+  let signal;
+  let handle;
+  let nativeOptions; // made once: a run in place that takes too long goes on with the same
+  try {
+    signal = signalOf(options);
+    handle = programArg(program);
+    nativeOptions = optionsArg(options);
+    if (tools === undefined && !(signal !== undefined && signal.aborted)) {
+      const result = native.runInPlace(handle, nativeOptions, profile, kInPlaceAttemptUs);
+      if (result !== null) return Promise.resolve(fromInPlace(result));
     }
-    if (result !== null) return Promise.resolve(fromInPlace(result));
+  } catch (e) {
+    return Promise.reject(e);
   }
   return new Promise((resolve, reject) => {
     let job;
-    let signal;
-    const tools = toolsOf(options);
     try {
-      signal = signalOf(options);
-      job = native.createJob(programArg(program), optionsArg(options), profile);
+      job = native.createJob(handle, nativeOptions, profile);
     } catch (e) {
       reject(e);
       return;

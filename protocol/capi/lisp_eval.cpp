@@ -62,13 +62,6 @@ const ptc::Step& result_step(const ptc_result* result) {
   return ptc::capi::required(result, "result").step;
 }
 
-std::optional<Reason> reason_from_name(std::string_view name) {
-  for (Reason r : {Reason::ParseError, Reason::RuntimeError, Reason::Timeout, Reason::MemoryLimit,
-                   Reason::ArgsError, Reason::Fail, Reason::ValidationError})
-    if (reason_name(r) == name) return r;
-  return std::nullopt;
-}
-
 }  // namespace
 
 }  // namespace ptc::protocol::capi
@@ -168,12 +161,10 @@ ptc_status ptc_protocol_render_error(const char* reason, const char* message, si
   return guarded([&] {
     out_arg(out, "out");
     required(reason, "reason");
-    std::optional<pr::Reason> r = pc::reason_from_name(reason);
+    std::optional<pr::Reason> r = pr::reason_from_name(reason);
     if (!r)
-      throw InvalidArgument(fmt::format(
-          "reason: unknown reason '{}' (parse_error, runtime_error, timeout, memory_limit, "
-          "args_error, fail or validation_error)",
-          reason));
+      throw InvalidArgument(
+          fmt::format("reason: unknown reason '{}' ({})", reason, pr::reason_names()));
     std::string_view text = ptc::capi::text_arg(message, message_len, "message");
     ptc::HostValue o =
         pc::options_object(options_json, options_len, "options_json", {"feedback", "result"});

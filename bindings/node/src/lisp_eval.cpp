@@ -75,16 +75,10 @@ napi_value render_error(napi_env env, napi_callback_info info) {
     arguments(env, info, argv);
     if (type_of(env, argv[0]) != napi_string) throw_type_error(env, "reason must be a string");
     std::string name = string_of(env, argv[0]);
-    std::optional<protocol::Reason> reason;
-    std::string names;
-    for (auto r :
-         {protocol::Reason::ParseError, protocol::Reason::RuntimeError, protocol::Reason::Timeout,
-          protocol::Reason::MemoryLimit, protocol::Reason::ArgsError, protocol::Reason::Fail,
-          protocol::Reason::ValidationError}) {
-      if (protocol::reason_name(r) == name) reason = r;
-      names += (names.empty() ? "" : ", ") + std::string(protocol::reason_name(r));
-    }
-    if (!reason) throw_type_error(env, "unknown payload reason '" + name + "' (" + names + ")");
+    std::optional<protocol::Reason> reason = protocol::reason_from_name(name);
+    if (!reason)
+      throw_type_error(env,
+                       "unknown payload reason '" + name + "' (" + protocol::reason_names() + ")");
     if (type_of(env, argv[1]) != napi_string) throw_type_error(env, "message must be a string");
     protocol::ErrorOptions options;
     napi_valuetype t = type_of(env, argv[2]);
