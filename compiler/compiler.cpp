@@ -9,6 +9,7 @@
 
 #include "runtime/builtins/registry.hpp"
 #include "runtime/ctx.hpp"
+#include "runtime/scratch.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace ptc {
@@ -59,13 +60,13 @@ class ArityCompiler {
  private:
   // ---- emission
   size_t emit(Instr i, SourceLoc loc) {
-    p_->code.push_back(i);
-    p_->locs.push_back(loc);
-    return p_->code.size() - 1;
+    code_->push_back(i);
+    locs_->push_back(loc);
+    return code_->size() - 1;
   }
-  size_t here() const { return p_->code.size(); }
+  size_t here() const { return code_->size(); }
   void patch_to(size_t jump, size_t target) {
-    p_->code[jump].bc =
+    (*code_)[jump].bc =
         static_cast<uint32_t>(static_cast<int32_t>(target) - static_cast<int32_t>(jump + 1));
   }
   size_t emit_jump(Op op, uint32_t a, SourceLoc loc) { return emit(Instr::asbx(op, a, 0), loc); }
@@ -109,7 +110,12 @@ class ArityCompiler {
   uint32_t next_ = 0;
   std::unordered_map<uint64_t, uint32_t> const_index_;
   std::unordered_map<const LocalVar*, uint32_t> upvalues_;  // built on first use
-  std::unordered_map<const void*, LoopTarget> targets_;     // keyed by LoopNode* or FnArity*
+  // Where recur jumps, keyed by LoopNode* or FnArity*: the arity and the
+  // loops being compiled, innermost last (a recur targets one it sits in).
+  ScratchVector<std::pair<const void*, LoopTarget>> targets_;
+  // The arity's code and positions while they grow; the Proto gets them sized.
+  ScratchVector<Instr> code_;
+  ScratchVector<SourceLoc> locs_;
 };
 
 class ProgramCompiler {
@@ -187,10 +193,12 @@ void ArityCompiler::compile_arity(FnArity* arity) {
   if (arity->rest) target.regs.push_back(arity->rest->reg);
   target.start = here();
   target.counter = kFrameCounter;
-  targets_[arity] = target;
+  targets_->emplace_back(arity, std::move(target));
   uint32_t result = alloc(arity->loc);
   compile(arity->body, result);
   emit(Instr::abc(Op::RETURN, result), arity->loc);
+  p_->code.assign(code_->begin(), code_->end());
+  p_->locs.assign(locs_->begin(), locs_->end());
 }
 
 void ArityCompiler::compile_local(LocalNode* n, uint32_t dst) {
@@ -407,27 +415,30 @@ void ArityCompiler::compile_loop(LoopNode* n, uint32_t dst) {
     emit(Instr::asbx(Op::LOADINT, target.counter, 0), n->loc);
   }
   target.start = here();
-  targets_[n] = target;
+  targets_->emplace_back(n, std::move(target));
   compile(n->body, dst);
+  targets_->pop_back();  // no recur outside the body targets this loop
   free_to(mark);
 }
 
 void ArityCompiler::compile_recur(RecurNode* n) {
   const void* key =
       n->loop ? static_cast<const void*>(n->loop) : static_cast<const void*>(n->arity);
-  auto it = targets_.find(key);
-  if (it == targets_.end())
-    throw LispError(ErrorKind::InvalidForm, "internal: recur target not found", "", n->loc);
-  const LoopTarget& t = it->second;
   uint32_t mark = next_;
-  std::vector<uint32_t> temps;
+  ScratchVector<uint32_t> temps;
   for (Node* a : n->args) {
     uint32_t r = alloc(a->loc);
     compile(a, r);
-    temps.push_back(r);
+    temps->push_back(r);
   }
-  for (size_t i = 0; i < temps.size(); ++i)
-    emit(Instr::abc(Op::MOVE, t.regs[i], temps[i]), n->loc);
+  // Looked up after the arguments: a loop among them grows targets_.
+  auto it = std::find_if(targets_->rbegin(), targets_->rend(),
+                         [key](const auto& entry) { return entry.first == key; });
+  if (it == targets_->rend())
+    throw LispError(ErrorKind::InvalidForm, "internal: recur target not found", "", n->loc);
+  const LoopTarget& t = it->second;
+  for (size_t i = 0; i < temps->size(); ++i)
+    emit(Instr::abc(Op::MOVE, t.regs[i], (*temps)[i]), n->loc);
   free_to(mark);
   size_t j = t.counted ? emit(Instr::asbx(Op::LOOP, t.counter, 0), n->loc)
                        : emit(Instr::asbx(Op::JMPBACK, 0, 0), n->loc);

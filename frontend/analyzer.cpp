@@ -13,6 +13,7 @@
 #include "runtime/hashcoll.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/regex.hpp"
+#include "runtime/scratch.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
 #include "runtime/vector.hpp"
@@ -63,7 +64,7 @@ FnNode* Analyzer::top_level_fn(std::span<const Form* const> forms, SourceLoc loc
   FnArity* arity = arena_.make<FnArity>();
   arity->loc = loc;
   arity->body = analyze_body(forms, loc, /*tail=*/true);
-  fn->arities = span_of(std::vector<FnArity*>{arity});
+  fn->arities = span_of({arity});
   current_fn_ = nullptr;
   return fn;
 }
@@ -241,10 +242,11 @@ bool Analyzer::is_defined_global(std::string_view name) const {
 // Names bound by def/defn/defonce anywhere in the program: they resolve as
 // user globals (shadowing builtins) even before their def runs.
 void collect_def_names(const Form* root, StringSet& out) {
-  std::vector<const Form*> stack{root};
-  while (!stack.empty()) {
-    const Form* f = stack.back();
-    stack.pop_back();
+  ScratchVector<const Form*> stack;
+  stack->push_back(root);
+  while (!stack->empty()) {
+    const Form* f = stack->back();
+    stack->pop_back();
     if (f->kind == FormKind::List && f->count >= 2 && f->items[0]->kind == FormKind::Symbol &&
         f->items[1]->kind == FormKind::Symbol) {
       std::string_view h = f->items[0]->text;
@@ -252,7 +254,7 @@ void collect_def_names(const Form* root, StringSet& out) {
         out.insert(f->items[1]->text);
     }
     for (const Form* c : f->children())
-      stack.push_back(c);
+      stack->push_back(c);
   }
 }
 
@@ -296,10 +298,10 @@ Node* Analyzer::analyze(const Form* f, bool tail) {
 }
 
 Node* Analyzer::analyze_body(std::span<const Form* const> forms, SourceLoc loc, bool tail) {
-  std::vector<Node*> body;
+  ScratchVector<Node*> body;
   for (size_t i = 0; i < forms.size(); ++i)
-    body.push_back(analyze(forms[i], tail && i + 1 == forms.size()));
-  return do_node(loc, body);
+    body->push_back(analyze(forms[i], tail && i + 1 == forms.size()));
+  return do_node(loc, *body);
 }
 
 std::optional<Value> Analyzer::constant_of(const Form* f) {
@@ -517,7 +519,8 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
 }
 
 Node* Analyzer::analyze_call(const Form* f, Node* callee, std::span<const Form* const> args) {
-  std::vector<Node*> arg_nodes;
+  ScratchVector<Node*> scratch;
+  std::vector<Node*>& arg_nodes = *scratch;
   arg_nodes.reserve(args.size());
   for (const Form* a : args)
     arg_nodes.push_back(analyze(a, false));

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -101,11 +102,19 @@ class Analyzer {
     return arena_.make<T>(std::forward<Args>(args)...);
   }
   template <class T>
-  Span<T> span_of(const std::vector<T>& v) {
+  Span<T> span_of(std::span<const T> v) {
     T* data = arena_.alloc_array<T>(v.size());
     for (size_t i = 0; i < v.size(); ++i)
       new (data + i) T(v[i]);
     return Span<T>(data, v.size());
+  }
+  template <class T>
+  Span<T> span_of(const std::vector<T>& v) {
+    return span_of(std::span<const T>(v));
+  }
+  template <class T>
+  Span<T> span_of(std::initializer_list<T> v) {
+    return span_of(std::span<const T>(v.begin(), v.size()));
   }
   Node* nil_node(SourceLoc loc) { return node<ConstNode>(loc, Value()); }
   Node* const_node(SourceLoc loc, Value v) { return node<ConstNode>(loc, v); }

@@ -39,6 +39,7 @@
 
 #include "runtime/arena.hpp"
 #include "runtime/error.hpp"
+#include "runtime/scratch.hpp"
 #include "runtime/strings.hpp"
 
 namespace ptc {
@@ -303,8 +304,9 @@ class Reader {
   size_t pos_ = 0;
   uint32_t line_ = 1;
   uint32_t col_ = 1;
-  std::vector<Frame> frames_;
-  std::vector<const Form*> items_;
+  // Borrowed (runtime/scratch.hpp): the reader's stacks outlive no read.
+  ScratchVector<Frame> frames_;
+  ScratchVector<const Form*> items_;
   uint32_t fn_depth_ = 0;  // open #( frames
   std::string buf_;
 };
@@ -321,7 +323,7 @@ void Reader::check_utf8() {
 
 std::vector<const Form*> Reader::read_all() {
   check_utf8();
-  frames_.push_back(Frame{FormKind::Nil, 0, {}, 0, 0, {}});
+  frames_->push_back(Frame{FormKind::Nil, 0, {}, 0, 0, {}});
   for (;;) {
     skip_ws();
     if (at_end()) break;
@@ -350,21 +352,21 @@ std::vector<const Form*> Reader::read_all() {
     }
   }
   finish();
-  return std::move(items_);
+  return std::vector<const Form*>(items_->begin(), items_->end());
 }
 
 void Reader::emit(const Form* form) {
-  Frame& frame = frames_.back();
+  Frame& frame = frames_->back();
   if (frame.discards > 0) {
     --frame.discards;
     return;
   }
-  items_.push_back(form);
+  items_->push_back(form);
 }
 
 void Reader::open(FormKind kind, char closer, size_t prefix_len) {
   SourceLoc loc = here();
-  if (frames_.size() - 1 >= options_.max_nesting_depth)
+  if (frames_->size() - 1 >= options_.max_nesting_depth)
     fail(loc, fmt::format("nesting deeper than {} levels", options_.max_nesting_depth),
          "flatten the data, or split the expression with let bindings or helper functions");
   if (kind == FormKind::FnLiteral) {
@@ -373,16 +375,16 @@ void Reader::open(FormKind kind, char closer, size_t prefix_len) {
            "write the inner function as (fn [x] ...)");
     ++fn_depth_;
   }
-  frames_.push_back(Frame{kind, closer, loc, items_.size(), 0, {}});
+  frames_->push_back(Frame{kind, closer, loc, items_->size(), 0, {}});
   advance_to(pos_ + prefix_len);
 }
 
 void Reader::close(unsigned char c) {
   SourceLoc loc = here();
-  if (frames_.size() == 1)
+  if (frames_->size() == 1)
     fail(loc, fmt::format("unexpected {} with nothing open", static_cast<char>(c)),
          fmt::format("remove the extra {}", static_cast<char>(c)));
-  const Frame& frame = frames_.back();
+  const Frame& frame = frames_->back();
   if (c != static_cast<unsigned char>(frame.closer))
     fail(loc,
          fmt::format("expected {} to close {} at {}, found {}", frame.closer,
@@ -394,7 +396,7 @@ void Reader::close(unsigned char c) {
          fmt::format("#_ has no form to discard before {}", static_cast<char>(c)),
          "put a form after #_ or remove the #_");
   advance();
-  size_t n = items_.size() - frame.start;
+  size_t n = items_->size() - frame.start;
   if (frame.kind == FormKind::Map && n % 2 != 0)
     fail(frame.loc, fmt::format("map literal needs an even number of forms, got {}", n),
          "every key in a map needs a value");
@@ -403,25 +405,25 @@ void Reader::close(unsigned char c) {
   form->count = static_cast<uint32_t>(n);
   if (n > 0) {
     auto** items = arena_.alloc_array<const Form*>(n);
-    std::memcpy(items, items_.data() + frame.start, n * sizeof(const Form*));
+    std::memcpy(items, items_->data() + frame.start, n * sizeof(const Form*));
     form->items = items;
   }
-  items_.resize(frame.start);
+  items_->resize(frame.start);
   if (frame.kind == FormKind::FnLiteral) --fn_depth_;
-  frames_.pop_back();
+  frames_->pop_back();
   emit(form);
 }
 
 void Reader::finish() {
-  if (frames_.size() > 1) {
-    const Frame& frame = frames_.back();
+  if (frames_->size() > 1) {
+    const Frame& frame = frames_->back();
     fail_at_end(
         frame.loc,
         fmt::format("unclosed {} opened at {}", opener_text(frame.kind), loc_str(frame.loc)),
         fmt::format("add the missing {}", frame.closer));
   }
-  if (frames_.back().discards > 0)
-    fail_at_end(frames_.back().discard_loc, "#_ has no form to discard before the end of input",
+  if (frames_->back().discards > 0)
+    fail_at_end(frames_->back().discard_loc, "#_ has no form to discard before the end of input",
                 "put a form after #_ or remove the #_");
 }
 
@@ -443,7 +445,7 @@ void Reader::read_dispatch() {
       emit(read_quoted(FormKind::VarQuote, loc, "#'"));
       return;
     case '_': {
-      Frame& frame = frames_.back();
+      Frame& frame = frames_->back();
       if (frame.discards == 0) frame.discard_loc = loc;
       ++frame.discards;
       advance_to(pos_ + 2);

@@ -85,5 +85,46 @@ TEST(Compiler, ManyArgumentsAndLongPrograms) {
   EXPECT_EQ(r.printed, "3000");
 }
 
+// recur finds its target among the loops being compiled: one in its own
+// arguments comes and goes before the lookup (it grows the list of
+// targets), and sibling loops before it are gone from the list.
+TEST(Compiler, RecurTargetsItsOwnLoopPastLoopsInItsArguments) {
+  Step r = run(
+      "(loop [i 0 acc 0]"
+      "  (if (< i 3)"
+      "    (recur (inc i) (+ acc (loop [j 0] (if (< j 2) (recur (inc j)) (+ j (loop [k 0] (if (< k "
+      "1) (recur (inc k)) k)))))))"
+      "    acc))");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  EXPECT_EQ(r.printed, "9");
+  r =
+      run("(defn f [n acc] (let [a (loop [x 0] (if (< x 2) (recur (inc x)) x))"
+          "                      b (loop [y 5] (if (> y 3) (recur (dec y)) y))]"
+          "  (if (> n 0) (recur (dec n) (+ acc a b)) acc)))"
+          "(f 4 0)");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  EXPECT_EQ(r.printed, "20");
+  // Loops nested 40 deep in recur arguments: the list of targets grows
+  // (and moves) while the outer recur's arguments compile.
+  std::string nested = "0";
+  for (int d = 0; d < 40; ++d)
+    nested = "(loop [i" + std::to_string(d) + " 0 a" + std::to_string(d) + " 0] (if (< i" +
+             std::to_string(d) + " 1) (recur (inc i" + std::to_string(d) + ") (+ 1 " + nested +
+             ")) a" + std::to_string(d) + "))";
+  r = run(nested);
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  EXPECT_EQ(r.printed, "40");
+}
+
+TEST(Compiler, ManyLoopsInOneFunction) {
+  std::string src = "(+";
+  for (int i = 0; i < 2000; ++i)
+    src += " (loop [i 0] (if (< i 2) (recur (inc i)) i))";
+  src += ")";
+  Step r = run(src);
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  EXPECT_EQ(r.printed, "4000");
+}
+
 }  // namespace
 }  // namespace ptc
