@@ -102,6 +102,19 @@ file(CONFIGURE OUTPUT ${PTC_NODE_SYMBOL_MAP} CONTENT [=[
 target_link_options(ptc_node_addon PRIVATE "LINKER:--version-script=${PTC_NODE_SYMBOL_MAP}")
 set_property(TARGET ptc_node_addon APPEND PROPERTY LINK_DEPENDS ${PTC_NODE_SYMBOL_MAP})
 
+# engine_loop.node: ptc::run in a C++ loop inside node, the baseline of
+# bindings/node/bench/overhead.mjs (not packed).
+add_library(ptc_node_engine_loop MODULE ${PTC_NODE_DIR}/bench/engine_loop/engine_loop.cpp)
+target_link_libraries(ptc_node_engine_loop PRIVATE ptc_options ptc_static)
+target_include_directories(ptc_node_engine_loop PRIVATE ${PROJECT_SOURCE_DIR})
+target_include_directories(ptc_node_engine_loop SYSTEM PRIVATE ${PTC_NODE_API_INCLUDE})
+target_compile_definitions(ptc_node_engine_loop PRIVATE NAPI_VERSION=8)
+set_target_properties(ptc_node_engine_loop PROPERTIES
+                      PREFIX "" OUTPUT_NAME engine_loop SUFFIX .node
+                      LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/node
+                      CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+target_link_options(ptc_node_engine_loop PRIVATE "LINKER:--version-script=${PTC_NODE_SYMBOL_MAP}")
+
 add_custom_command(
   OUTPUT ${PTC_NODE_TARBALL}
   COMMAND ${CMAKE_COMMAND} -DNODE=${PTC_NODE} -DNPM=${PTC_NPM} -DPACKAGE_DIR=${PTC_NODE_DIR}

@@ -31,6 +31,9 @@ void register_sharing(napi_env env, napi_value exports);
 // The compiled program behind a handle made by compile(); nullptr when
 // `value` is no such handle.
 std::shared_ptr<const Program> program_of(napi_env env, napi_value value);
+// The same without a reference of its own, for a call that ends before
+// `value` can be collected.
+const Program* program_in(napi_env env, napi_value value);
 // The same for a context made by prepareContext().
 std::shared_ptr<const PreparedContext> prepared_context_of(napi_env env, napi_value value);
 // New handles over an existing program or context (programs.cpp).

@@ -168,8 +168,18 @@ napi_value create_job(napi_env env, napi_callback_info info) {
 // without tools has no effects to repeat).
 napi_value run_in_place(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
+    size_t argc = 4;
     napi_value argv[4];
-    arguments(env, info, argv);
+    check(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+    if (argc == 1) {  // runSync(program): no options to read, no payload, no try
+      static const RunOptions kDefaults;
+      if (const Program* program = program_in(env, argv[0]))
+        return plain_result(env, run(*program, kDefaults));
+      if (type_of(env, argv[0]) == napi_string)
+        return plain_result(env, run(string_of(env, argv[0]), kDefaults));
+    }
+    for (size_t i = argc; i < 4; ++i)
+      argv[i] = js_undefined(env);
     // What set_up fills, without the rest of a Job (no phases here).
     struct {
       std::string source;

@@ -104,7 +104,12 @@ inline std::string_view type_name(napi_valuetype t) {
 }
 
 inline std::string string_of(napi_env env, napi_value v) {
+  // One call for a short string (most programs and names); a longer one, or
+  // one cut before a character that did not fit whole, is asked its length.
+  char small[256];
   size_t length = 0;
+  check(env, napi_get_value_string_utf8(env, v, small, sizeof small, &length));
+  if (length + 4 < sizeof small) return std::string(small, length);
   check(env, napi_get_value_string_utf8(env, v, nullptr, 0, &length));
   std::string out(length, '\0');
   check(env, napi_get_value_string_utf8(env, v, out.data(), length + 1, &length));

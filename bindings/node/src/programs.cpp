@@ -48,15 +48,16 @@ napi_value handle_or_error(napi_env env, const napi_type_tag& tag, Make&& make) 
 
 // The object behind a handle make_handle made with `tag`; nullptr when
 // `value` is no such handle.
+// (No napi_typeof first: it tries a chain of types, and this is on the path
+// of every run of a compiled program.)
 template <class T>
-std::shared_ptr<const T> handle_of(napi_env env, napi_value value, const napi_type_tag& tag) {
-  if (type_of(env, value) != napi_external) return nullptr;
+const std::shared_ptr<const T>* handle_of(napi_env env, napi_value value,
+                                          const napi_type_tag& tag) {
+  void* data = nullptr;
+  if (napi_get_value_external(env, value, &data) != napi_ok) return nullptr;  // no external
   bool tagged = false;
   check(env, napi_check_object_type_tag(env, value, &tag, &tagged));
-  if (!tagged) return nullptr;
-  void* data = nullptr;
-  check(env, napi_get_value_external(env, value, &data));
-  return *static_cast<std::shared_ptr<const T>*>(data);
+  return tagged ? static_cast<const std::shared_ptr<const T>*>(data) : nullptr;
 }
 
 // compile(source, options) -> [handle, null] | [null, error]
@@ -120,11 +121,18 @@ napi_value bytes_of(napi_env env, napi_callback_info info) {
 }  // namespace
 
 std::shared_ptr<const Program> program_of(napi_env env, napi_value value) {
-  return handle_of<Program>(env, value, kProgramTag);
+  const auto* handle = handle_of<Program>(env, value, kProgramTag);
+  return handle ? *handle : nullptr;
+}
+
+const Program* program_in(napi_env env, napi_value value) {
+  const auto* handle = handle_of<Program>(env, value, kProgramTag);
+  return handle ? handle->get() : nullptr;
 }
 
 std::shared_ptr<const PreparedContext> prepared_context_of(napi_env env, napi_value value) {
-  return handle_of<PreparedContext>(env, value, kPreparedTag);
+  const auto* handle = handle_of<PreparedContext>(env, value, kPreparedTag);
+  return handle ? *handle : nullptr;
 }
 
 napi_value program_handle(napi_env env, std::shared_ptr<const Program> program) {
