@@ -128,3 +128,15 @@ test('prints are collected in order', async () => {
   assert.equal(typeof r.usage.durationMs, 'number');
   assert.ok(r.usage.evalReductions > 0);
 });
+
+test('sources of every length around the short-string buffer read whole', () => {
+  // The addon reads up to 255 bytes in one call and asks for the length past
+  // that; a multi-byte character may straddle the edge.
+  for (const pad of ['a', 'é', '€', '😀']) {
+    for (let n = 230; n < 270; n++) {
+      const text = pad.repeat(Math.ceil(n / Buffer.byteLength(pad)));
+      const source = `(count "${text}")`;
+      assert.equal(runSync(source).value, [...text].length, `${pad} x ${text.length}`);
+    }
+  }
+});
