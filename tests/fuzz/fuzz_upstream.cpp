@@ -7,6 +7,8 @@
 
 #include "include/ptc/error.hpp"
 #include "include/ptc/ptc.hpp"
+#include "protocol/net/http_reply.hpp"
+#include "protocol/net/sse_events.hpp"
 #include "protocol/upstream/config.hpp"
 #include "protocol/upstream/reply_decoding.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -39,7 +41,7 @@ void check_config(std::string_view json) {
 void check_reply(std::string_view body) {
   ptc::upstream::Redactor redactor;
   redactor.add(kSecret);
-  for (const std::string& event : ptc::upstream::sse_event_data(body)) {
+  for (const std::string& event : ptc::net::sse_event_data(body)) {
     PTC_FUZZ_CHECK(event.size() <= body.size(), "an event longer than the body");
     ptc::HostValue message;
     try {
@@ -58,7 +60,7 @@ void check_reply(std::string_view body) {
 }
 
 void check_http(std::string_view bytes) {
-  ptc::upstream::HttpReply reply = ptc::upstream::parse_http_reply(bytes, 7);
+  ptc::net::HttpReply reply = ptc::net::parse_http_reply(bytes, 7);
   PTC_FUZZ_CHECK(reply.body.size() <= bytes.size(), "a body longer than the response");
   if (reply.content_length && !reply.chunked)
     PTC_FUZZ_CHECK(reply.body.size() <= *reply.content_length, "a body past its Content-Length");
@@ -66,16 +68,25 @@ void check_http(std::string_view bytes) {
   // A kept-alive connection reads the next reply from where this one ends.
   PTC_FUZZ_CHECK(reply.length <= bytes.size(), "a response longer than the bytes");
   if (reply.length)
-    PTC_FUZZ_CHECK(reply.complete &&
-                       ptc::upstream::parse_http_reply(bytes.substr(0, reply.length), 7).length ==
-                           reply.length,
-                   "a response length that its own bytes do not give");
+    PTC_FUZZ_CHECK(
+        reply.complete &&
+            ptc::net::parse_http_reply(bytes.substr(0, reply.length), 7).length == reply.length,
+        "a response length that its own bytes do not give");
   // Every prefix is a response still arriving: never complete before the
   // bytes that complete it, and parsing it must not fail either.
-  ptc::upstream::HttpReply shorter =
-      ptc::upstream::parse_http_reply(bytes.substr(0, bytes.size() / 2), 7);
+  ptc::net::HttpReply shorter = ptc::net::parse_http_reply(bytes.substr(0, bytes.size() / 2), 7);
   if (shorter.complete && !shorter.event_stream && !reply.chunked)
     PTC_FUZZ_CHECK(reply.complete, "complete on a prefix, not on the whole");
+  // The client reads a reply as it arrives: in pieces it must come to the
+  // same as in one.
+  ptc::net::HttpReplyReader reader(7);
+  for (size_t at = 0; at < bytes.size(); at += 7)
+    reader.append(bytes.substr(at, 7));
+  const ptc::net::HttpReply& piecewise = reader.reply();
+  PTC_FUZZ_CHECK(piecewise.complete == reply.complete && piecewise.body == reply.body &&
+                     piecewise.length == reply.length && piecewise.status == reply.status &&
+                     piecewise.headers == reply.headers,
+                 "read in pieces, the reply differs from read whole");
   check_reply(reply.body);
 }
 
