@@ -10,7 +10,8 @@ Programs come from spec/cases/*.jsonl, bench/programs.jsonl and examples/;
 JSON documents from the contexts there and a few edge cases; signatures and
 memory maps from the lists below; the MCP targets' JSON-RPC conversations,
 HTTP requests and output schemas are built below from the frames of
-tests/mcp/*.cpp and tests/mcp/node/*.mjs.
+tests/mcp/*.cpp and tests/mcp/node/*.mjs; model providers' replies are
+listed below too.
 """
 import hashlib
 import json
@@ -481,6 +482,118 @@ def agent_json_inputs():
     return [json.dumps(d, sort_keys=True) for d in docs] + replies
 
 
+def model_response_inputs():
+    """Model providers' replies: byte 0 mod 4 picks the reader (0 an OpenAI
+    answer, 1 an OpenAI error, 2 an Anthropic answer, 3 an Anthropic error);
+    an error's HTTP status follows in two big-endian bytes; then the body.
+    Answers of every shape the readers take (text, tool calls with arguments
+    as text or an object, content parts, refusals, thinking blocks, usage),
+    errors as OpenAI, Anthropic, llama.cpp, Ollama, vLLM and OpenRouter word
+    them, and bodies that are not JSON."""
+    def dump(v):
+        return json.dumps(v, separators=(",", ":"))
+
+    def fn(id, name, args):
+        return {"id": id, "type": "function", "function": {"name": name, "arguments": args}}
+
+    def completion(message, finish="stop", usage=None):
+        doc = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m",
+               "choices": [{"index": 0, "message": message, "finish_reason": finish,
+                            "logprobs": None}]}
+        if usage is not None:
+            doc["usage"] = usage
+        return dump(doc)
+
+    def message(content, stop="end_turn", usage=None):
+        return dump({"id": "msg_01", "type": "message", "role": "assistant", "model": "claude",
+                     "content": content, "stop_reason": stop, "stop_sequence": None,
+                     "usage": usage or {"input_tokens": 10, "output_tokens": 5}})
+
+    openai = [
+        completion({"role": "assistant", "content": "42", "refusal": None},
+                   usage={"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}),
+        completion({"role": "assistant", "content": None, "tool_calls": [
+            fn("call_1", "lisp_eval", dump({"program": "(+ 1 2)"}))]}, "tool_calls"),
+        completion({"role": "assistant", "content": "Both.", "tool_calls": [
+            fn("a", "f", "{}"), fn("b", "g", {"q": "x"}),
+            {"type": "function", "function": {"name": "h", "arguments": "[1"}}]}, "tool_calls"),
+        completion({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "The answer "},
+            {"type": "text", "text": "is 42."}, {"type": "refusal", "refusal": "no"}]}),
+        completion({"role": "assistant", "content": None, "refusal": "I can't help with that."}),
+        completion({"role": "assistant", "content": "x"}, None,
+                   {"prompt_tokens": 2006, "completion_tokens": 300,
+                    "prompt_tokens_details": {"cached_tokens": 1920, "cache_write_tokens": 64},
+                    "prompt_cache_hit_tokens": 8}),
+        completion({"content": 5}), completion({"tool_calls": [{"id": 7, "function": {}}]}),
+        dump({"choices": []}), dump({"choices": [{"message": {"content": "x"}, "finish_reason": 1}]}),
+        dump({"error": {"message": "Rate limit exceeded", "code": 429}}),
+        dump({"object": "error", "message": "bad", "type": "BadRequestError", "code": 400}),
+        "<html>502 Bad Gateway</html>", "",
+    ]
+    anthropic = [
+        message([{"type": "text", "text": "42", "citations": None}]),
+        message([{"type": "text", "text": "First."}, {"type": "text", "text": "Second."}]),
+        message([{"type": "thinking", "thinking": "Let me see.", "signature": "abc"},
+                 {"type": "redacted_thinking", "data": "xyz"},
+                 {"type": "text", "text": "Checking."},
+                 {"type": "tool_use", "id": "toolu_a", "name": "lisp_eval",
+                  "input": {"program": "(+ 1 2)"}},
+                 {"type": "server_tool_use", "id": "srv", "name": "web_search", "input": {}},
+                 {"type": "tool_use", "id": "toolu_b", "name": "g", "input": [1, 2]}],
+                "tool_use",
+                {"input_tokens": 21, "output_tokens": 393, "cache_creation_input_tokens": 188086,
+                 "cache_read_input_tokens": None}),
+        message([]), message("hi"), message([{"type": "tool_use", "id": "t", "name": ""}]),
+        dump({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        "{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":",
+    ]
+    openai_errors = [
+        (401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
+                         "param": None, "code": "invalid_api_key"}}),
+        (429, {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
+                         "code": "insufficient_quota"}}),
+        (429, {"error": {"message": "Rate limit reached for gpt-4.1 on tokens per min (TPM)",
+                         "type": "tokens", "code": "rate_limit_exceeded"}}),
+        (400, {"error": {"message": "This model's maximum context length is 128000 tokens.",
+                         "type": "invalid_request_error", "code": "context_length_exceeded"}}),
+        (400, {"error": {"code": 400, "message": "request (4476 tokens) exceeds the available "
+                         "context size (4096 tokens), try increasing it",
+                         "type": "exceed_context_size_error", "n_ctx": 4096}}),
+        (400, {"error": dump({"error": {"code": 400, "message": "request exceeds the available "
+                                        "context size", "type": "exceed_context_size_error"}})}),
+        (400, {"error": {"message": "llama3 does not support tools", "type": "api_error"}}),
+        (500, {"error": {"code": 500, "message": "tools param requires --jinja flag",
+                         "type": "server_error"}}),
+        (400, {"object": "error", "message": "\"auto\" tool choice requires "
+               "--enable-auto-tool-choice and --tool-call-parser to be set",
+               "type": "BadRequestError", "code": 400}),
+        (404, {"error": {"message": "No endpoints found that support tool use.", "code": 404}}),
+        (404, {"detail": "Not Found"}),
+        (503, {"error": {"message": "The engine is currently overloaded"}}),
+    ]
+    anthropic_errors = [
+        (401, "authentication_error", "invalid x-api-key"),
+        (400, "billing_error", "Your credit balance is too low"),
+        (429, "rate_limit_error", "Number of request tokens has exceeded your rate limit"),
+        (529, "overloaded_error", "Overloaded"), (504, "timeout_error", "Request timed out"),
+        (413, "request_too_large", "Request exceeds the maximum size"),
+        (400, "invalid_request_error", "prompt is too long: 208310 tokens > 200000 maximum"),
+        (404, "not_found_error", "model: claude-9"),
+    ]
+    status = lambda code: bytes([code >> 8, code & 0xFF])
+    out = [b"\x00" + body.encode() for body in openai]
+    out += [b"\x02" + body.encode() for body in anthropic]
+    out += [b"\x01" + status(code) + dump(body).encode() for code, body in openai_errors]
+    out += [b"\x03" + status(code) + dump({"type": "error", "error": {"type": t, "message": m},
+                                           "request_id": "req_1"}).encode()
+            for code, t, m in anthropic_errors]
+    html = b"<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+    out += [b"\x01" + status(502) + html, b"\x03" + status(502) + html,
+            b"\x01" + status(408), b"\x03" + status(0) + b"{}"]
+    return out
+
+
 def write(out_dir, target, inputs):
     d = os.path.join(out_dir, target)
     os.makedirs(d, exist_ok=True)
@@ -565,6 +678,7 @@ def main():
     write(out, "schema", schema_inputs())
     write(out, "upstream", upstream_inputs())
     write(out, "agent_json", agent_json_inputs())
+    write(out, "model_response", model_response_inputs())
 
 
 if __name__ == "__main__":
