@@ -1,17 +1,23 @@
-// ptc agent --script FILE.json: the agent loop with a scripted model, for
-// trying prompts, tools and transports (tool_call, content) without an LLM
-// (and for black-box tests). The script gives the agent's options, its tools
-// as replay tables, the prompt, and the model's assistant messages in order.
+// ptc agent: the agent loop with a real model (--model SPEC, protocol/model)
+// or a scripted one (--script FILE.json), for trying prompts, tools and
+// transports (tool_call, content) without an LLM, and for black-box tests.
+// A script gives the agent's options, its tools as replay tables, the
+// prompt, and the model's assistant messages in order; with --model the
+// same options come from flags and files (--tools holds the same tool
+// objects as a script's agent.tools).
 #include <fmt/format.h>
 
 #include <atomic>
+#include <charconv>
 #include <map>
 #include <memory>
 #include <mutex>
 
+#include "cli/agent_model.hpp"
 #include "cli/cli.hpp"
 #include "protocol/agent.hpp"
 #include "protocol/agent_json.hpp"
+#include "protocol/model/model_json.hpp"
 #include "runtime/error.hpp"
 
 namespace ptc::cli {
@@ -107,64 +113,159 @@ ScriptedTurn read_turn(const HostValue& m, size_t i) {
   return t;
 }
 
+// A script's agent options, prompt and model turns (see ptc agent --help).
+void read_script(const std::string& text, const std::string& path,
+                 const protocol::AgentToolFunction& replay, AgentOptions& options,
+                 std::vector<ScriptedTurn>& turns) {
+  HostValue script;
+  try {
+    script = parse_json(text);
+  } catch (LispError& e) {
+    bad(fmt::format("{} is not valid JSON: {}", path, e.error().describe()));
+  }
+  if (script.kind() != K::Map) bad("the script must be a JSON object");
+  const HostValue empty = HostValue::map({});
+  const HostValue* agent = script.get("agent");
+  if (agent && agent->kind() != K::Map) bad("agent: expected an object");
+  protocol::read_agent_options(agent ? *agent : empty, "agent", replay, options);
+  if (const HostValue* prompt = script.get("prompt"); prompt && !prompt->is_nil()) {
+    if (!is_text(prompt)) bad("script.prompt: expected a string");
+    options.prompt = prompt->text();
+  }
+  const HostValue* llm = script.get("llm");
+  if (!llm || llm->kind() != K::Vector) bad("llm: expected an array of assistant messages");
+  for (size_t i = 0; i < llm->items().size(); ++i)
+    turns.push_back(read_turn(llm->items()[i], i));
+}
+
+}  // namespace
+
+namespace {
+
+// The flags of the --model mode that shape the agent (the rest are
+// read_model_flag's).
+struct ModelRunFlags {
+  ModelFlags model;
+  std::string prompt, tools_path, context_path, output, transport, signature;
+  std::optional<int64_t> max_turns;
+  bool json = false;
+};
+
+// An agent object like a script's, from the --model mode's flags and files.
+HostValue agent_object(const ModelRunFlags& f) {
+  std::vector<std::pair<HostValue, HostValue>> a;
+  if (!f.output.empty()) a.emplace_back(str("output"), str(f.output));
+  if (!f.transport.empty()) a.emplace_back(str("transport"), str(f.transport));
+  if (!f.signature.empty()) a.emplace_back(str("signature"), str(f.signature));
+  if (f.max_turns) a.emplace_back(str("max_turns"), HostValue::integer(*f.max_turns));
+  auto load = [](const std::string& path, const char* what) {
+    std::string error;
+    auto text = read_file(path, &error);
+    if (!text) bad(error);
+    HostValue v;
+    try {
+      v = parse_json(*text);
+    } catch (LispError& e) {
+      bad(fmt::format("{} is not valid JSON: {}", path, e.error().describe()));
+    }
+    if (v.kind() != K::Map) bad(fmt::format("{} ({}) must be a JSON object", path, what));
+    return v;
+  };
+  if (!f.tools_path.empty()) a.emplace_back(str("tools"), load(f.tools_path, "--tools"));
+  if (!f.context_path.empty()) a.emplace_back(str("context"), load(f.context_path, "--context"));
+  return HostValue::map(std::move(a));
+}
+
+// What a successful run answered, on stdout: text as it is, other values as JSON.
+void print_answer(const protocol::AgentResult& r) {
+  if (r.value.kind() == K::String)
+    fmt::print("{}\n", r.value.text());
+  else
+    fmt::print("{}\n", to_json(r.value, true));
+}
+
 }  // namespace
 
 int cmd_agent(std::vector<std::string> args) {
   std::string script_path, upstreams_path;
   bool upstream_required = false;
+  ModelRunFlags mf;
+  auto int_flag = [](const std::string& flag, const std::string& v, std::string* error) {
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || end != v.data() + v.size() || n < 1) {
+      *error = fmt::format("{} '{}': expected a positive integer", flag, v);
+      return std::optional<int64_t>();
+    }
+    return std::optional<int64_t>(n);
+  };
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--script" && i + 1 < args.size()) {
+    std::string error;
+    const std::string& a = args[i];
+    bool has_value = i + 1 < args.size();
+    if (read_model_flag(args, i, mf.model, &error)) {
+    } else if (a == "--script" && has_value) {
       script_path = args[++i];
-    } else if (args[i] == "--upstreams" && i + 1 < args.size()) {
+    } else if (a == "--upstreams" && has_value) {
       upstreams_path = args[++i];
-    } else if (args[i] == "--upstream-required") {
+    } else if (a == "--upstream-required") {
       upstream_required = true;
+    } else if (a == "--prompt" && has_value) {
+      mf.prompt = args[++i];
+    } else if (a == "--tools" && has_value) {
+      mf.tools_path = args[++i];
+    } else if (a == "--context" && has_value) {
+      mf.context_path = args[++i];
+    } else if (a == "--output" && has_value) {
+      mf.output = args[++i];
+    } else if (a == "--transport" && has_value) {
+      mf.transport = args[++i];
+    } else if (a == "--signature" && has_value) {
+      mf.signature = args[++i];
+    } else if (a == "--max-turns" && has_value) {
+      ++i;
+      mf.max_turns = int_flag(a, args[i], &error);
+    } else if (a == "--json") {
+      mf.json = true;
     } else {
-      fmt::print(stderr, "ptc agent: unknown argument '{}' (see ptc agent --help)\n", args[i]);
+      fmt::print(stderr, "ptc agent: unknown argument '{}' (see ptc agent --help)\n", a);
+      return kExitUsage;
+    }
+    if (!error.empty()) {
+      fmt::print(stderr, "ptc agent: {}\n", error);
       return kExitUsage;
     }
   }
-  if (script_path.empty()) {
-    fmt::print(stderr, "ptc agent: --script FILE.json is required (see ptc agent --help)\n");
+  bool with_model = !mf.model.spec.empty();
+  if (script_path.empty() == !with_model) {
+    fmt::print(stderr,
+               "ptc agent: give --script FILE.json or --model SPEC (see ptc agent --help)\n");
     return kExitUsage;
   }
-  std::string error;
-  auto text = read_file(script_path, &error);
-  if (!text) {
-    fmt::print(stderr, "ptc agent: {}\n", error);
+  if (with_model && mf.prompt.empty()) {
+    fmt::print(stderr, "ptc agent: --model needs --prompt TEXT (the mission)\n");
     return kExitUsage;
   }
 
   AgentOptions options;
   std::map<std::string, std::shared_ptr<ScriptedTool>> scripted;
   std::vector<ScriptedTurn> turns;
+  auto replay = [&](const std::string& name, const HostValue& spec, const std::string& at) {
+    auto st = std::make_shared<ScriptedTool>();
+    st->name = name;
+    scripted[name] = st;
+    return replay_tool(spec, at, st);
+  };
   try {
-    HostValue script;
-    try {
-      script = parse_json(*text);
-    } catch (LispError& e) {
-      bad(fmt::format("{} is not valid JSON: {}", script_path, e.error().describe()));
+    if (with_model) {
+      protocol::read_agent_options(agent_object(mf), "agent", replay, options);
+      options.prompt = mf.prompt;
+    } else {
+      std::string error;
+      auto text = read_file(script_path, &error);
+      if (!text) bad(error);
+      read_script(*text, script_path, replay, options, turns);
     }
-    if (script.kind() != K::Map) bad("the script must be a JSON object");
-    const HostValue empty = HostValue::map({});
-    const HostValue* agent = script.get("agent");
-    if (agent && agent->kind() != K::Map) bad("agent: expected an object");
-    const HostValue& a = agent ? *agent : empty;
-    auto replay = [&](const std::string& name, const HostValue& spec, const std::string& at) {
-      auto st = std::make_shared<ScriptedTool>();
-      st->name = name;
-      scripted[name] = st;
-      return replay_tool(spec, at, st);
-    };
-    protocol::read_agent_options(a, "agent", replay, options);
-    if (const HostValue* prompt = script.get("prompt"); prompt && !prompt->is_nil()) {
-      if (!is_text(prompt)) bad("script.prompt: expected a string");
-      options.prompt = prompt->text();
-    }
-    const HostValue* llm = script.get("llm");
-    if (!llm || llm->kind() != K::Vector) bad("llm: expected an array of assistant messages");
-    for (size_t i = 0; i < llm->items().size(); ++i)
-      turns.push_back(read_turn(llm->items()[i], i));
   } catch (const protocol::AgentJsonError& e) {
     fmt::print(stderr, "ptc agent: {}\n", e.what());
     return kExitUsage;
@@ -180,6 +281,7 @@ int cmd_agent(std::vector<std::string> args) {
       fmt::print(stderr, "ptc agent: {}\n", conflict);
       return kExitUsage;
     }
+    std::string error;
     upstreams = start_upstreams(upstreams_path, upstream_required, &error);
     if (!upstreams) {
       fmt::print(stderr, "ptc agent: {}\n", error);
@@ -190,23 +292,37 @@ int cmd_agent(std::vector<std::string> args) {
 
   std::vector<HostValue> events;
   std::mutex events_mutex;
+  AgentProgress progress(stderr);
   options.telemetry = [&](const protocol::AgentEvent& e) {
     std::lock_guard lock(events_mutex);
     events.push_back(protocol::agent_event_json(e));
+    if (with_model) progress.event(e);
   };
-  size_t next = 0;
-  auto llm = [&](const LlmRequest&) -> LlmResponse {
-    if (next >= turns.size())
-      return LlmResponse{false,
-                         {},
-                         {},
-                         {},
-                         fmt::format("the script has no response left for turn {} (it has {})",
-                                     next + 1, turns.size())};
-    const ScriptedTurn& t = turns[next++];
-    if (t.throw_message) throw std::runtime_error(*t.throw_message);
-    return t.response;
-  };
+  std::unique_ptr<ModelClient> model;
+  protocol::LlmCallable llm;
+  if (with_model) {
+    mf.model.options.on_attempt = [&](const ModelCallReport& r) {
+      std::lock_guard lock(events_mutex);
+      progress.attempt(r);
+    };
+    try {
+      model = model_client(mf.model.spec, mf.model.options);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "ptc agent: {}\n", e.what());
+      return kExitUsage;
+    }
+    llm = model->callable();
+  } else {
+    auto next = std::make_shared<size_t>(0);
+    llm = [next, &turns](const LlmRequest&) -> LlmResponse {
+      if (*next >= turns.size())
+        return LlmResponse::failure(fmt::format(
+            "the script has no response left for turn {} (it has {})", *next + 1, turns.size()));
+      const ScriptedTurn& t = turns[(*next)++];
+      if (t.throw_message) throw std::runtime_error(*t.throw_message);
+      return t.response;
+    };
+  }
 
   protocol::AgentResult result;
   try {
@@ -216,13 +332,24 @@ int cmd_agent(std::vector<std::string> args) {
     fmt::print(stderr, "ptc agent: {}\n", e.what());
     return kExitUsage;
   }
+  progress.finish();
 
+  if (with_model && !mf.json) {
+    if (result.ok) {
+      print_answer(result);
+      return kExitOk;
+    }
+    fmt::print(stderr, "ptc agent: {}: {}\n", result.fail_reason, result.fail_message);
+    return kExitProgramError;
+  }
   std::vector<std::pair<HostValue, HostValue>> executions;
   for (const auto& [name, st] : scripted)
     executions.emplace_back(str(name), HostValue::integer(st->executions.load()));
-  HostValue out = protocol::agent_result_json(
-      result, {{str("tool_executions"), HostValue::map(std::move(executions))},
-               {str("telemetry"), HostValue::vector(std::move(events))}});
+  std::vector<std::pair<HostValue, HostValue>> extra{
+      {str("tool_executions"), HostValue::map(std::move(executions))},
+      {str("telemetry"), HostValue::vector(std::move(events))}};
+  if (model) extra.emplace_back(str("usage"), model::usage_json(model->usage()));
+  HostValue out = protocol::agent_result_json(result, std::move(extra));
   fmt::print("{}\n", to_json(out, true));
   return result.ok ? kExitOk : kExitProgramError;
 }

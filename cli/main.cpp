@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/agent_model.hpp"
 #include "cli/cli.hpp"
 #include "include/ptc/ptc.hpp"
 
@@ -26,7 +27,10 @@ const char* kUsage =
     "                                 continue a suspended program with the host's\n"
     "                                 answers to its calls\n"
     "  ptc disasm FILE.clj            print the bytecode (-e 'EXPR' for an expression)\n"
-    "  ptc agent --script FILE.json   run the agent loop with a scripted model\n"
+    "  ptc agent --model SPEC --prompt TEXT\n"
+    "                                 run the agent loop with a model (openai, anthropic,\n"
+    "                                 any OpenAI-compatible server; --script FILE.json: a\n"
+    "                                 scripted one)\n"
     "  ptc mcp [--http] [options]     serve lisp_eval to MCP clients (stdio, or HTTP)\n"
     "  ptc lisp-eval [--profile P]    answer one lisp_eval tool call (arguments JSON on\n"
     "                                 stdin, the JSON payload on stdout)\n"
@@ -87,8 +91,25 @@ const char* help_for(const std::string& cmd) {
            "Prints every compiled function: its captures, and per arity the register count\n"
            "and one line per instruction with operands and source line:column.\n";
   if (cmd == "agent")
-    return "usage: ptc agent --script FILE.json [--upstreams FILE [--upstream-required]]\n\n"
-           "Runs the agent loop (protocol/agent.hpp) with a scripted model instead of an LLM.\n"
+    return "usage: ptc agent --model SPEC --prompt TEXT [--tools FILE] [--context FILE]\n"
+           "                 [--upstreams FILE [--upstream-required]] [--output text|ptc_lisp]\n"
+           "                 [--transport tool_call|content] [--signature SIG] [--max-turns N]\n"
+           "                 [--json] [model flags]\n"
+           "       ptc agent --script FILE.json [--upstreams FILE [--upstream-required]]\n\n"
+           "Runs the agent loop (protocol/agent.hpp) with a model: a real one (--model), or\n"
+           "a scripted one (--script) for trying prompts and tools without an LLM.\n\n"
+           "With --model it prints the answer (text as it is, other values as JSON); with\n"
+           "--json the same object as --script (below) plus \"usage\": {\"calls\", \"retries\",\n"
+           "\"input\", \"output\", \"cached\", \"per_call\": [...], \"cost\"}. On stderr, one "
+           "line\n"
+           "per turn: the model's time, tokens, retries and what the program did. --tools FILE\n"
+           "is a JSON object of app tools as a script's agent.tools (replay tables answer\n"
+           "their calls), --context FILE a JSON object of data/ names. A failed model call\n"
+           "says which failure (timeout, rate_limited, auth_failed, bad_request,\n"
+           "context_too_long, server_error, malformed_response, tool_calling_unsupported,\n"
+           "replay_miss) in fail.kind, and whether it is retryable. Model flags:\n"
+           "%MODEL_FLAGS%\n"
+           "With --script, FILE is a JSON object:\n"
            "With --upstreams FILE its programs call those MCP servers (tool/call ...), as in\n"
            "ptc run --upstreams.\n"
            "FILE is a JSON object:\n"
@@ -134,7 +155,11 @@ int print_help(const std::string& cmd) {
     fmt::print(stderr, "ptc: unknown command '{}'\n\n{}", cmd, kUsage);
     return ptc::cli::kExitUsage;
   }
-  fmt::print("{}", h);
+  std::string text = h;
+  // ptc agent's help lists the model flags where they belong (cli/agent_model.cpp).
+  if (size_t at = text.find("%MODEL_FLAGS%\n"); at != std::string::npos)
+    text.replace(at, 14, ptc::cli::kModelFlagsHelp);
+  fmt::print("{}", text);
   if (cmd != "disasm" && cmd != "agent" && cmd != "tool-schema" && cmd != "mcp" && cmd != "doc")
     fmt::print("{}", ptc::cli::common_options_help());
   return 0;

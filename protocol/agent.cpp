@@ -442,16 +442,17 @@ AgentResult Agent::run() {
     try {
       response = llm_(request);
     } catch (const std::exception& e) {
-      response =
-          LlmResponse{false, {}, {}, {}, fmt::format("the LLM callable threw: {}", e.what())};
+      response = LlmResponse::failure(fmt::format("the LLM callable threw: {}", e.what()));
     } catch (...) {
-      response = LlmResponse{false, {}, {}, {}, "the LLM callable threw an unknown exception"};
+      response = LlmResponse::failure("the LLM callable threw an unknown exception");
     }
     AgentEvent llm_event = event("llm_call", ms_since(t0));
     if (!response.ok) llm_event.reason = response.error;
     s.emit(llm_event);
     if (!response.ok) {
       s.stop_error("llm_error", fmt::format("LLM call failed: {}", response.error));
+      s.result.llm_error_kind = response.error_kind;
+      s.result.llm_error_retryable = response.retryable;
       break;
     }
     if (response.tokens) {

@@ -109,6 +109,10 @@ struct AgentResult {
   HostValue value;          // the answer
   std::string fail_reason;  // when !ok: max_turns_exceeded, llm_error, failed, ...
   std::string fail_message;
+  // llm_error from a model client: its failure (LlmResponse::error_kind) and
+  // whether it is worth trying again later.
+  std::string llm_error_kind;
+  bool llm_error_retryable = false;
   std::vector<ChatMessage> messages;  // the system prompt, then the whole conversation
   std::vector<AgentTurn> turns;
   HostValue memory;

@@ -247,12 +247,20 @@ HostValue agent_result_json(const AgentResult& r,
   std::vector<HostValue> turn_records;
   for (const AgentTurn& t : r.turns)
     turn_records.push_back(turn_json(t));
+  HostValue fail;
+  if (!r.ok) {
+    std::vector<std::pair<HostValue, HostValue>> ff{{str("reason"), str(r.fail_reason)},
+                                                    {str("message"), str(r.fail_message)}};
+    if (!r.llm_error_kind.empty()) {
+      ff.emplace_back(str("kind"), str(r.llm_error_kind));
+      ff.emplace_back(str("retryable"), HostValue::boolean(r.llm_error_retryable));
+    }
+    fail = HostValue::map(std::move(ff));
+  }
   std::vector<std::pair<HostValue, HostValue>> f{
       {str("ok"), HostValue::boolean(r.ok)},
       {str("return"), r.ok ? json_value(r.value) : HostValue()},
-      {str("fail"), r.ok ? HostValue()
-                         : HostValue::map({{str("reason"), str(r.fail_reason)},
-                                           {str("message"), str(r.fail_message)}})},
+      {str("fail"), std::move(fail)},
       {str("messages"), HostValue::vector(std::move(messages))},
       {str("turns"), HostValue::integer(static_cast<int64_t>(r.turns.size()))},
       {str("turn_records"), HostValue::vector(std::move(turn_records))},

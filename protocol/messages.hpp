@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
@@ -67,6 +68,18 @@ struct LlmResponse {
   std::vector<ToolCallRequest> tool_calls;
   std::optional<TokenCounts> tokens;
   std::string error;  // when !ok: why the call failed
+  // When !ok and a model client knows: which of its failures
+  // (model::failure_name: "rate_limited", "timeout", ...) and whether trying
+  // again later may work.
+  std::string error_kind;
+  bool retryable = false;
+
+  static LlmResponse failure(std::string why) {
+    LlmResponse r;
+    r.ok = false;
+    r.error = std::move(why);
+    return r;
+  }
 };
 
 // The host's model: never called by ptc itself otherwise. May throw; the

@@ -160,6 +160,18 @@ PTC_API ptc_status ptc_protocol_llm_reply_set_error(ptc_protocol_llm_reply* repl
  *                       ("native" | "ptc_lisp" | "both"), "cache" (bool),
  *                       "native_result" ({"preview": "metadata" | "rows",
  *                       "limit"})}}
+ *   "model"             the agent calls a model provider itself (then `llm`
+ *                       must be NULL): "openai:MODEL" | "anthropic:MODEL" |
+ *                       "openai-compat:MODEL", or an object {"spec": that,
+ *                       "base_url", "api_key_env", "api_key_file",
+ *                       "temperature", "max_tokens", "seed",
+ *                       "request_timeout_ms", "retries", "price_in",
+ *                       "price_out" (USD per million tokens), "record",
+ *                       "replay" (JSONL files), "ca_file",
+ *                       "max_response_bytes"}, as `ptc agent --model`'s
+ *                       flags; the key comes from the environment
+ *                       (OPENAI_API_KEY, ANTHROPIC_API_KEY) or the named
+ *                       variable or file, never from this JSON
  * `options` (may be NULL) give the tools' functions (ptc_options_add_tool;
  * every tool the options hold is an app tool, configured by its entry in
  * "tools" when it has one: an entry without a function in the options is
@@ -178,12 +190,20 @@ PTC_API ptc_status ptc_protocol_llm_reply_set_error(ptc_protocol_llm_reply* repl
  *    "memory": {...}, "fallback_used": bool, "native_tool_calls": n,
  *    "tokens": {"input", "output", "cache_creation", "cache_read"},
  *    "telemetry": [{"event": "run_start" | "llm_call" | "tool_call" |
- *                   "run_stop", "turn", ...}]}
- * PTC_INVALID_ARGUMENT (nothing run) for NULL agent_json, llm or
- * result_json, JSON that is not an object, a field of the wrong type or
- * value (the message names it: "agent.output: ..."), or a configuration
- * the agent refuses (a tool named lisp_eval, a bad signature, max_turns <
- * 1). */
+ *                   "run_stop", "turn", ...}],
+ *    with "model": "usage": {"calls", "retries", "input", "output", "cached",
+ *                            "per_call": [...], "cost" (when priced)}}
+ * A failed model call ends the run with reason "llm_error"; with "model",
+ * "fail" also says which failure ("kind": "timeout" | "rate_limited" |
+ * "auth_failed" | "bad_request" | "context_too_long" | "server_error" |
+ * "malformed_response" | "tool_calling_unsupported" | "replay_miss") and
+ * whether it is "retryable".
+ * PTC_INVALID_ARGUMENT (nothing run) for NULL agent_json or result_json,
+ * NULL llm without "model" (or both), a "model" that cannot work (an
+ * unknown provider, no key, a bad base URL), JSON that is not an object,
+ * a field of the wrong type or value (the message names it:
+ * "agent.output: ..."), or a configuration the agent refuses (a tool named
+ * lisp_eval, a bad signature, max_turns < 1). */
 PTC_API ptc_status ptc_protocol_agent_run(const char* agent_json, size_t agent_len,
                                           const ptc_options* options, ptc_protocol_llm_fn llm,
                                           void* llm_user, char** result_json, size_t* result_len);

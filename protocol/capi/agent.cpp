@@ -1,7 +1,8 @@
 // The agent loop through the C API: AgentOptions from the agent's JSON (the
 // mapping `ptc agent --script` uses, protocol/agent_json.hpp) and the
 // options handle (tool functions, program limits, memory, context), the
-// model as a C callback answering each request's JSON, the outcome as JSON.
+// model as a C callback answering each request's JSON or as a provider the
+// agent calls itself (the agent's "model" object), the outcome as JSON.
 #include <fmt/format.h>
 
 #include <mutex>
@@ -15,6 +16,8 @@
 #include "protocol/agent.hpp"
 #include "protocol/agent_json.hpp"
 #include "protocol/capi/text_out.hpp"
+#include "protocol/model/model_client.hpp"
+#include "protocol/model/model_json.hpp"
 #include "runtime/error.hpp"
 
 // A model's answer to one turn, set by the callback.
@@ -96,6 +99,21 @@ AgentOptions agent_options(std::string_view agent_json, const ptc_options* optio
   return o;
 }
 
+// The model client of the agent's "model" object, or nullptr when it has
+// none; its settings' errors are InvalidArgument.
+std::unique_ptr<ModelClient> model_of(std::string_view agent_json) {
+  HostValue agent = ptc::capi::json_object_arg(agent_json, "agent_json");
+  const HostValue* m = agent.get("model");
+  if (!m || m->is_nil()) return nullptr;
+  try {
+    std::string spec;
+    ModelOptions options = model::model_options_from_json(*m, "agent.model", &spec);
+    return model_client(spec, std::move(options));
+  } catch (const std::invalid_argument& e) {
+    throw InvalidArgument(e.what());
+  }
+}
+
 // The agent, checked: its constructor's refusals are InvalidArgument.
 std::unique_ptr<Agent> make_agent(AgentOptions o, LlmCallable llm) {
   try {
@@ -153,26 +171,37 @@ ptc_status ptc_protocol_agent_run(const char* agent_json, size_t agent_len,
   return guarded([&] {
     out_arg(result_json, "result_json");
     required(agent_json, "agent_json");
-    if (!llm) throw InvalidArgument("llm must not be NULL");
-    pr::AgentOptions o =
-        pc::agent_options(ptc::capi::text_arg(agent_json, agent_len, "agent_json"), options);
+    std::string_view text = ptc::capi::text_arg(agent_json, agent_len, "agent_json");
+    pr::AgentOptions o = pc::agent_options(text, options);
+    // "model": the agent talks to a provider itself (protocol/model).
+    std::unique_ptr<ptc::ModelClient> client = pc::model_of(text);
+    if (!llm && !client) throw InvalidArgument("llm must not be NULL without a \"model\"");
+    if (llm && client) throw InvalidArgument("give llm or a \"model\", not both");
     std::vector<ptc::HostValue> events;
     std::mutex events_mutex;
     o.telemetry = [&](const pr::AgentEvent& e) {
       std::lock_guard lock(events_mutex);
       events.push_back(pr::agent_event_json(e));
     };
-    auto model = [&](const pr::LlmRequest& request) {
-      std::string text = ptc::to_json(pr::llm_request_json(request));
-      ptc_protocol_llm_reply reply;
-      llm(llm_user, text.c_str(), text.size(), &reply);
-      if (!reply.response) return pc::failed_call("the model callback gave no reply");
-      return std::move(*reply.response);
-    };
+    pr::LlmCallable model;
+    if (client) {
+      model = client->callable();
+    } else {
+      model = [&](const pr::LlmRequest& request) {
+        std::string request_text = ptc::to_json(pr::llm_request_json(request));
+        ptc_protocol_llm_reply reply;
+        llm(llm_user, request_text.c_str(), request_text.size(), &reply);
+        if (!reply.response) return pc::failed_call("the model callback gave no reply");
+        return std::move(*reply.response);
+      };
+    }
     std::unique_ptr<pr::Agent> agent = pc::make_agent(std::move(o), model);
     pr::AgentResult result = agent->run();
-    ptc::HostValue out = pr::agent_result_json(
-        result, {{ptc::HostValue::string("telemetry"), ptc::HostValue::vector(std::move(events))}});
+    std::vector<std::pair<ptc::HostValue, ptc::HostValue>> extra{
+        {ptc::HostValue::string("telemetry"), ptc::HostValue::vector(std::move(events))}};
+    if (client)
+      extra.emplace_back(ptc::HostValue::string("usage"), ptc::model::usage_json(client->usage()));
+    ptc::HostValue out = pr::agent_result_json(result, std::move(extra));
     pc::hand_out(ptc::to_json(out, true), result_json, result_len);
     ptc::capi::succeed();  // whatever the callbacks' own calls recorded
     return PTC_OK;

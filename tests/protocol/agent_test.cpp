@@ -55,7 +55,7 @@ struct Script {
   LlmCallable callable() {
     return [this](const LlmRequest& req) {
       requests.push_back(req);
-      if (next >= responses.size()) return LlmResponse{false, {}, {}, {}, "script exhausted"};
+      if (next >= responses.size()) return LlmResponse::failure("script exhausted");
       return responses[next++];
     };
   }

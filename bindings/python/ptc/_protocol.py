@@ -376,11 +376,16 @@ class AgentResult:
     first); `turns`, one record per turn ({number, type, program, result,
     prints, tool_calls, success}); `memory`, the names programs bound;
     `tokens` summed over the turns that reported them; `fallback_used`;
-    `native_tool_calls`; `telemetry`, the run's events; `doc`, all of it as
-    the dict `ptc agent` prints (without its tool_executions)."""
+    `native_tool_calls`; `telemetry`, the run's events; with a `model`:
+    `usage` ({calls, retries, input, output, cached, per_call, cost}), and
+    for an llm_error `fail_kind` (timeout, rate_limited, auth_failed,
+    bad_request, context_too_long, server_error, malformed_response,
+    tool_calling_unsupported, replay_miss) and `retryable`; `doc`, all of it
+    as the dict `ptc agent` prints (without its tool_executions)."""
 
-    __slots__ = ("ok", "value", "fail_reason", "fail_message", "messages", "turns", "memory",
-                 "tokens", "fallback_used", "native_tool_calls", "telemetry", "doc")
+    __slots__ = ("ok", "value", "fail_reason", "fail_message", "fail_kind", "retryable",
+                 "messages", "turns", "memory", "tokens", "fallback_used", "native_tool_calls",
+                 "telemetry", "usage", "doc")
 
     def __init__(self, doc):
         self.doc = doc
@@ -389,6 +394,8 @@ class AgentResult:
         fail = doc["fail"] or {}
         self.fail_reason = fail.get("reason")
         self.fail_message = fail.get("message")
+        self.fail_kind = fail.get("kind")
+        self.retryable = fail.get("retryable", False)
         self.messages = doc["messages"]
         self.turns = doc["turn_records"]
         self.memory = doc["memory"]
@@ -396,6 +403,7 @@ class AgentResult:
         self.fallback_used = doc["fallback_used"]
         self.native_tool_calls = doc["native_tool_calls"]
         self.telemetry = doc["telemetry"]
+        self.usage = doc.get("usage")
 
     def __repr__(self):
         if self.ok:
@@ -442,8 +450,20 @@ _OUTPUTS = ("ptc_lisp", "text")
 
 
 class Agent:
-    """The agent loop over a model you bring: `llm(request) -> answer`,
-    called once per turn. The request is a dict {"system": the system
+    """The agent loop over a model: a provider it calls itself (`model=`,
+    as `ptc agent --model`) or one you bring (`llm(request) -> answer`,
+    called once per turn).
+
+    model: "openai:gpt-4.1-mini", "anthropic:claude-sonnet-4-5" or
+        "openai-compat:NAME" (with model_options={"base_url": ...}); the key
+        comes from OPENAI_API_KEY / ANTHROPIC_API_KEY, or
+        model_options={"api_key_env": NAME} / {"api_key_file": PATH}.
+    model_options: {"base_url", "api_key_env", "api_key_file", "temperature",
+        "max_tokens", "seed", "request_timeout_ms", "retries", "price_in",
+        "price_out", "record", "replay", "ca_file", "max_response_bytes"}
+        (see `ptc agent --help`).
+
+    With llm: the request is a dict {"system": the system
     prompt, "messages": the conversation in the OpenAI chat format, "tools":
     the OpenAI function schemas to offer, "turn", "output"}; the answer is
     the model's assistant message as a dict ({"content": ..., "tool_calls":
@@ -471,12 +491,23 @@ class Agent:
     Raises TypeError / ValueError at once for options that cannot work.
     """
 
-    def __init__(self, llm, tools=None, *, prompt=None, output="ptc_lisp", transport="tool_call",
-                 signature=None, system_prompt=None, max_turns=None, retry_turns=None,
-                 max_tool_calls=None, context=None, memory=None, memory_limit=None,
-                 memory_strategy=None, mission_timeout_ms=None, **limits):
-        if not callable(llm):
+    def __init__(self, llm=None, tools=None, *, model=None, model_options=None, prompt=None,
+                 output="ptc_lisp", transport="tool_call", signature=None, system_prompt=None,
+                 max_turns=None, retry_turns=None, max_tool_calls=None, context=None,
+                 memory=None, memory_limit=None, memory_strategy=None, mission_timeout_ms=None,
+                 **limits):
+        if (llm is None) == (model is None):
+            raise TypeError("give an Agent either llm (a callable) or model (e.g. "
+                            "\"openai:gpt-4.1-mini\"), not both")
+        if llm is not None and not callable(llm):
             raise TypeError(f"llm must be callable, got {type(llm).__name__}")
+        if model is not None and not isinstance(model, str):
+            raise TypeError(f"model must be a str such as 'openai:gpt-4.1-mini', got "
+                            f"{type(model).__name__}")
+        if model_options is not None and not isinstance(model_options, Mapping):
+            raise TypeError(f"model_options must be a dict, got {type(model_options).__name__}")
+        if model_options is not None and model is None:
+            raise TypeError("model_options need a model")
         if "defer" in limits:
             raise TypeError("an Agent's tools are called, not deferred: it takes no defer")
         if output not in _OUTPUTS:
@@ -504,6 +535,8 @@ class Agent:
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise TypeError(f"{key} must be an int, got {type(value).__name__}")
         spec = {key: value for key, value in spec.items() if value is not None}
+        if model is not None:
+            spec["model"] = dict(model_options or {}, spec=model)
         spec["tools"] = {name: (t.spec() if isinstance(t, AgentTool)
                                 else {"cache": True} if t.cacheable else {})
                          for name, t in self._tools.items()}
@@ -542,7 +575,8 @@ class Agent:
     def _run(self, prompt, bridge):
         text = self._agent_json(prompt)
         opts = self._options(bridge)
-        callback = _llm_callback(self._llm, bridge)
+        # With a model the library calls the provider itself: a NULL callback.
+        callback = _llm_callback(self._llm, bridge) if self._llm is not None else _lib.LLM_FN()
         try:
             return AgentResult(_from_json(_text_of(_p().ptc_protocol_agent_run, text, len(text),
                                                    opts._handle, callback, None)))

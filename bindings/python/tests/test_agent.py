@@ -257,8 +257,10 @@ def test_options_that_cannot_work_raise_at_once():
         ptc.Agent(llm, max_turns="3")
     with pytest.raises(TypeError, match="unexpected keyword argument 'timeout'"):
         ptc.Agent(llm, timeout=3)
-    with pytest.raises(TypeError, match="llm must be callable"):
+    with pytest.raises(TypeError, match="either llm"):
         ptc.Agent(None)
+    with pytest.raises(TypeError, match="llm must be callable"):
+        ptc.Agent(42)
 
 
 def test_program_limits_apply():
@@ -350,3 +352,75 @@ def test_cancelling_run_async_ends_the_run():
             await task
 
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------- a real model
+
+FAKE = pathlib.Path(__file__).resolve().parents[3] / "tests" / "cli"
+KEY = "sk-test-5ecret-key-0123456789"
+
+
+@pytest.fixture
+def fake_provider(monkeypatch):
+    """A local fake provider (tests/cli/fake_provider.py) and the key in the
+    environment; closed after the test."""
+    import sys
+    sys.path.insert(0, str(FAKE))
+    from fake_provider import FakeProvider
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    servers = []
+
+    def start(wire, script):
+        s = FakeProvider(wire, script, key=KEY)
+        servers.append(s)
+        return s
+
+    yield start
+    for s in servers:
+        s.close()
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+def test_an_agent_with_a_model_calls_the_provider(fake_provider, wire):
+    server = fake_provider(wire, [
+        {"answer": {"tool_calls": [{"id": "t1", "name": "lisp_eval", "arguments": {
+            "program": "(return {:total (reduce + (map :total data/orders))})"}}]}},
+    ])
+    agent = ptc.Agent(model=f"{wire}:fake-model", model_options={"base_url": server.base_url},
+                      signature="{total :int}",
+                      context={"orders": [{"total": 10}, {"total": 32}]})
+    result = agent.run("Total of all orders?")
+    assert result.ok, result
+    assert result.value == {"total": 42}
+    assert result.usage["calls"] == 1 and result.usage["input"] == 101
+    assert server.problems == []
+    assert KEY not in json.dumps(result.doc)
+
+
+def test_a_model_failure_says_which_and_whether_to_retry(fake_provider):
+    server = fake_provider("openai", [
+        {"status": 401, "body": {"error": {"message": f"Incorrect API key provided: {KEY}",
+                                           "code": "invalid_api_key"}}}])
+    agent = ptc.Agent(model="openai:fake-model", model_options={"base_url": server.base_url})
+    result = agent.run("hi")
+    assert not result.ok
+    assert (result.fail_reason, result.fail_kind, result.retryable) == \
+        ("llm_error", "auth_failed", False)
+    assert KEY not in result.fail_message
+
+
+def test_an_agent_takes_llm_or_model_not_both():
+    with pytest.raises(TypeError):
+        ptc.Agent()
+    with pytest.raises(TypeError):
+        ptc.Agent(lambda r: "x", model="openai:gpt-4.1-mini")
+    with pytest.raises(TypeError):
+        ptc.Agent(lambda r: "x", model_options={"retries": 1})
+
+
+def test_a_model_that_cannot_work_is_a_value_error(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    agent = ptc.Agent(model="anthropic:claude")
+    with pytest.raises(ValueError, match="ANTHROPIC_API_KEY"):
+        agent.run("hi")

@@ -315,7 +315,7 @@ def test_c_entry_points_check_their_arguments():
     assert _c_call(p.ptc_protocol_agent_run, None, 0, None, ptc._lib.LLM_FN(), None) == (
         invalid, "agent_json must not be NULL")
     assert _c_call(p.ptc_protocol_agent_run, b"{}", 2, None, ptc._lib.LLM_FN(), None) == (
-        invalid, "llm must not be NULL")
+        invalid, 'llm must not be NULL without a "model"')
     assert _c_call(p.ptc_protocol_agent_describe, b"[]", 2, None) == (
         invalid, "agent_json must be a JSON object, got an array")
     # A success clears the thread's last error.
