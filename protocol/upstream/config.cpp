@@ -13,6 +13,7 @@
 
 #include "include/ptc/error.hpp"
 #include "include/ptc/host_value.hpp"
+#include "protocol/net/http_client.hpp"
 
 namespace ptc::upstream {
 
@@ -344,10 +345,10 @@ struct Parser {
     bool https = out.url.rfind("https://", 0) == 0;
     if (!https && out.url.rfind("http://", 0) != 0)
       return fail(path + ".url", "must start with https:// or http://");
-    size_t host_at = https ? 8 : 7;
-    std::string host = out.url.substr(host_at, out.url.find_first_of(":/", host_at) - host_at);
-    if (host.empty()) return fail(path + ".url", "no host");
-    bool loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
+    net::Url parsed;
+    std::string url_error;
+    if (!net::parse_url(out.url, &parsed, &url_error)) return fail(path + ".url", url_error);
+    bool loopback = net::is_loopback_host(parsed.host);
     credentials_stay_private = https || loopback;
     if (!https && !loopback && !out.allow_insecure_http)
       return fail(path + ".url", "plain http beyond loopback",

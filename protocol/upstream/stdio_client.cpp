@@ -16,21 +16,13 @@
 #include <cstring>
 
 #include "include/ptc/error.hpp"
+#include "protocol/net/sigpipe.hpp"
 #include "protocol/upstream/handshake.hpp"
 #include "scheduler/cooperative.hpp"
 
 extern char** environ;
 
 namespace ptc::upstream {
-
-void ignore_sigpipe() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction old {};
-    if (sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
-      std::signal(SIGPIPE, SIG_IGN);  // a dead upstream is EPIPE, not our death
-  });
-}
 
 namespace {
 
@@ -787,7 +779,7 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
 }
 
 std::string StdioClient::spawn(std::shared_ptr<Connection>& out) {
-  ignore_sigpipe();
+  net::ignore_sigpipe();  // a dead upstream is EPIPE, not our death
   auto redact = [&](std::string s) { return redactor_ ? redactor_->redact(s) : s; };
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (::pipe2(in_pipe, O_CLOEXEC) != 0) return "cannot create a pipe";

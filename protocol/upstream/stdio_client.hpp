@@ -30,9 +30,6 @@ namespace ptc::upstream {
 
 using LogFn = std::function<void(std::string_view line)>;
 
-// SIGPIPE ignored (when it has its default action): a peer that went away is
-// EPIPE for the stdio and HTTP clients, not the death of the process.
-void ignore_sigpipe();
 using Clock = std::chrono::steady_clock;
 
 // What one request came to.

@@ -79,6 +79,16 @@ TEST(UpstreamConfig, ParsesAnHttpUpstreamWithCredentialHeaders) {
   EXPECT_EQ(c.redactor.redact(web.headers[0].second), "Bearer [REDACTED]");
 }
 
+// Every loopback form is loopback: plain http to it needs no allow_insecure_http.
+TEST(UpstreamConfig, PlainHttpToAnyLoopbackAddressIsAllowed) {
+  for (const char* url : {"http://[::1]:3001/mcp", "http://localhost/mcp", "http://127.0.0.2:9/"}) {
+    UpstreamsConfig c;
+    std::string text =
+        std::string(R"({"upstreams": {"a": {"transport": "mcp_http", "url": ")") + url + R"("}}})";
+    EXPECT_EQ(parse(text, &c), "") << url;
+  }
+}
+
 TEST(UpstreamConfig, DefaultsAreTheIssues) {
   UpstreamsConfig c;
   ASSERT_EQ(parse(R"({"upstreams": {"a": {"transport": "mcp_stdio", "command": "x"}}})", &c), "");
