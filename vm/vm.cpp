@@ -281,6 +281,14 @@ Value VM::execute(size_t stop_depth) {
   const Value* K = f->proto->constants.data();
   Instr in;
 
+// The pc rule: an instruction that can raise a LispError (a type error, a
+// limit, the native stack guard, the reduction tick, anything a builtin or a
+// helper such as compare or equals throws) stores pc in its frame first
+// (SAVE_PC). The handler at the end of execute() reads the failing
+// instruction's source position from the frame, so the loop keeps pc in a
+// register and saves it only where it can fail: an instruction that forgets
+// reports the position of the last one that saved it. A fast path that
+// cannot raise may skip it (ADD on two small ints), its slow path may not.
 #define SAVE_PC() (f->pc = pc)
 #define LOAD_FRAME()                \
   do {                              \
@@ -534,14 +542,14 @@ Value VM::execute(size_t stop_depth) {
         PTC_ARITH_OP(ADDI, __builtin_add_overflow, num_add, Value::integer(in.sc()))
         PTC_ARITH_OP(SUBI, __builtin_sub_overflow, num_sub, Value::integer(in.sc()))
 #undef PTC_ARITH_OP
-#define PTC_COMPARE_OP(NAME, OP)                                                \
-  VM_CASE(NAME) {                                                               \
-    Value b = R[in.b()], c = R[in.c()];                                         \
-    if (b.is_int() && c.is_int())                                               \
-      R[in.a] = Value::boolean(b.as_int() OP c.as_int());                       \
-    else                                                                        \
-      R[in.a] = Value::boolean(!is_nan(b) && !is_nan(c) && compare(b, c) OP 0); \
-    NEXT;                                                                       \
+#define PTC_COMPARE_OP(NAME, OP)                                                            \
+  VM_CASE(NAME) {                                                                           \
+    Value b = R[in.b()], c = R[in.c()];                                                     \
+    if (b.is_int() && c.is_int())                                                           \
+      R[in.a] = Value::boolean(b.as_int() OP c.as_int());                                   \
+    else                                                                                    \
+      R[in.a] = Value::boolean(!is_nan(b) && !is_nan(c) && (SAVE_PC(), compare(b, c))OP 0); \
+    NEXT;                                                                                   \
   }
         PTC_COMPARE_OP(LT, <)
         PTC_COMPARE_OP(LE, <=)
@@ -550,8 +558,8 @@ Value VM::execute(size_t stop_depth) {
 #undef PTC_COMPARE_OP
         VM_CASE(EQ) {
           Value b = R[in.b()], c = R[in.c()];
-          R[in.a] =
-              Value::boolean(b.is_int() && c.is_int() ? b.as_int() == c.as_int() : equals(b, c));
+          R[in.a] = Value::boolean(b.is_int() && c.is_int() ? b.as_int() == c.as_int()
+                                                            : (SAVE_PC(), equals(b, c)));
           NEXT;
         }
         VM_CASE(INC) {
@@ -611,8 +619,7 @@ Value VM::execute(size_t stop_depth) {
       }
     }
   } catch (LispError& e) {
-    // Instructions that can fail store their pc in the frame first (SAVE_PC),
-    // so the handler needs no live copy of pc and the loop keeps it in a register.
+    // The pc rule (at SAVE_PC): the failing instruction saved its pc.
     if (!e.error().loc.known() && !frames_.empty()) {
       const Frame& top = frames_.back();
       e.error().loc = top.proto->loc_at(static_cast<size_t>(top.pc - 1 - top.proto->code.data()));
