@@ -96,24 +96,9 @@ HostValue anthropic_tool(const HostValue& tool) {
 
 // ------------------------------------------------------------------- answer
 
-struct Malformed {
-  std::string message;
-};
-
-[[noreturn]] void malformed(const std::string& at, std::string_view expected,
-                            const HostValue* got) {
-  throw Malformed{fmt::format("{}: expected {}, got {}", at, expected,
-                              got ? json_kind_name(got->kind()) : "nothing")};
-}
-
-WireAnswer failed(Failure failure, std::string message) {
-  WireAnswer a;
-  a.failure = failure;
-  a.message = std::move(message);
-  a.response.ok = false;
-  a.response.error = a.message;
-  return a;
-}
+using wire_json::failed;
+using wire_json::Malformed;
+using wire_json::malformed;
 
 const std::string& required_string(const HostValue& object, std::string_view key,
                                    const std::string& at) {

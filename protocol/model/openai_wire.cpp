@@ -35,25 +35,9 @@ using wire_json::is_absent;
 using wire_json::is_string;
 using wire_json::str;
 
-// A reply that is not the answer's shape: what was expected where.
-struct Malformed {
-  std::string message;
-};
-
-[[noreturn]] void malformed(const std::string& at, std::string_view expected,
-                            const HostValue* got) {
-  throw Malformed{fmt::format("{}: expected {}, got {}", at, expected,
-                              got ? json_kind_name(got->kind()) : "nothing")};
-}
-
-WireAnswer failed(Failure failure, std::string message) {
-  WireAnswer a;
-  a.failure = failure;
-  a.message = std::move(message);
-  a.response.ok = false;
-  a.response.error = a.message;
-  return a;
-}
+using wire_json::failed;
+using wire_json::Malformed;
+using wire_json::malformed;
 
 // The start of a body for a person to read: its first `limit` bytes (a
 // character that would cross the limit left out), invalid UTF-8 replaced by

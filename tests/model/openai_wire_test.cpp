@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "protocol/lisp_eval.hpp"
+#include "wire_test_support.hpp"
 
 namespace {
 
@@ -24,69 +25,11 @@ using ptc::model::openai_parse_error;
 using ptc::model::openai_request_body;
 using ptc::model::WireAnswer;
 using ptc::model::WireParams;
-using ptc::protocol::ChatMessage;
 using ptc::protocol::LlmRequest;
-using ptc::protocol::ToolCallRequest;
-using H = HostValue;
 
 // ---------------------------------------------------------------- helpers
 
-// The value at a dotted path ("messages.2.tool_calls.0.id": numbers index
-// arrays); nullptr when there is none.
-const H* find(const H& root, const std::string& path) {
-  const H* v = &root;
-  size_t start = 0;
-  while (v && start <= path.size()) {
-    size_t dot = path.find('.', start);
-    std::string key =
-        path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (v->kind() == H::Kind::Vector) {
-      size_t i = std::stoul(key);
-      v = i < v->items().size() ? &v->items()[i] : nullptr;
-    } else if (v->kind() == H::Kind::Map) {
-      v = v->get(key);
-    } else {
-      v = nullptr;
-    }
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return v;
-}
-
-std::string text_at(const H& root, const std::string& path) {
-  const H* v = find(root, path);
-  return v && v->kind() == H::Kind::String ? v->text() : "<no string at " + path + ">";
-}
-
-size_t size_at(const H& root, const std::string& path) {
-  const H* v = find(root, path);
-  return v ? v->size() : 0;
-}
-
-ChatMessage user(std::string text) {
-  return ChatMessage{"user", std::move(text), {}, ""};
-}
-
-ChatMessage assistant(std::optional<std::string> text, std::vector<ToolCallRequest> calls = {}) {
-  return ChatMessage{"assistant", std::move(text), std::move(calls), ""};
-}
-
-ChatMessage tool(std::string id, std::string content) {
-  return ChatMessage{"tool", std::move(content), {}, std::move(id)};
-}
-
-ToolCallRequest call(std::string id, std::string name, H args) {
-  ToolCallRequest c;
-  c.id = std::move(id);
-  c.name = std::move(name);
-  c.args = std::move(args);
-  return c;
-}
-
-H object(std::string_view json) {
-  return parse_json(json);
-}
+using namespace ptc::model::testing;  // NOLINT: the suite's helpers
 
 WireParams gpt() {
   WireParams p;
@@ -117,37 +60,6 @@ std::string completion(const std::string& message, const std::string& extra = ""
   return R"({"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m",)"
          R"("choices":[{"index":0,"message":)" +
          message + R"(,"finish_reason":"stop","logprobs":null}])" + extra + "}";
-}
-
-// The search_logs tool of the combined-mode transcript (seed document 003).
-H search_logs_schema() {
-  return object(
-      R"({"type":"function","function":{"name":"search_logs","description":"Search log events.",)"
-      R"("parameters":{"type":"object","properties":{"query":{"type":"string"}},)"
-      R"("required":["query"]}}})");
-}
-
-// The transcript of seed document 003: a native call whose result is a
-// preview, then lisp_eval over the cached rows.
-LlmRequest seed_003_transcript() {
-  LlmRequest r;
-  r.system = "You are a support assistant.";
-  r.tools = {search_logs_schema(),
-             ptc::protocol::openai_tool_schema(ptc::protocol::Profile::InProcessTextMode)};
-  r.messages = {
-      user("How many errors with code 42 last hour?"),
-      assistant(std::nullopt,
-                {call("call_1", "search_logs", object(R"({"query":"error code 42"})"))}),
-      tool("call_1", R"({"status":"ok","result_count":1842,"full_result_cached":true})"),
-      assistant(std::nullopt,
-                {call("call_2", "lisp_eval",
-                      H::map({{H::string("program"),
-                               H::string("(def rows (tool/search_logs {:query \"error code "
-                                         "42\"}))\n(return {:total (count rows)})")}}))}),
-      tool("call_2", R"({"status":"ok","result":"user=> {:total 1842}","prints":[]})"),
-  };
-  r.output = "text";
-  return r;
 }
 
 // ---------------------------------------------------------------- requests
