@@ -578,6 +578,25 @@ void Reader::check_symbol(std::string_view tok, SourceLoc loc, size_t start) {
 
 const Form* Reader::read_number(std::string_view tok, SourceLoc loc, SourceLoc end) {
   const size_t n = tok.size();
+  // Most numbers in a program are short plain integers: read them at once
+  // (up to 18 digits cannot overflow int64; no leading zero, no suffix,
+  // within the digit limit); anything else takes the whole path below.
+  if (n <= 18 && (n == 1 || tok[0] != '0')) {
+    bool minus = tok[0] == '-';
+    size_t k = minus || tok[0] == '+' ? 1 : 0;
+    if (k < n && n - k <= options_.max_integer_digits && (n - k == 1 || tok[k] != '0')) {
+      int64_t v = 0;
+      size_t d = k;
+      while (d < n && is_digit(static_cast<unsigned char>(tok[d])))
+        v = v * 10 + (tok[d++] - '0');
+      if (d == n) {
+        Form* f = new_form(FormKind::Int, loc);
+        f->i = minus ? -v : v;
+        f->end = end;
+        return f;
+      }
+    }
+  }
   size_t i = 0;
   bool neg = false;
   if (tok[0] == '-' || tok[0] == '+') {

@@ -183,6 +183,37 @@ TEST_F(ReaderTest, BigIntegersKeepTheirDecimalText) {
   EXPECT_EQ(f->text, "123456789012345678901234567890");
 }
 
+// Short plain integers take a fast path; its edges read as the full path does.
+TEST_F(ReaderTest, ShortIntegersAtTheEdgesOfTheFastPath) {
+  struct Case {
+    const char* src;
+    FormKind kind;
+    int64_t value;
+  };
+  for (const Case& c : {Case{"0", FormKind::Int, 0}, Case{"-0", FormKind::Int, 0},
+                        Case{"+7", FormKind::Int, 7}, Case{"-42", FormKind::Int, -42},
+                        Case{"123456789012345678", FormKind::Int, 123456789012345678},
+                        Case{"-123456789012345678", FormKind::Int, -123456789012345678},
+                        Case{"1234567890123456789", FormKind::Int, 1234567890123456789},
+                        Case{"9223372036854775807", FormKind::Int, INT64_MAX},
+                        Case{"-9223372036854775808", FormKind::Int, INT64_MIN}}) {
+    const Form* f = one(c.src);
+    ASSERT_EQ(f->kind, c.kind) << c.src;
+    EXPECT_EQ(f->i, c.value) << c.src;
+  }
+  EXPECT_EQ(one("9223372036854775808")->kind, FormKind::BigInt);
+  EXPECT_EQ(one("12N")->kind, FormKind::Int);
+  EXPECT_EQ(one("1.5")->kind, FormKind::Float);
+  EXPECT_NE(err("1.").message.find("a digit must follow"), std::string::npos);
+  EXPECT_NE(err("+07").message.find("leading zero"), std::string::npos);
+  EXPECT_NE(err("-00").message.find("leading zero"), std::string::npos);
+  EXPECT_NE(err("12a").message.find("invalid number"), std::string::npos);
+  ReaderOptions three;
+  three.max_integer_digits = 3;
+  EXPECT_EQ(one("-999", three)->i, -999);
+  EXPECT_NE(err("1000", three).message.find("exceeds 3 digit limit"), std::string::npos);
+}
+
 TEST_F(ReaderTest, IntegerDigitLimit) {
   std::string hundred = cat("1", std::string(99, '0'), "");
   ASSERT_EQ(hundred.size(), 100u);
