@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "frontend/form_heads.hpp"
 #include "frontend/resolve.hpp"
 #include "runtime/bignum.hpp"
 #include "runtime/builtins/registry.hpp"
@@ -454,11 +455,13 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
   const Form* head = f->items[0];
   auto args = f->children().subspan(1);
   // Clojure's true special forms cannot be shadowed by a local; the others
-  // (when, let, fn, ...) can.
-  bool special = head->kind == FormKind::Symbol &&
-                 (head->text == "if" || head->text == "do" || head->text == "def" ||
-                  head->text == "quote" || head->text == "recur");
-  if (head->kind == FormKind::Symbol && (special || !lookup_local(head->text))) {
+  // (when, let, fn, ...) can. A head that names no form and no tool is a
+  // call: it skips the comparisons below (form_heads.hpp).
+  bool form_head = head->kind == FormKind::Symbol && is_form_head(head->text);
+  bool special = form_head && (head->text == "if" || head->text == "do" || head->text == "def" ||
+                               head->text == "quote" || head->text == "recur");
+  if ((form_head || (head->kind == FormKind::Symbol && head->text.starts_with("tool/"))) &&
+      (special || !lookup_local(head->text))) {
     std::string_view h = head->text;
     if (h == "if" || h == kIfHead) return analyze_if(f, tail);
     if (h == "let" || h == kLetHead) return analyze_let(f, tail);

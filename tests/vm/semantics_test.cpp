@@ -450,3 +450,14 @@ TEST(Semantics, ResultDisplayLimit) {
 }
 
 }  // namespace
+
+// Forms are found by their head's name (frontend/form_heads.hpp): forms
+// still expand, calls still call, and a local named like a macro is called
+// as the local (only the true special forms cannot be shadowed).
+TEST(Semantics, FormHeadsAndShadowingLocals) {
+  EXPECT_EQ(eval("(when true (-> 1 inc (+ 2)))"), "4");
+  EXPECT_EQ(eval("(let [when (fn [a b] (+ a b))] (when 1 2))"), "3");
+  EXPECT_EQ(eval("(let [if (fn [a] a)] (if false 1 2))"), "2");
+  EXPECT_EQ(eval("(cond-> 1 true inc)"), "2");
+  EXPECT_EQ(eval("(let [f (fn [x] (* 2 x))] (f 21))"), "42");
+}
