@@ -173,10 +173,17 @@ napi_value run_in_place(napi_env env, napi_callback_info info) {
     check(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
     if (argc == 1) {  // runSync(program): no options to read, no payload, no try
       static const RunOptions kDefaults;
+      // A source first: a short one is read in one call, into this buffer
+      // (a program handle fails that call at once, with no exception).
+      char small[256];
+      size_t length = 0;
+      if (napi_get_value_string_utf8(env, argv[0], small, sizeof small, &length) == napi_ok) {
+        if (length + 4 < sizeof small)
+          return plain_result(env, run(std::string_view(small, length), kDefaults));
+        return plain_result(env, run(string_of(env, argv[0]), kDefaults));
+      }
       if (const Program* program = program_in(env, argv[0]))
         return plain_result(env, run(*program, kDefaults));
-      if (type_of(env, argv[0]) == napi_string)
-        return plain_result(env, run(string_of(env, argv[0]), kDefaults));
     }
     for (size_t i = argc; i < 4; ++i)
       argv[i] = js_undefined(env);
