@@ -486,9 +486,9 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
   // The discovery forms take a name, not a value: (doc map) means the symbol
   // map, as clojure.repl/doc does.
   if (head->kind == FormKind::Symbol && !args.empty() && args[0]->kind == FormKind::Symbol &&
-      !lookup_local(head->text) &&
       (head->text == "doc" || head->text == "meta" || head->text == "dir" ||
-       head->text == "ns-publics" || head->text == "ns-name" || head->text == "source")) {
+       head->text == "ns-publics" || head->text == "ns-name" || head->text == "source") &&
+      !lookup_local(head->text)) {
     Form* quoted = make_form(FormKind::Quote, args[0]->loc);
     quoted->text = args[0]->text;
     std::vector<const Form*> items(f->items, f->items + f->count);
