@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <atomic>
-#include <charconv>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -191,13 +190,12 @@ int cmd_agent(std::vector<std::string> args) {
   bool upstream_required = false;
   ModelRunFlags mf;
   auto int_flag = [](const std::string& flag, const std::string& v, std::string* error) {
-    int64_t n = 0;
-    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (ec != std::errc() || end != v.data() + v.size() || n < 1) {
+    std::optional<int64_t> n = integer(v);
+    if (!n || *n < 1) {
       *error = fmt::format("{} '{}': expected a positive integer", flag, v);
       return std::optional<int64_t>();
     }
-    return std::optional<int64_t>(n);
+    return n;
   };
   for (size_t i = 0; i < args.size(); ++i) {
     std::string error;

@@ -19,14 +19,14 @@ std::optional<double> number(const std::string& text) {
   return v;
 }
 
+}  // namespace
+
 std::optional<int64_t> integer(const std::string& text) {
   int64_t v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return v;
 }
-
-}  // namespace
 
 const char* const kModelFlagsHelp =
     "  --model SPEC          openai:MODEL, openai-compat:MODEL (with --base-url) or\n"

@@ -2,6 +2,7 @@
 // (protocol/model), and the progress lines a person watches on stderr.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -25,6 +26,8 @@ struct ModelFlags {
 bool read_model_flag(const std::vector<std::string>& args, size_t& i, ModelFlags& out,
                      std::string* error);
 extern const char* const kModelFlagsHelp;
+// A flag's whole value as an int64 (nothing may follow the digits), or nullopt.
+std::optional<int64_t> integer(const std::string& text);
 
 // One line per turn on `out` once the turn is over: the model's time, its
 // tokens, retries, and what the turn's program did. Feed it the model's

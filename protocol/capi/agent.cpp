@@ -55,8 +55,7 @@ void take_context(const RunOptions& run, AgentOptions& o) {
 
 // AgentOptions from the agent's JSON and the options handle. Configuration
 // errors are InvalidArgument.
-AgentOptions agent_options(std::string_view agent_json, const ptc_options* options) {
-  HostValue agent = ptc::capi::json_object_arg(agent_json, "agent_json");
+AgentOptions agent_options(const HostValue& agent, const ptc_options* options) {
   const RunOptions& run = ptc::capi::run_options(options);
   AgentOptions o;
   std::set<std::string, std::less<>> configured;
@@ -101,8 +100,7 @@ AgentOptions agent_options(std::string_view agent_json, const ptc_options* optio
 
 // The model client of the agent's "model" object, or nullptr when it has
 // none; its settings' errors are InvalidArgument.
-std::unique_ptr<ModelClient> model_of(std::string_view agent_json) {
-  HostValue agent = ptc::capi::json_object_arg(agent_json, "agent_json");
+std::unique_ptr<ModelClient> model_of(const HostValue& agent) {
   const HostValue* m = agent.get("model");
   if (!m || m->is_nil()) return nullptr;
   try {
@@ -171,10 +169,12 @@ ptc_status ptc_protocol_agent_run(const char* agent_json, size_t agent_len,
   return guarded([&] {
     out_arg(result_json, "result_json");
     required(agent_json, "agent_json");
-    std::string_view text = ptc::capi::text_arg(agent_json, agent_len, "agent_json");
-    pr::AgentOptions o = pc::agent_options(text, options);
+    // Parsed once: the options and the model both read it (it may hold a large context).
+    ptc::HostValue agent_object = ptc::capi::json_object_arg(
+        ptc::capi::text_arg(agent_json, agent_len, "agent_json"), "agent_json");
+    pr::AgentOptions o = pc::agent_options(agent_object, options);
     // "model": the agent talks to a provider itself (protocol/model).
-    std::unique_ptr<ptc::ModelClient> client = pc::model_of(text);
+    std::unique_ptr<ptc::ModelClient> client = pc::model_of(agent_object);
     if (!llm && !client) throw InvalidArgument("llm must not be NULL without a \"model\"");
     if (llm && client) throw InvalidArgument("give llm or a \"model\", not both");
     std::vector<ptc::HostValue> events;
@@ -213,8 +213,10 @@ ptc_status ptc_protocol_agent_describe(const char* agent_json, size_t agent_len,
   return guarded([&] {
     out_arg(out, "out");
     required(agent_json, "agent_json");
-    pr::AgentOptions o =
-        pc::agent_options(ptc::capi::text_arg(agent_json, agent_len, "agent_json"), options);
+    pr::AgentOptions o = pc::agent_options(
+        ptc::capi::json_object_arg(ptc::capi::text_arg(agent_json, agent_len, "agent_json"),
+                                   "agent_json"),
+        options);
     auto never = [](const pr::LlmRequest&) { return pc::failed_call("not running"); };
     std::unique_ptr<pr::Agent> agent = pc::make_agent(std::move(o), never);
     ptc::HostValue description = ptc::HostValue::map(

@@ -290,12 +290,7 @@ class HttpModelClient final : public ModelClient {
                     1e6;
   }
 
-  std::string redact(std::string text) const {
-    if (key_.empty()) return text;
-    for (size_t at = text.find(key_); at != std::string::npos; at = text.find(key_, at))
-      text.replace(at, key_.size(), "[redacted]");
-    return text;
-  }
+  std::string redact(std::string text) const { return model::redact_secret(std::move(text), key_); }
 
   std::string spec_;
   const Provider& provider_;

@@ -23,13 +23,6 @@ HostValue request_value(std::string_view provider, std::string_view path, const 
       {{str("provider"), str(provider)}, {str("path"), str(path)}, {str("body"), body}});
 }
 
-std::string cut_secret(std::string text, const std::string& secret) {
-  if (secret.empty()) return text;
-  for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
-    text.replace(at, secret.size(), "[redacted]");
-  return text;
-}
-
 Failure failure_from_name(std::string_view name) {
   for (Failure f : {Failure::Timeout, Failure::RateLimited, Failure::AuthFailed,
                     Failure::BadRequest, Failure::ContextTooLong, Failure::ServerError,
@@ -102,6 +95,13 @@ std::string first_difference(const HostValue& recorded, const HostValue& asked,
 
 }  // namespace
 
+std::string redact_secret(std::string text, std::string_view secret) {
+  if (secret.empty()) return text;
+  for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
+    text.replace(at, secret.size(), "[redacted]");
+  return text;
+}
+
 std::string request_hash(std::string_view provider, std::string_view path, const HostValue& body) {
   return canonical_args_key(request_value(provider, path, body));
 }
@@ -120,15 +120,15 @@ void Recorder::write(std::string_view provider, std::string_view path, const Hos
   HostValue out;
   if (reply.failure != Failure::None && reply.status == 0)
     out = HostValue::map({{str("failure"), str(failure_name(reply.failure))},
-                          {str("message"), str(cut_secret(reply.message, secret_))}});
+                          {str("message"), str(redact_secret(reply.message, secret_))}});
   else
     out = HostValue::map({{str("status"), HostValue::integer(reply.status)},
                           {str("retry_after"), str(reply.retry_after)},
-                          {str("body"), str(cut_secret(reply.body, secret_))}});
+                          {str("body"), str(redact_secret(reply.body, secret_))}});
   HostValue line = HostValue::map({{str("hash"), str(request_hash(provider, path, body))},
                                    {str("request"), request_value(provider, path, body)},
                                    {str("reply"), std::move(out)}});
-  std::string text = cut_secret(to_json(line, true), secret_) + "\n";
+  std::string text = redact_secret(to_json(line, true), secret_) + "\n";
   // Each exchange reaches the file as it ends: a run that dies keeps them.
   std::fwrite(text.data(), 1, text.size(), file_);
   std::fflush(file_);

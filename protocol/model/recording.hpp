@@ -34,6 +34,11 @@ struct RecordedReply {
   std::string message;
 };
 
+// `text` with every occurrence of `secret` (an API key) replaced by
+// "[redacted]"; unchanged when `secret` is empty. Recordings and the client's
+// messages both go through it.
+std::string redact_secret(std::string text, std::string_view secret);
+
 // The hash of a request (provider, path and the body's JSON, keys sorted).
 std::string request_hash(std::string_view provider, std::string_view path, const HostValue& body);
 
