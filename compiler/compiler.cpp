@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "compiler/owned_accumulator.hpp"
 #include "runtime/builtins/registry.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/scratch.hpp"
@@ -141,6 +142,7 @@ class ProgramCompiler {
       proto->fn = fp;
       proto->nparams = static_cast<uint32_t>(arity->params.size());
       proto->variadic = arity->rest != nullptr;
+      proto->owns_accumulator = mark_owned_accumulator(arity);
       ArityCompiler ac(*this, fn, proto.get());
       ac.compile_arity(arity);
       fp->arities.push_back(std::move(proto));
@@ -521,7 +523,9 @@ void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
   if (n->id > 0xFFFF)
     throw LispError(ErrorKind::InvalidForm, "internal: builtin id out of range", "", n->loc);
   uint32_t base = n->args.empty() ? alloc(n->loc) : compile_args(n->args, n->loc);
-  emit(Instr::abc(Op::CALLB, base, static_cast<uint32_t>(n->args.size()), n->id), n->loc);
+  emit(Instr::abc(n->owned ? Op::CALLO : Op::CALLB, base, static_cast<uint32_t>(n->args.size()),
+                  n->id),
+       n->loc);
   if (dst != base) emit(Instr::abc(Op::MOVE, dst, base), n->loc);
   free_to(base);
 }

@@ -22,7 +22,8 @@ std::string operands(const Proto& p, const Instr& in, size_t pc) {
   if (std::strcmp(form, "A B") == 0) return fmt::format("{} {}", in.a, in.b());
   if (std::strcmp(form, "A B C") == 0) {
     out = fmt::format("{} {} {}", in.a, in.b(), in.c());
-    if (in.op == Op::CALLB) out += fmt::format("    ; {}", builtin_def(in.c()).name);
+    if (in.op == Op::CALLB || in.op == Op::CALLO)
+      out += fmt::format("    ; {}", builtin_def(in.c()).name);
     if (in.op == Op::KWGET) out += fmt::format("    ; {}", konst(in.c()));
     if (in.op == Op::GETGLOBALF) out += fmt::format("    ; else {}", builtin_def(in.c()).name);
     return out;
@@ -52,8 +53,9 @@ void list_fn(std::string& out, const FnProto& fn, size_t index) {
     out += fmt::format("  capture {}: {} {}\n", i,
                        fn.captures[i].from_upvalue ? "upvalue" : "register", fn.captures[i].index);
   for (const auto& p : fn.arities) {
-    out += fmt::format("  arity {}{}: {} registers, {} constants\n", p->nparams,
-                       p->variadic ? "+rest" : "", p->nregs, p->constants.size());
+    out += fmt::format("  arity {}{}: {} registers, {} constants{}\n", p->nparams,
+                       p->variadic ? "+rest" : "", p->nregs, p->constants.size(),
+                       p->owns_accumulator ? ", owns its accumulator" : "");
     for (size_t pc = 0; pc < p->code.size(); ++pc) {
       const Instr& in = p->code[pc];
       SourceLoc loc = p->loc_at(pc);

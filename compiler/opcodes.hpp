@@ -11,60 +11,62 @@
 namespace ptc {
 
 // X(name, operands, meaning)
-#define PTC_OPCODES(X)                                                                          \
-  X(MOVE, "A B", "R[A] = R[B]")                                                                 \
-  X(LOADK, "A Bx", "R[A] = K[Bx]")                                                              \
-  X(LOADNIL, "A", "R[A] = nil")                                                                 \
-  X(LOADBOOL, "A B", "R[A] = (B != 0)")                                                         \
-  X(LOADINT, "A sBx", "R[A] = sBx")                                                             \
-  X(GETUPVAL, "A B", "R[A] = U[B]")                                                             \
-  X(GETSELF, "A", "R[A] = the running closure")                                                 \
-  X(GETGLOBAL, "A Bx", "R[A] = global Bx; error if unbound")                                    \
-  X(GETGLOBALF, "A B C", "R[A] = global B if bound, else builtin C")                            \
-  X(DEFGLOBAL, "A Bx", "global Bx = R[A]; R[A] = #'name")                                       \
-  X(ISBOUND, "A Bx", "R[A] = whether global Bx is bound")                                       \
-  X(VARREF, "A Bx", "R[A] = #'name of global Bx")                                               \
-  X(GETDATA, "A Bx", "R[A] = context value under key K[Bx]")                                    \
-  X(TURNHIST, "A B", "R[A] = result of the turn B back (*1 *2 *3)")                             \
-  X(JMP, "sBx", "pc += sBx")                                                                    \
-  X(JMPIF, "A sBx", "if R[A] is truthy: pc += sBx")                                             \
-  X(JMPIFNOT, "A sBx", "if R[A] is falsy: pc += sBx")                                           \
-  X(LOOP, "A sBx", "recur jump: count R[A] against loop_limit, charge a reduction, pc += sBx")  \
-  X(JMPBACK, "sBx", "backward jump of a generated loop: charge a reduction, pc += sBx")         \
-  X(CALL, "A B", "R[A] = R[A](R[A+1] ... R[A+B])")                                              \
-  X(CALLB, "A B C", "R[A] = builtin C (R[A] ... R[A+B-1])")                                     \
-  X(CLOSURE, "A Bx", "R[A] = closure of function Bx, capturing its declared values")            \
-  X(RETURN, "A", "return R[A] to the caller")                                                   \
-  X(VECTOR, "A B C", "R[A] = [R[B] ... R[B+C-1]]")                                              \
-  X(MAP, "A B C", "R[A] = {R[B] R[B+1] ...}, C registers of alternating keys and values")       \
-  X(SET, "A B C", "R[A] = #{R[B] ... R[B+C-1]}")                                                \
-  X(CASE, "A Bx", "i = clause of R[A] in dispatch map K[Bx] (or the default); pc += i")         \
-  X(TOOL, "A Bx", "R[A] = call tool named K[Bx] with argument map R[A]")                        \
-  X(RETSIG, "A", "(return R[A]): end the program with R[A]")                                    \
-  X(FAILSIG, "A", "(fail R[A]): end the program with an error carrying R[A]")                   \
-  X(ADD, "A B C", "R[A] = R[B] + R[C]")                                                         \
-  X(SUB, "A B C", "R[A] = R[B] - R[C]")                                                         \
-  X(MUL, "A B C", "R[A] = R[B] * R[C]")                                                         \
-  X(LT, "A B C", "R[A] = R[B] < R[C]")                                                          \
-  X(LE, "A B C", "R[A] = R[B] <= R[C]")                                                         \
-  X(GT, "A B C", "R[A] = R[B] > R[C]")                                                          \
-  X(GE, "A B C", "R[A] = R[B] >= R[C]")                                                         \
-  X(EQ, "A B C", "R[A] = (= R[B] R[C])")                                                        \
-  X(INC, "A B", "R[A] = R[B] + 1")                                                              \
-  X(DEC, "A B", "R[A] = R[B] - 1")                                                              \
-  X(KWGET, "A B C", "R[A] = (K[C] R[B]): keyword lookup in a map")                              \
-  X(IFLT, "A B",                                                                                \
-    "if R[A] < R[B]: skip the next instruction (a JMP to the else branch), else take that JMP") \
-  X(IFLE, "A B", "if R[A] <= R[B]: skip the next instruction")                                  \
-  X(IFGT, "A B", "if R[A] > R[B]: skip the next instruction")                                   \
-  X(IFGE, "A B", "if R[A] >= R[B]: skip the next instruction")                                  \
-  X(IFEQ, "A B", "if (= R[A] R[B]): skip the next instruction")                                 \
-  X(ADDI, "A B sC", "R[A] = R[B] + sC (C a signed 16-bit integer)")                             \
-  X(SUBI, "A B sC", "R[A] = R[B] - sC")                                                         \
-  X(IFLTI, "A sB", "if R[A] < sB: skip the next instruction (a JMP), else take that JMP")       \
-  X(IFLEI, "A sB", "if R[A] <= sB: skip the next instruction")                                  \
-  X(IFGTI, "A sB", "if R[A] > sB: skip the next instruction")                                   \
-  X(IFGEI, "A sB", "if R[A] >= sB: skip the next instruction")                                  \
+#define PTC_OPCODES(X)                                                                             \
+  X(MOVE, "A B", "R[A] = R[B]")                                                                    \
+  X(LOADK, "A Bx", "R[A] = K[Bx]")                                                                 \
+  X(LOADNIL, "A", "R[A] = nil")                                                                    \
+  X(LOADBOOL, "A B", "R[A] = (B != 0)")                                                            \
+  X(LOADINT, "A sBx", "R[A] = sBx")                                                                \
+  X(GETUPVAL, "A B", "R[A] = U[B]")                                                                \
+  X(GETSELF, "A", "R[A] = the running closure")                                                    \
+  X(GETGLOBAL, "A Bx", "R[A] = global Bx; error if unbound")                                       \
+  X(GETGLOBALF, "A B C", "R[A] = global B if bound, else builtin C")                               \
+  X(DEFGLOBAL, "A Bx", "global Bx = R[A]; R[A] = #'name")                                          \
+  X(ISBOUND, "A Bx", "R[A] = whether global Bx is bound")                                          \
+  X(VARREF, "A Bx", "R[A] = #'name of global Bx")                                                  \
+  X(GETDATA, "A Bx", "R[A] = context value under key K[Bx]")                                       \
+  X(TURNHIST, "A B", "R[A] = result of the turn B back (*1 *2 *3)")                                \
+  X(JMP, "sBx", "pc += sBx")                                                                       \
+  X(JMPIF, "A sBx", "if R[A] is truthy: pc += sBx")                                                \
+  X(JMPIFNOT, "A sBx", "if R[A] is falsy: pc += sBx")                                              \
+  X(LOOP, "A sBx", "recur jump: count R[A] against loop_limit, charge a reduction, pc += sBx")     \
+  X(JMPBACK, "sBx", "backward jump of a generated loop: charge a reduction, pc += sBx")            \
+  X(CALL, "A B", "R[A] = R[A](R[A+1] ... R[A+B])")                                                 \
+  X(CALLB, "A B C", "R[A] = builtin C (R[A] ... R[A+B-1])")                                        \
+  X(CALLO, "A B C",                                                                                \
+    "CALLB on an accumulator the frame may own: updated in place when it carries the owner's tag") \
+  X(CLOSURE, "A Bx", "R[A] = closure of function Bx, capturing its declared values")               \
+  X(RETURN, "A", "return R[A] to the caller")                                                      \
+  X(VECTOR, "A B C", "R[A] = [R[B] ... R[B+C-1]]")                                                 \
+  X(MAP, "A B C", "R[A] = {R[B] R[B+1] ...}, C registers of alternating keys and values")          \
+  X(SET, "A B C", "R[A] = #{R[B] ... R[B+C-1]}")                                                   \
+  X(CASE, "A Bx", "i = clause of R[A] in dispatch map K[Bx] (or the default); pc += i")            \
+  X(TOOL, "A Bx", "R[A] = call tool named K[Bx] with argument map R[A]")                           \
+  X(RETSIG, "A", "(return R[A]): end the program with R[A]")                                       \
+  X(FAILSIG, "A", "(fail R[A]): end the program with an error carrying R[A]")                      \
+  X(ADD, "A B C", "R[A] = R[B] + R[C]")                                                            \
+  X(SUB, "A B C", "R[A] = R[B] - R[C]")                                                            \
+  X(MUL, "A B C", "R[A] = R[B] * R[C]")                                                            \
+  X(LT, "A B C", "R[A] = R[B] < R[C]")                                                             \
+  X(LE, "A B C", "R[A] = R[B] <= R[C]")                                                            \
+  X(GT, "A B C", "R[A] = R[B] > R[C]")                                                             \
+  X(GE, "A B C", "R[A] = R[B] >= R[C]")                                                            \
+  X(EQ, "A B C", "R[A] = (= R[B] R[C])")                                                           \
+  X(INC, "A B", "R[A] = R[B] + 1")                                                                 \
+  X(DEC, "A B", "R[A] = R[B] - 1")                                                                 \
+  X(KWGET, "A B C", "R[A] = (K[C] R[B]): keyword lookup in a map")                                 \
+  X(IFLT, "A B",                                                                                   \
+    "if R[A] < R[B]: skip the next instruction (a JMP to the else branch), else take that JMP")    \
+  X(IFLE, "A B", "if R[A] <= R[B]: skip the next instruction")                                     \
+  X(IFGT, "A B", "if R[A] > R[B]: skip the next instruction")                                      \
+  X(IFGE, "A B", "if R[A] >= R[B]: skip the next instruction")                                     \
+  X(IFEQ, "A B", "if (= R[A] R[B]): skip the next instruction")                                    \
+  X(ADDI, "A B sC", "R[A] = R[B] + sC (C a signed 16-bit integer)")                                \
+  X(SUBI, "A B sC", "R[A] = R[B] - sC")                                                            \
+  X(IFLTI, "A sB", "if R[A] < sB: skip the next instruction (a JMP), else take that JMP")          \
+  X(IFLEI, "A sB", "if R[A] <= sB: skip the next instruction")                                     \
+  X(IFGTI, "A sB", "if R[A] > sB: skip the next instruction")                                      \
+  X(IFGEI, "A sB", "if R[A] >= sB: skip the next instruction")                                     \
   X(IFEQI, "A sB", "if (= R[A] sB): skip the next instruction")
 
 enum class Op : uint8_t {

@@ -23,7 +23,10 @@ struct Proto {
   std::vector<FnProto*> closures;  // functions created by CLOSURE Bx
   uint32_t nparams = 0;            // fixed parameters
   bool variadic = false;           // one more parameter holds the rest as a vector
-  uint32_t nregs = 0;              // frame size
+  // The first parameter is an accumulator this arity only updates (CALLO):
+  // reduce may hand it one nobody else holds (compiler/owned_accumulator.hpp).
+  bool owns_accumulator = false;
+  uint32_t nregs = 0;  // frame size
   const FnProto* fn = nullptr;
 
   SourceLoc loc_at(size_t pc) const { return pc < locs.size() ? locs[pc] : SourceLoc{}; }

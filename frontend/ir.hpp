@@ -42,6 +42,7 @@ enum class NodeKind : uint8_t {
 };
 
 struct FnNode;
+struct Form;
 
 struct LocalVar {
   std::string_view name;
@@ -163,6 +164,7 @@ struct CallNode : Node {
 struct BuiltinCallNode : Node {
   uint32_t id;
   Span<Node*> args;
+  bool owned = false;  // compiler scratch: updates an accumulator its arity owns (CALLO)
   BuiltinCallNode(SourceLoc l, uint32_t i, Span<Node*> a)
       : Node(NodeKind::BuiltinCall, l), id(i), args(a) {}
 };
@@ -199,6 +201,84 @@ struct CollNode : Node {  // MakeVector / MakeMap (keys and values alternate) / 
   Span<Node*> items;
   CollNode(NodeKind k, SourceLoc l, Span<Node*> i) : Node(k, l), items(i) {}
 };
+
+// Calls visit(Node*) for each direct child of `n`, in evaluation order (a
+// function's arity bodies included).
+template <class Visit>
+void for_each_child(Node* n, Visit&& visit) {
+  auto all = [&](Span<Node*> nodes) {
+    for (Node* c : nodes)
+      visit(c);
+  };
+  auto bindings = [&](Span<Binding> bs) {
+    for (Binding& b : bs)
+      visit(b.init);
+  };
+  switch (n->kind) {
+    case NodeKind::Const:
+    case NodeKind::Local:
+    case NodeKind::Global:
+    case NodeKind::BuiltinRef:
+    case NodeKind::Data:
+    case NodeKind::TurnHistory:
+    case NodeKind::VarRef:
+      return;
+    case NodeKind::If: {
+      auto* i = static_cast<IfNode*>(n);
+      visit(i->test);
+      visit(i->then);
+      visit(i->otherwise);
+      return;
+    }
+    case NodeKind::Do:
+      all(static_cast<DoNode*>(n)->body);
+      return;
+    case NodeKind::Let:
+      bindings(static_cast<LetNode*>(n)->bindings);
+      visit(static_cast<LetNode*>(n)->body);
+      return;
+    case NodeKind::Loop:
+      bindings(static_cast<LoopNode*>(n)->bindings);
+      visit(static_cast<LoopNode*>(n)->body);
+      return;
+    case NodeKind::Recur:
+      all(static_cast<RecurNode*>(n)->args);
+      return;
+    case NodeKind::Fn:
+      for (FnArity* a : static_cast<FnNode*>(n)->arities)
+        visit(a->body);
+      return;
+    case NodeKind::Call:
+      visit(static_cast<CallNode*>(n)->callee);
+      all(static_cast<CallNode*>(n)->args);
+      return;
+    case NodeKind::BuiltinCall:
+      all(static_cast<BuiltinCallNode*>(n)->args);
+      return;
+    case NodeKind::Def:
+      visit(static_cast<DefNode*>(n)->value);
+      return;
+    case NodeKind::Case: {
+      auto* c = static_cast<CaseNode*>(n);
+      visit(c->expr);
+      all(c->clauses);
+      visit(c->otherwise);
+      return;
+    }
+    case NodeKind::ToolCall:
+      visit(static_cast<ToolCallNode*>(n)->args);
+      return;
+    case NodeKind::Return:
+    case NodeKind::Fail:
+      visit(static_cast<ValueNode*>(n)->value);
+      return;
+    case NodeKind::MakeVector:
+    case NodeKind::MakeMap:
+    case NodeKind::MakeSet:
+      all(static_cast<CollNode*>(n)->items);
+      return;
+  }
+}
 
 // The result of analysis: the program as a zero-argument function, and the
 // user globals it mentions (ids index this list).

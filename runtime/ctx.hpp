@@ -27,6 +27,9 @@ class Invoker {
  public:
   virtual ~Invoker() = default;
   virtual Value invoke(Value fn, const Value* args, uint32_t nargs) = 0;
+  // invoke, handing a step function that owns its accumulator (its first
+  // argument) the owner token of the caller (runtime/builtins/owned.hpp).
+  virtual Value invoke_owned(Value fn, const Value* args, uint32_t nargs, uint32_t owner) = 0;
 };
 
 class Ctx;
@@ -134,6 +137,12 @@ class Ctx {
   // frame. Nothing reads what the run returns then.
   bool abandoned = false;
 
+  // A fresh owner token for a reduce's accumulator (never 0).
+  uint32_t new_owner() {
+    if (++last_owner_ == 0) ++last_owner_;
+    return last_owner_;
+  }
+
   Value call(Value fn, const Value* args, uint32_t nargs) {
     return invoker->invoke(fn, args, nargs);
   }
@@ -225,6 +234,7 @@ class Ctx {
   bool cancelled_ = false;
   const char* phase_ = "execution";
   const std::atomic<int64_t>* paused_ns_ = nullptr;
+  uint32_t last_owner_ = 0;
 };
 
 // Marks the run executing on this thread for as long as it lives. Deep walks

@@ -294,6 +294,49 @@ const SetObj* set_disj(Arena& arena, const SetObj* s, Value x) {
   return static_cast<const SetObj*>(dissoc(arena, s, x));
 }
 
+HashObj* hash_take_owned(Arena& arena, const HashObj* h, uint32_t owner) {
+  if (!h->small()) return nullptr;
+  if (owner && h->slots == owner) return const_cast<HashObj*>(h);
+  uint32_t stride = h->stride();
+  HashObj* out = new_small(arena, h->type, kSmallMax);
+  std::memcpy(static_cast<void*>(out->inline_data()), h->inline_data(),
+              sizeof(Value) * h->count * stride);
+  out->count = h->count;
+  out->slots = owner;
+  return out;
+}
+
+bool hash_put_owned(HashObj* h, Value key, Value val) {
+  uint32_t stride = h->stride();
+  Value* d = h->inline_data();
+  int64_t slot = find_slot(h, key);
+  if (slot < 0) {
+    if (h->count == kSmallMax) return false;
+    slot = h->count++;
+    d[slot * stride] = key;
+  }
+  if (stride == 2) d[slot * 2 + 1] = val;
+  h->hash = 0;  // the cached hash described the old contents
+  return true;
+}
+
+void hash_remove_owned(HashObj* h, Value key) {
+  int64_t slot = find_slot(h, key);
+  if (slot < 0) return;
+  uint32_t stride = h->stride();
+  Value* d = h->inline_data();
+  std::memmove(static_cast<void*>(d + slot * stride), d + (slot + 1) * stride,
+               sizeof(Value) * (h->count - 1 - static_cast<uint32_t>(slot)) * stride);
+  --h->count;
+  h->hash = 0;
+}
+
+void hash_disown(Value v, uint32_t owner) {
+  if (!v.is_map() && !v.is_set()) return;
+  auto* h = const_cast<HashObj*>(v.as<const HashObj>());
+  if (owner && h->small() && h->slots == owner) h->slots = 0;
+}
+
 HashIter::HashIter(const HashObj* h)
     : h_(h), stride_(h->stride()), it_(h->small() ? empty_vector() : h->entries) {
   settle();

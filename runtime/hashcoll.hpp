@@ -76,6 +76,23 @@ inline bool set_contains(const SetObj* s, Value x) {
 const SetObj* set_conj(Arena& arena, const SetObj* s, Value x);
 const SetObj* set_disj(Arena& arena, const SetObj* s, Value x);
 
+// ---- accumulators a reduce owns (runtime/builtins/owned.cpp)
+// A small map or set tagged with a reduce's owner token (kept in `slots`,
+// which the small form does not use) is held by that reduce alone, so the
+// step function's assoc/update/dissoc/conj write it in place. Tagged copies
+// have room for kSmallMax entries. The reduce removes its tag before its
+// result escapes, so no tagged collection outlives it.
+
+// `h` itself when it carries `owner`'s tag; else, for a small or empty `h`
+// of `type`, a tagged copy; nullptr otherwise (a large collection).
+HashObj* hash_take_owned(Arena& arena, const HashObj* h, uint32_t owner);
+// Exact-key put into an owned collection; false when a new key finds it full.
+bool hash_put_owned(HashObj* h, Value key, Value val);
+// Removes `key` (exact equality) from an owned collection.
+void hash_remove_owned(HashObj* h, Value key);
+// Takes the tag off `v` when it is a collection tagged with `owner`.
+void hash_disown(Value v, uint32_t owner);
+
 // Entries in insertion order. For sets, val() is the element itself.
 class HashIter {
  public:

@@ -38,9 +38,11 @@ uintptr_t stack_limit_for(uintptr_t low, size_t size) {
   return low + reserve;
 }
 
+constinit thread_local uintptr_t t_thread_stack_limit = 0;
+
 uintptr_t thread_stack_limit() {
-  thread_local uintptr_t limit = compute_limit();
-  return limit;
+  if (!t_thread_stack_limit) t_thread_stack_limit = compute_limit();
+  return t_thread_stack_limit;
 }
 
 uintptr_t exchange_native_stack_limit(uintptr_t limit) {

@@ -16,12 +16,17 @@ constexpr uintptr_t kStackReserve = 256 * 1024;
 // A fiber's limit while one runs on this thread, else 0. Read inline: every
 // level of recursion over data checks the stack.
 extern constinit thread_local uintptr_t t_stack_limit;
+// The thread's own limit once computed, else 0: read inline, since every
+// call a builtin makes checks the stack.
+extern constinit thread_local uintptr_t t_thread_stack_limit;
 uintptr_t thread_stack_limit();  // the thread's own stack (computed once)
 
 // The lowest usable address of the stack running now.
 inline uintptr_t native_stack_limit() {
   uintptr_t fiber = t_stack_limit;
-  return fiber ? fiber : thread_stack_limit();
+  if (fiber) return fiber;
+  uintptr_t own = t_thread_stack_limit;
+  return own ? own : thread_stack_limit();
 }
 
 // The limit for a stack whose lowest address is `low` and whose size is

@@ -9,6 +9,7 @@
 
 #include "compiler/compiler.hpp"
 #include "runtime/access.hpp"
+#include "runtime/builtins/owned.hpp"
 #include "runtime/builtins/registry.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
@@ -190,7 +191,7 @@ void VM::push_frame(const ClosureObj* closure, Value* slot, uint32_t nargs) {
     base[fixed] =
         nargs > fixed ? Value::object(vec_from(ctx_.arena, base + fixed, nargs - fixed)) : Value();
   }
-  frames_.push_back(Frame{p, closure, p->code.data(), base, 0});
+  frames_.push_back(Frame{p, closure, p->code.data(), base, 0, 0});
 }
 
 Value VM::call_other(Value callee, Value* args, uint32_t nargs) {
@@ -229,6 +230,10 @@ Value VM::call_other(Value callee, Value* args, uint32_t nargs) {
 }
 
 Value VM::invoke(Value fn, const Value* args, uint32_t nargs) {
+  return invoke_owned(fn, args, nargs, 0);
+}
+
+Value VM::invoke_owned(Value fn, const Value* args, uint32_t nargs, uint32_t owner) {
   check_native_stack("calling a function from a builtin");
   if (fn.type() != Type::Closure) return call_other(fn, const_cast<Value*>(args), nargs);
   Value* slot = stack_top();
@@ -239,6 +244,7 @@ Value VM::invoke(Value fn, const Value* args, uint32_t nargs) {
   if (nargs) std::memmove(static_cast<void*>(slot + 1), args, nargs * sizeof(Value));
   size_t depth = frames_.size();
   push_frame(fn.as<const ClosureObj>(), slot, nargs);
+  if (owner && frames_.back().proto->owns_accumulator) frames_.back().owner = owner;
   ctx_.tick();
   return execute(depth);
 }
@@ -444,6 +450,11 @@ Value VM::execute(size_t stop_depth) {
         VM_CASE(CALLB) {
           SAVE_PC();
           R[in.a] = builtin_def(in.c()).fn(ctx_, R + in.a, in.b());
+          NEXT;
+        }
+        VM_CASE(CALLO) {
+          SAVE_PC();
+          R[in.a] = owned_variant(in.c())(ctx_, R + in.a, in.b(), f->owner);
           NEXT;
         }
         VM_CASE(CLOSURE) {

@@ -38,6 +38,7 @@ class VM final : public Invoker {
   bool returned() const { return returned_; }
 
   Value invoke(Value fn, const Value* args, uint32_t nargs) override;
+  Value invoke_owned(Value fn, const Value* args, uint32_t nargs, uint32_t owner) override;
   // invoke, where a (return v) inside ends only this call, with v (code run
   // on its own: a function restored from memory).
   Value invoke_until_return(Value fn, const Value* args, uint32_t nargs);
@@ -65,6 +66,9 @@ class VM final : public Invoker {
     const Instr* pc;
     Value* base;
     uint32_t recur_count;
+    // The owner token of the accumulator in the first parameter (0: none),
+    // read by CALLO: set by invoke_owned for an arity that owns it.
+    uint32_t owner;
   };
   using Frames = std::vector<Frame, MappedAllocator<Frame>>;
 

@@ -277,15 +277,6 @@ Value assoc_in(Ctx& ctx, const Value* a, uint32_t) {
   return put_in(ctx, a[0], ks, true, "assoc-in", [v](Value) { return v; });
 }
 
-// (f old extra...) for update and update-in.
-Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra) {
-  if (nextra == 0) return ctx.call(f, old);
-  CallArgs args(nextra + 1);
-  args[0] = old;
-  std::copy(extra, extra + nextra, args.data() + 1);
-  return ctx.call(f, args.data(), nextra + 1);
-}
-
 Value update(Ctx& ctx, const Value* a, uint32_t n) {
   Value coll = a[0], k = a[1], f = a[2];
   check_assoc_target(coll, k, "update", 1, 2);

@@ -201,10 +201,17 @@ Value reduce(Ctx& ctx, const Value* a, uint32_t n) {
     acc = it.value();
     it.next();
   }
+  // A step function compiled to update its accumulator in place gets an
+  // owner token; the tag comes off the result before anyone else sees it.
+  uint32_t owner = f.is(Type::Closure) ? ctx.new_owner() : 0;
+  Value args[2];
   for (; !it.done(); it.next()) {
     ctx.tick();
-    acc = ctx.call(f, acc, it.value());
+    args[0] = acc;
+    args[1] = it.value();
+    acc = owner ? ctx.invoker->invoke_owned(f, args, 2, owner) : ctx.call(f, args, 2);
   }
+  hash_disown(acc, owner);
   return acc;
 }
 
@@ -215,24 +222,29 @@ Value reduce_kv(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("reduce-kv", f, 1);
   Value acc = a[1];
   Value args[3];
+  uint32_t owner = f.is(Type::Closure) ? ctx.new_owner() : 0;  // as in reduce
+  auto step = [&] {
+    args[0] = acc;
+    acc = owner ? ctx.invoker->invoke_owned(f, args, 3, owner) : ctx.call(f, args, 3);
+  };
   if (a[2].is_map()) {
     for (HashIter it(a[2].map()); !it.done(); it.next()) {
       ctx.tick();
-      args[0] = acc;
       args[1] = it.key();
       args[2] = it.val();
-      acc = ctx.call(f, args, 3);
+      step();
     }
+    hash_disown(acc, owner);
     return acc;
   }
   if (a[2].is_vector()) {
     for (VecIter it(a[2].vec()); !it.done(); it.next()) {
       ctx.tick();
-      args[0] = acc;
       args[1] = Value::integer(it.index());
       args[2] = it.value();
-      acc = ctx.call(f, args, 3);
+      step();
     }
+    hash_disown(acc, owner);
     return acc;
   }
   if (a[2].is_nil()) return acc;

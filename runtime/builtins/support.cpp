@@ -137,4 +137,12 @@ void expect_callable(std::string_view fname, Value v, int pos) {
   if (!is_callable(v)) type_error(fname, "a function", v, pos);
 }
 
+Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra) {
+  if (nextra == 0) return ctx.call(f, old);
+  CallArgs args(nextra + 1);
+  args[0] = old;
+  std::copy(extra, extra + nextra, args.data() + 1);
+  return ctx.call(f, args.data(), nextra + 1);
+}
+
 }  // namespace ptc::builtins

@@ -80,6 +80,9 @@ class CallArgs {
   uint32_t n_;
 };
 
+// (f old extra...), the call update, update-in and their in-place variant make.
+Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra);
+
 // A builtin definition table entry. `cat` is a Category member (Core, String, ...).
 #define PTC_BUILTIN(cat, name, min, max, fn, sig, doc) \
   BuiltinDef {                                         \

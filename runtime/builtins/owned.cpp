@@ -1,0 +1,118 @@
+#include "runtime/builtins/owned.hpp"
+
+#include <array>
+#include <string_view>
+
+#include "runtime/access.hpp"
+#include "runtime/builtins/support.hpp"
+#include "runtime/ctx.hpp"
+#include "runtime/hashcoll.hpp"
+
+namespace ptc {
+
+namespace {
+
+// The builtins' own (persistent) implementations, for every case the
+// in-place path leaves alone.
+struct Plain {
+  BuiltinFn assoc, update, dissoc, conj;
+};
+const Plain& plain() {
+  static const Plain p{
+      builtin_def(*find_builtin("assoc")).fn, builtin_def(*find_builtin("update")).fn,
+      builtin_def(*find_builtin("dissoc")).fn, builtin_def(*find_builtin("conj")).fn};
+  return p;
+}
+
+// The accumulator as an owned small collection of `type` (nil counts as an
+// empty one), or nullptr.
+HashObj* take(Ctx& ctx, Value acc, Type type, uint32_t owner) {
+  if (!owner) return nullptr;
+  const HashObj* h;
+  if (acc.is_nil() && type == Type::Map)
+    h = empty_map();
+  else if (acc.type() == type)
+    h = acc.as<const HashObj>();
+  else
+    return nullptr;
+  return hash_take_owned(ctx.arena, h, owner);
+}
+
+Value owned_assoc(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
+  HashObj* m = n % 2 == 1 ? take(ctx, a[0], Type::Map, owner) : nullptr;
+  if (!m) return plain().assoc(ctx, a, n);
+  ctx.tick(n / 2);
+  for (uint32_t i = 1; i < n; i += 2) {
+    if (hash_put_owned(m, a[i], a[i + 1])) continue;
+    // Full: the rest goes the persistent way (the map becomes a large one).
+    builtins::CallArgs rest(n - i + 1);
+    rest[0] = Value::object(m);
+    for (uint32_t j = i; j < n; ++j)
+      rest[j - i + 1] = a[j];
+    return plain().assoc(ctx, rest.data(), n - i + 1);
+  }
+  return Value::object(m);
+}
+
+Value owned_update(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
+  HashObj* m = take(ctx, a[0], Type::Map, owner);
+  if (!m) return plain().update(ctx, a, n);
+  Value k = a[1], f = a[2];
+  builtins::expect_callable("update", f, 3);
+  // As update does: read flexibly, write back under the key that was found.
+  Value stored_key = k;
+  const Value* found = map_find_flex_entry(static_cast<const MapObj*>(m), k, &stored_key);
+  Value old = found ? *found : Value();
+  Value v = builtins::call_updater(ctx, f, old, a + 3, n - 3);
+  if (found) {
+    // The step function cannot reach m, so f left it as it was.
+    *const_cast<Value*>(found) = v;
+    m->hash = 0;
+    return Value::object(m);
+  }
+  if (hash_put_owned(m, stored_key, v)) return Value::object(m);
+  return Value::object(map_assoc(ctx.arena, static_cast<const MapObj*>(m), stored_key, v));
+}
+
+Value owned_dissoc(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
+  HashObj* m = a[0].is_map() ? take(ctx, a[0], Type::Map, owner) : nullptr;
+  if (!m) return plain().dissoc(ctx, a, n);
+  ctx.tick(n);
+  for (uint32_t i = 1; i < n; ++i)
+    hash_remove_owned(m, a[i]);
+  return Value::object(m);
+}
+
+// (conj s x ...) on a set; maps and vectors keep conj's own path (a vector
+// already appends in place into its claimable tail).
+Value owned_conj(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
+  HashObj* s = n >= 2 && a[0].is_set() ? take(ctx, a[0], Type::Set, owner) : nullptr;
+  if (!s) return plain().conj(ctx, a, n);
+  for (uint32_t i = 1; i < n; ++i) {
+    ctx.tick();
+    if (hash_put_owned(s, a[i], Value())) continue;
+    builtins::CallArgs rest(n - i + 1);
+    rest[0] = Value::object(s);
+    for (uint32_t j = i; j < n; ++j)
+      rest[j - i + 1] = a[j];
+    return plain().conj(ctx, rest.data(), n - i + 1);
+  }
+  return Value::object(s);
+}
+
+}  // namespace
+
+OwnedFn owned_variant(uint32_t id) {
+  static const auto ids = [] {
+    std::array<std::pair<uint32_t, OwnedFn>, 4> t{{{*find_builtin("assoc"), owned_assoc},
+                                                   {*find_builtin("update"), owned_update},
+                                                   {*find_builtin("dissoc"), owned_dissoc},
+                                                   {*find_builtin("conj"), owned_conj}}};
+    return t;
+  }();
+  for (auto [builtin, fn] : ids)
+    if (builtin == id) return fn;
+  return nullptr;
+}
+
+}  // namespace ptc
