@@ -99,6 +99,7 @@ class ArityCompiler {
   void compile_fn(FnNode* n, uint32_t dst);
   void compile_call(CallNode* n, uint32_t dst);
   void compile_builtin_call(BuiltinCallNode* n, uint32_t dst);
+  std::optional<Value> made_from_constants(BuiltinCallNode* n);
   void compile_case(CaseNode* n, uint32_t dst);
   void compile_def(DefNode* n, uint32_t dst);
   void compile_coll(CollNode* n, Op op, uint32_t dst);
@@ -497,6 +498,35 @@ void ArityCompiler::compile_call(CallNode* n, uint32_t dst) {
   if (!in_place) free_to(base);
 }
 
+// (fnil + 0), (partial * 2), (comp inc str): a function made by one of these
+// builtins from constants only is made once, here, rather than at every
+// evaluation (a reduce step's (update m k (fnil + 0) x) made one per item).
+// They only check their arguments and capture them, so the result is the
+// same immutable value; a call they would reject is left to fail at run time.
+std::optional<Value> ArityCompiler::made_from_constants(BuiltinCallNode* n) {
+  static constexpr std::string_view kMakers[] = {"fnil", "partial",    "comp",
+                                                 "juxt", "complement", "constantly"};
+  std::string_view name = builtin_def(n->id).name;
+  if (n->args.empty() || n->args.size() > 8 ||
+      std::find(std::begin(kMakers), std::end(kMakers), name) == std::end(kMakers))
+    return std::nullopt;
+  Value args[8];
+  for (size_t i = 0; i < n->args.size(); ++i) {
+    Node* a = n->args[i];
+    if (a->kind == NodeKind::Const)
+      args[i] = static_cast<ConstNode*>(a)->value;
+    else if (a->kind == NodeKind::BuiltinRef)
+      args[i] = Value::builtin(static_cast<BuiltinRefNode*>(a)->id);
+    else
+      return std::nullopt;
+  }
+  try {
+    return call_builtin(pc_.ctx_, n->id, args, static_cast<uint32_t>(n->args.size()));
+  } catch (const LispError&) {
+    return std::nullopt;
+  }
+}
+
 void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
   std::string_view name = builtin_def(n->id).name;
   if ((name == "+" || name == "-") && n->args.size() == 2) {
@@ -518,6 +548,10 @@ void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
     uint32_t c = f.nargs == 2 ? compile_reg(n->args[1]) : 0;
     emit(Instr::abc(f.op, dst, b, c), n->loc);
     free_to(mark);
+    return;
+  }
+  if (std::optional<Value> made = made_from_constants(n)) {
+    emit(Instr::abx(Op::LOADK, dst, constant(*made)), n->loc);
     return;
   }
   if (n->id > 0xFFFF)

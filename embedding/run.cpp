@@ -499,7 +499,7 @@ std::shared_ptr<const Program> compile(std::string_view source, const RunOptions
   for (const auto& fn : program->code->fns)
     for (const auto& arity : fn->arities)
       for (Value c : arity->constants)
-        if (c.is_vector() || c.is_map() || c.is_set()) freeze(c);
+        if (c.is_vector() || c.is_map() || c.is_set() || c.is(Type::NativeFn)) freeze(c);
   return program;
 }
 

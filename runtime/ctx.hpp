@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "runtime/arena.hpp"
+#include "runtime/builtins/registry.hpp"
 #include "runtime/interner.hpp"
 #include "runtime/limits.hpp"
+#include "runtime/stack_guard.hpp"
 #include "runtime/value.hpp"
 
 namespace ptc {
@@ -143,13 +145,19 @@ class Ctx {
     return last_owner_;
   }
 
+  // A builtin (fnil's +, (map inc xs)) is called here directly, with the
+  // stack check the VM's path makes: builtins that take functions nest.
   Value call(Value fn, const Value* args, uint32_t nargs) {
+    if (fn.is(Type::Builtin)) {
+      check_native_stack("calling a function from a builtin");
+      return call_builtin(*this, fn.builtin_id(), args, nargs);
+    }
     return invoker->invoke(fn, args, nargs);
   }
-  Value call(Value fn, Value a) { return invoker->invoke(fn, &a, 1); }
+  Value call(Value fn, Value a) { return call(fn, &a, 1); }
   Value call(Value fn, Value a, Value b) {
     Value args[2] = {a, b};
-    return invoker->invoke(fn, args, 2);
+    return call(fn, args, 2);
   }
 
   // Charges `cost` reductions. Every slice the wall clock is checked, so a

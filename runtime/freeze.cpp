@@ -3,14 +3,15 @@
 #include <vector>
 
 #include "runtime/hashcoll.hpp"
+#include "runtime/objects.hpp"
 #include "runtime/vector.hpp"
 
 namespace ptc {
 
 namespace {
 
-// Set on vectors, maps and sets already walked (their other flag bits are
-// kClaimableTail on vectors and nothing on maps and sets).
+// Set on vectors, maps, sets and native functions already walked (their
+// other flag bits are kClaimableTail on vectors and nothing on the others).
 constexpr uint8_t kFrozen = 0x80;
 
 bool first_visit(const Obj* o) {
@@ -26,7 +27,8 @@ void freeze(Value root) {
   std::vector<Value> todo{root};
   auto push_values = [&todo](const Value* xs, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i)
-      if (xs[i].is_vector() || xs[i].is_map() || xs[i].is_set()) todo.push_back(xs[i]);
+      if (xs[i].is_vector() || xs[i].is_map() || xs[i].is_set() || xs[i].is(Type::NativeFn))
+        todo.push_back(xs[i]);
   };
   auto walk_vector = [&push_values](const VecObj* v) {
     for (uint32_t i = 0; i < v->count;) {
@@ -39,7 +41,11 @@ void freeze(Value root) {
   while (!todo.empty()) {
     Value v = todo.back();
     todo.pop_back();
-    if (v.is_vector()) {
+    if (v.is(Type::NativeFn)) {
+      // A function made from constants when compiling, e.g. (constantly [1 2]).
+      const auto* f = v.as<const NativeFnObj>();
+      if (first_visit(f)) push_values(f->captured(), f->ncaptured);
+    } else if (v.is_vector()) {
       // Empty collections may be the shared static ones: nothing to do there.
       if (v.vec()->count == 0 || !first_visit(v.obj())) continue;
       walk_vector(v.vec());

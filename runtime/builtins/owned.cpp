@@ -1,5 +1,6 @@
 #include "runtime/builtins/owned.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -38,18 +39,21 @@ HashObj* take(Ctx& ctx, Value acc, Type type, uint32_t owner) {
   return hash_take_owned(ctx.arena, h, owner);
 }
 
+// (fn coll rest...): the arguments an owned collection had no room for.
+Value rest_plain(Ctx& ctx, BuiltinFn fn, const HashObj* coll, const Value* rest, uint32_t nrest) {
+  builtins::CallArgs args(nrest + 1);
+  args[0] = Value::object(coll);
+  std::copy(rest, rest + nrest, args.data() + 1);
+  return fn(ctx, args.data(), nrest + 1);
+}
+
 Value owned_assoc(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
   HashObj* m = n % 2 == 1 ? take(ctx, a[0], Type::Map, owner) : nullptr;
   if (!m) return plain().assoc(ctx, a, n);
   ctx.tick(n / 2);
   for (uint32_t i = 1; i < n; i += 2) {
-    if (hash_put_owned(m, a[i], a[i + 1])) continue;
     // Full: the rest goes the persistent way (the map becomes a large one).
-    builtins::CallArgs rest(n - i + 1);
-    rest[0] = Value::object(m);
-    for (uint32_t j = i; j < n; ++j)
-      rest[j - i + 1] = a[j];
-    return plain().assoc(ctx, rest.data(), n - i + 1);
+    if (!hash_put_owned(m, a[i], a[i + 1])) return rest_plain(ctx, plain().assoc, m, a + i, n - i);
   }
   return Value::object(m);
 }
@@ -90,12 +94,7 @@ Value owned_conj(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
   if (!s) return plain().conj(ctx, a, n);
   for (uint32_t i = 1; i < n; ++i) {
     ctx.tick();
-    if (hash_put_owned(s, a[i], Value())) continue;
-    builtins::CallArgs rest(n - i + 1);
-    rest[0] = Value::object(s);
-    for (uint32_t j = i; j < n; ++j)
-      rest[j - i + 1] = a[j];
-    return plain().conj(ctx, rest.data(), n - i + 1);
+    if (!hash_put_owned(s, a[i], Value())) return rest_plain(ctx, plain().conj, s, a + i, n - i);
   }
   return Value::object(s);
 }

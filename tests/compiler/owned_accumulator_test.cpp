@@ -81,3 +81,25 @@ TEST(OwnedAccumulator, AHostileLetCostsABoundedAnalysis) {
 
 }  // namespace
 }  // namespace ptc
+
+namespace ptc {
+namespace {
+
+// (fnil + 0) and its kin, from constants only, are made once when compiling.
+TEST(FunctionsMadeFromConstants, AreConstants) {
+  std::string d = disassemble_source("(fn [m x] (update m :n (fnil + 0) x))");
+  EXPECT_EQ(d.find("; fnil"), std::string::npos) << d;
+  EXPECT_NE(d.find("#fn["), std::string::npos) << d;
+  for (const char* src :
+       {"(fn [] (partial + 1))", "(fn [] (comp inc str))", "(fn [] (constantly [1 2]))",
+        "(fn [] (complement nil?))", "(fn [] (juxt inc dec))"}) {
+    std::string made = disassemble_source(src);
+    EXPECT_EQ(made.find("CALLB"), std::string::npos) << made;
+  }
+  // Not from constants, or an argument the builtin rejects: made at run time.
+  EXPECT_NE(disassemble_source("(fn [x] (fnil + x))").find("; fnil"), std::string::npos);
+  EXPECT_NE(disassemble_source("(fn [] (fnil 1 0))").find("; fnil"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptc

@@ -82,3 +82,19 @@ TEST(OwnedAccumulator, ErrorsAreTheOrdinaryOnes) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(FunctionsMadeFromConstants, BehaveAsWhenMadeAtRunTime) {
+  EXPECT_EQ(eval("(map (fnil inc 0) [1 nil 3])"), "[2 1 4]");
+  EXPECT_EQ(eval("((comp str inc) 1)"), "\"2\"");
+  EXPECT_EQ(eval("(let [f (constantly [1 2])] [(conj (f) 3) (conj (f) 4) (f)])"),
+            "[[1 2 3] [1 2 4] [1 2]]");
+  // A rejected argument still fails at run time, where it is written.
+  ptc::Error err = ptc::testing::eval_error("(do 1\n  (fnil 1 0))");
+  EXPECT_EQ(err.kind, ptc::ErrorKind::TypeError);
+  EXPECT_EQ(err.loc.line, 2u);
+  EXPECT_EQ(err.loc.col, 3u);
+}
+
+}  // namespace
