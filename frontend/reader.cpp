@@ -31,6 +31,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -71,38 +72,45 @@ std::string loc_str(SourceLoc loc) {
   return fmt::format("{}:{}", loc.line, loc.col);
 }
 
+// Character classes in one table, as Lua's lctype does: the reader asks one
+// of these about every byte it reads.
+enum CharClass : uint8_t {
+  kWs = 1,            // space, tab, line breaks and commas
+  kTerminator = 2,    // ends a token
+  kDigit = 4,         // 0-9
+  kSymbolStart = 8,   // may start a symbol: letters and + - * / < > = ? ! _ % . &
+  kSymbolRest = 16,   // may continue one: those, digits and '
+  kKeywordChar = 32,  // in a keyword's name: letters, digits and + - * < > = ? ! _
+};
+constexpr std::array<uint8_t, 256> kCharClasses = [] {
+  std::array<uint8_t, 256> t{};
+  for (unsigned char c : std::string_view(" \t\n\r,"))
+    t[c] |= kWs;
+  for (unsigned char c : std::string_view(" \t\n\r,()[]{}\";@^`~\\"))
+    t[c] |= kTerminator;
+  for (int c = '0'; c <= '9'; ++c)
+    t[c] |= kDigit | kSymbolRest;
+  for (int c = 'a'; c <= 'z'; ++c)
+    t[c] |= kSymbolStart | kSymbolRest;
+  for (int c = 'A'; c <= 'Z'; ++c)
+    t[c] |= kSymbolStart | kSymbolRest;
+  for (unsigned char c : std::string_view("+-*/<>=?!_%.&"))
+    t[c] |= kSymbolStart | kSymbolRest;
+  t['\''] |= kSymbolRest;
+  for (int c = 0; c < 256; ++c)
+    if ((t[c] & kDigit) || ((t[c] & kSymbolStart) && c != '/' && c != '.' && c != '%' && c != '&'))
+      t[c] |= kKeywordChar;
+  return t;
+}();
+
 bool is_ws(unsigned char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',';
+  return kCharClasses[c] & kWs;
 }
-
 bool is_terminator(unsigned char c) {
-  switch (c) {
-    case ' ':
-    case '\t':
-    case '\n':
-    case '\r':
-    case ',':
-    case '(':
-    case ')':
-    case '[':
-    case ']':
-    case '{':
-    case '}':
-    case '"':
-    case ';':
-    case '@':
-    case '^':
-    case '`':
-    case '~':
-    case '\\':
-      return true;
-    default:
-      return false;
-  }
+  return kCharClasses[c] & kTerminator;
 }
-
 bool is_digit(unsigned char c) {
-  return c >= '0' && c <= '9';
+  return kCharClasses[c] & kDigit;
 }
 bool is_alpha(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -233,6 +241,11 @@ class Reader {
     while (pos_ < end)
       advance();
   }
+  // advance_to across a token, which holds no line break.
+  void advance_in_line(size_t end) {
+    for (; pos_ < end; ++pos_)
+      col_ += !is_continuation(static_cast<unsigned char>(src_[pos_]));
+  }
 
   // Location of byte `p` of a token that starts at byte `start` / `start_loc`
   // (tokens never contain line breaks).
@@ -253,7 +266,10 @@ class Reader {
   void skip_ws() {
     while (pos_ < src_.size()) {
       unsigned char c = static_cast<unsigned char>(src_[pos_]);
-      if (is_ws(c)) {
+      if (c == ' ' || c == ',' || c == '\t') {
+        ++pos_;
+        ++col_;
+      } else if (is_ws(c)) {
         advance();
       } else if (c == ';') {
         while (pos_ < src_.size() && src_[pos_] != '\n' && src_[pos_] != '\r')
@@ -521,7 +537,7 @@ const Form* Reader::read_token_form() {
   size_t start = pos_;
   size_t end = scan_token(pos_);
   std::string_view tok = src_.substr(start, end - start);
-  advance_to(end);
+  advance_in_line(end);
   SourceLoc end_loc = here();
 
   unsigned char c0 = static_cast<unsigned char>(tok[0]);
@@ -552,9 +568,7 @@ void Reader::check_symbol(std::string_view tok, SourceLoc loc, size_t start) {
                        shorten(tok)),
            kSymbolCharsHint);
     }
-    bool ok = is_alpha(c) || std::strchr("+-*/<>=?!_%.&", c) != nullptr ||
-              (i > 0 && (is_digit(c) || c == '\''));
-    if (!ok || c == 0)
+    if (!(kCharClasses[c] & (i == 0 ? kSymbolStart : kSymbolRest)))
       fail(loc_in_token(loc, start, start + i),
            fmt::format("invalid character {} in symbol {}", describe_cp(c), shorten(tok)),
            kSymbolCharsHint);
@@ -905,14 +919,13 @@ const Form* Reader::read_keyword() {
   }
   for (size_t i = 0; i < name.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(name[i]);
-    bool ok = is_alpha(c) || is_digit(c) || (c != 0 && std::strchr("+-*<>=?!_", c) != nullptr);
-    if (!ok)
+    if (!(kCharClasses[c] & kKeywordChar))
       fail(loc_in_token(here(), start, start + i),
            fmt::format("invalid character {} in keyword :{}", describe_cp(cp_at(name, i)),
                        shorten(name)),
            kKeywordCharsHint);
   }
-  advance_to(end);
+  advance_in_line(end);
   Form* f = new_form(FormKind::Keyword, loc);
   f->text = save(name);
   f->end = here();
