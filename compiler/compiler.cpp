@@ -148,6 +148,7 @@ class ProgramCompiler {
       ac.compile_arity(arity);
       fp->arities.push_back(std::move(proto));
     }
+    if (fp->arities.size() == 1 && !fp->arities[0]->variadic) fp->sole_fixed = fp->arities[0].get();
     return fp;
   }
 

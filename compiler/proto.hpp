@@ -49,8 +49,13 @@ struct FnProto : FnHeader {
   const Form* origin = nullptr;
   std::vector<std::string_view> capture_names;
 
+  // The arity of a function with one fixed arity (most), set by the compiler:
+  // a call then finds it without a search.
+  const Proto* sole_fixed = nullptr;
+
   // The arity that accepts `nargs` arguments, or nullptr.
   const Proto* arity_for(uint32_t nargs) const {
+    if (sole_fixed) return sole_fixed->nparams == nargs ? sole_fixed : nullptr;
     const Proto* variadic = nullptr;
     for (const auto& p : arities) {
       if (p->variadic)

@@ -171,21 +171,29 @@ Value VM::make_closure(const FnProto* fn, const Frame& creator) {
   return Value::object(c);
 }
 
+// The error paths of push_frame, kept out of it: every call runs it.
+[[noreturn, gnu::cold, gnu::noinline]] void throw_arity_mismatch(const FnProto* fp,
+                                                                  uint32_t nargs) {
+  std::string name = fp->name.empty() ? "anonymous fn" : fmt::format("fn {}", fp->name);
+  throw_error(ErrorKind::ArityError,
+              fmt::format("{} called with {} argument{}, but takes {}", name, nargs,
+                          nargs == 1 ? "" : "s", arity_list(fp)),
+              fmt::format("parameters: [{}]", fp->params));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void throw_call_depth(size_t max_frames) {
+  throw_error(ErrorKind::CallDepthExceeded,
+              fmt::format("call depth exceeded {} nested calls", max_frames),
+              "deep recursion: use loop/recur or reduce, or recurse on smaller inputs");
+}
+
 void VM::push_frame(const ClosureObj* closure, Value* slot, uint32_t nargs) {
   const auto* fp = static_cast<const FnProto*>(closure->fn);
   const Proto* p = fp->arity_for(nargs);
-  if (!p) {
-    std::string name = fp->name.empty() ? "anonymous fn" : fmt::format("fn {}", fp->name);
-    throw_error(ErrorKind::ArityError,
-                fmt::format("{} called with {} argument{}, but takes {}", name, nargs,
-                            nargs == 1 ? "" : "s", arity_list(fp)),
-                fmt::format("parameters: [{}]", fp->params));
-  }
+  if (!p) [[unlikely]]
+    throw_arity_mismatch(fp, nargs);
   Value* base = slot + 1;
-  if (frames_.size() >= max_frames_ || base + p->nregs + 1 > stack_end_)
-    throw_error(ErrorKind::CallDepthExceeded,
-                fmt::format("call depth exceeded {} nested calls", max_frames_),
-                "deep recursion: use loop/recur or reduce, or recurse on smaller inputs");
+  if (frames_.size() >= max_frames_ || base + p->nregs + 1 > stack_end_) [[unlikely]]
+    throw_call_depth(max_frames_);
   if (p->variadic) {
     uint32_t fixed = p->nparams;
     base[fixed] =
