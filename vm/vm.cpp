@@ -173,7 +173,7 @@ Value VM::make_closure(const FnProto* fn, const Frame& creator) {
 
 // The error paths of push_frame, kept out of it: every call runs it.
 [[noreturn, gnu::cold, gnu::noinline]] void throw_arity_mismatch(const FnProto* fp,
-                                                                  uint32_t nargs) {
+                                                                 uint32_t nargs) {
   std::string name = fp->name.empty() ? "anonymous fn" : fmt::format("fn {}", fp->name);
   throw_error(ErrorKind::ArityError,
               fmt::format("{} called with {} argument{}, but takes {}", name, nargs,
