@@ -149,7 +149,22 @@ class ProgramCompiler {
       fp->arities.push_back(std::move(proto));
     }
     if (fp->arities.size() == 1 && !fp->arities[0]->variadic) fp->sole_fixed = fp->arities[0].get();
+    charge_native_memory(*fp);
     return fp;
+  }
+
+  // The compiled code lives outside the arena; it counts against the
+  // compilation's heap budget all the same, so that no source makes the
+  // compiler allocate natively far past it.
+  void charge_native_memory(const FnProto& fp) {
+    size_t bytes = sizeof(FnProto) + fp.name_text.capacity() + fp.params_text.capacity() +
+                   fp.captures.capacity() * sizeof(Capture) +
+                   fp.capture_names.capacity() * sizeof(std::string_view);
+    for (const auto& p : fp.arities)
+      bytes += sizeof(Proto) + p->code.capacity() * sizeof(Instr) +
+               p->locs.capacity() * sizeof(SourceLoc) + p->constants.capacity() * sizeof(Value) +
+               p->closures.capacity() * sizeof(FnProto*);
+    ctx_.arena.charge(bytes);
   }
 
   std::unique_ptr<CompiledProgram> finish(const AnalyzedProgram& prog) {

@@ -5,9 +5,13 @@
 #include <set>
 #include <string>
 
+#include "compiler/compiler.hpp"
 #include "compiler/opcodes.hpp"
 #include "compiler/proto.hpp"
+#include "frontend/analyzer.hpp"
+#include "frontend/reader.hpp"
 #include "include/ptc/ptc.hpp"
+#include "runtime/ctx.hpp"
 
 namespace ptc {
 namespace {
@@ -124,6 +128,32 @@ TEST(Compiler, ManyLoopsInOneFunction) {
   Step r = run(src);
   ASSERT_TRUE(r.ok) << r.error.describe();
   EXPECT_EQ(r.printed, "4000");
+}
+
+}  // namespace
+}  // namespace ptc
+
+namespace ptc {
+namespace {
+
+// The bytecode lives outside the arena but counts against the compilation's
+// heap budget (the arena's cap) all the same.
+TEST(Compiler, ChargesItsCodeToTheHeapBudget) {
+  std::string src = "(vector";
+  for (int i = 0; i < 3000; ++i)
+    src += " (inc " + std::to_string(i) + ")";
+  src += ")";
+  Ctx ctx(Limits{});
+  std::vector<const Form*> forms = read_program(ctx.arena, src);
+  AnalyzedProgram analyzed = analyze_program(ctx, forms);
+  size_t before = ctx.arena.used();
+  std::unique_ptr<CompiledProgram> compiled = compile_program(ctx, analyzed);
+  size_t code_bytes = 0;
+  for (const auto& fn : compiled->fns)
+    for (const auto& p : fn->arities)
+      code_bytes += p->code.size() * sizeof(Instr) + p->locs.size() * sizeof(SourceLoc);
+  EXPECT_GT(code_bytes, 3000 * sizeof(Instr));
+  EXPECT_GE(ctx.arena.used() - before, code_bytes);
 }
 
 }  // namespace
