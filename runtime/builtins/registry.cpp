@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/builtins/families.hpp"
@@ -14,9 +13,44 @@ namespace ptc {
 
 namespace {
 
+// Every symbol the analyzer resolves asks for its builtin by name: an open
+// addressing table with a short hash, a quarter full, answers in one or two
+// probes.
+class NameIndex {
+ public:
+  static uint32_t hash(std::string_view s) {
+    uint32_t h = 2166136261u ^ static_cast<uint32_t>(s.size());
+    for (unsigned char c : s)
+      h = (h ^ c) * 16777619u;  // FNV-1a
+    return h;
+  }
+  void build(const std::vector<BuiltinDef>& defs) {
+    size_t size = 64;
+    while (size < defs.size() * 4)
+      size *= 2;
+    slots_.assign(size, 0);
+    mask_ = static_cast<uint32_t>(size - 1);
+    for (uint32_t id = 0; id < defs.size(); ++id) {
+      uint32_t i = hash(defs[id].name) & mask_;
+      for (; slots_[i]; i = (i + 1) & mask_)
+        if (defs[slots_[i] - 1].name == defs[id].name) break;  // the first one keeps the name
+      if (!slots_[i]) slots_[i] = id + 1;
+    }
+  }
+  std::optional<uint32_t> find(const std::vector<BuiltinDef>& defs, std::string_view name) const {
+    for (uint32_t i = hash(name) & mask_; slots_[i]; i = (i + 1) & mask_)
+      if (defs[slots_[i] - 1].name == name) return slots_[i] - 1;
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<uint32_t> slots_;  // builtin id + 1; 0 is empty
+  uint32_t mask_ = 0;
+};
+
 struct Table {
   std::vector<BuiltinDef> defs;
-  std::unordered_map<std::string_view, uint32_t> by_name;
+  NameIndex by_name;
 
   Table() {
     for (auto family :
@@ -29,11 +63,10 @@ struct Table {
           builtins::string_methods(), builtins::parsing(),     builtins::format(),
           builtins::regex(),          builtins::json_fns(),    builtins::datetime(),
           builtins::discovery(),      builtins::compat(),      builtins::internal()}) {
-      for (const BuiltinDef& d : family) {
-        by_name.emplace(d.name, static_cast<uint32_t>(defs.size()));
+      for (const BuiltinDef& d : family)
         defs.push_back(d);
-      }
     }
+    by_name.build(defs);
   }
 };
 
@@ -49,10 +82,8 @@ std::span<const BuiltinDef> all_builtins() {
 }
 
 std::optional<uint32_t> find_builtin(std::string_view name) {
-  const auto& m = table().by_name;
-  auto it = m.find(name);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+  const Table& t = table();
+  return t.by_name.find(t.defs, name);
 }
 
 void throw_builtin_arity(const BuiltinDef& def, uint32_t nargs) {
