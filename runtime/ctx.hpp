@@ -18,6 +18,7 @@
 #include "runtime/builtins/registry.hpp"
 #include "runtime/interner.hpp"
 #include "runtime/limits.hpp"
+#include "runtime/objects.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/value.hpp"
 
@@ -145,12 +146,17 @@ class Ctx {
     return last_owner_;
   }
 
-  // A builtin (fnil's +, (map inc xs)) is called here directly, with the
-  // stack check the VM's path makes: builtins that take functions nest.
+  // A builtin (fnil's +, (map inc xs)) or a native function is called here
+  // directly, with the stack check the VM's path makes: they nest.
   Value call(Value fn, const Value* args, uint32_t nargs) {
     if (fn.is(Type::Builtin)) {
       check_native_stack("calling a function from a builtin");
       return call_builtin(*this, fn.builtin_id(), args, nargs);
+    }
+    if (fn.is(Type::NativeFn)) {  // (fnil + 0), (partial f x), ...: C++ too
+      check_native_stack("calling a function from a builtin");
+      const auto* native = fn.as<const NativeFnObj>();
+      return native->impl(*this, native, args, nargs);
     }
     return invoker->invoke(fn, args, nargs);
   }

@@ -202,6 +202,14 @@ int64_t find_flex_once(const HashObj* h, Value key, std::string_view name, uint3
 }
 
 int64_t find_flex(const HashObj* h, Value key) {
+  if (h->small() && (key.is_keyword() || key.is_string())) {
+    // The same object first: keywords are interned, and JSON's short strings
+    // shared, so most keys that match are identical (no hashing, no text).
+    const Value* d = h->inline_data();
+    uint32_t stride = h->stride();
+    for (uint32_t i = 0; i < h->count; ++i)
+      if (d[i * stride].identical(key)) return i;
+  }
   std::string_view name;
   if (key.is_keyword())
     name = key.kw()->name();
@@ -392,6 +400,10 @@ const MapObj* small_map_of_distinct(Arena& arena, const Value* kv, uint32_t n) {
   if (n == 0) return empty_map();
   HashObj* h = new_small(arena, Type::Map, n);
   std::memcpy(static_cast<void*>(h->inline_data()), kv, sizeof(Value) * n * 2);
+  bool strings = true;
+  for (uint32_t i = 0; i < n && strings; ++i)
+    strings = kv[i * 2].is_string();
+  if (strings) h->flags |= HashObj::kStringKeys;
   return static_cast<const MapObj*>(h);
 }
 

@@ -32,6 +32,11 @@ inline bool is_tombstone(Value v) {
 }
 
 struct HashObj : Obj {
+  // flags: the small form's keys are all strings (a JSON object), so a
+  // keyword's lookup may stop at the first key of its name. Bit 0 is kept
+  // free: freeze clears it (VecObj::kClaimableTail) on everything it walks.
+  static constexpr uint8_t kStringKeys = 2;
+
   uint32_t count = 0;               // live entries
   uint32_t slots = 0;               // large form: slots used in `entries`, tombstones included
   const VecObj* entries = nullptr;  // large form: keys (set) or key, value pairs (map)
@@ -145,6 +150,16 @@ class HashBuilder {
 // tries the name with hyphens read as underscores).
 inline const Value* small_map_find_keyword(const MapObj* m, const KeywordObj* k) {
   const Value* d = m->inline_data();
+  if (m->flags & HashObj::kStringKeys) {
+    for (uint32_t i = 0; i < m->count; ++i) {
+      const StrObj* s = d[i * 2].str();
+      uint32_t h = cached_hash(s);
+      if (h == 0) return nullptr;  // left to the general lookup, which caches it
+      if (h == k->hash && s->len == k->len && std::memcmp(s->data(), k->data(), k->len) == 0)
+        return &d[i * 2 + 1];
+    }
+    return nullptr;
+  }
   const Value* alt = nullptr;
   for (uint32_t i = 0; i < m->count; ++i) {
     Value stored = d[i * 2];

@@ -24,6 +24,10 @@ Value fold(Ctx& ctx, NumOp op, Value acc, const Value* args, uint32_t n) {
 }
 
 Value add(Ctx& ctx, const Value* a, uint32_t n) {
+  // (+ x y) on two integers, as (fnil + 0) and (reduce + xs) make it: no fold.
+  if (int64_t r; n == 2 && a[0].is_int() && a[1].is_int() &&
+                 !__builtin_add_overflow(a[0].as_int(), a[1].as_int(), &r))
+    return Value::integer(r);
   if (n == 0) return Value::integer(0);
   if (n == 1) {
     require_number("+", a[0], 1);

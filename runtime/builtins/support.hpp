@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -64,11 +65,12 @@ Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int 
 // stack, not zeroed, for the usual few; on the heap beyond.
 class CallArgs {
  public:
-  explicit CallArgs(uint32_t n) : n_(n) {
-    if (n > kOnStack) heap_.resize(n);
+  explicit CallArgs(uint32_t n) {
+    if (n > kOnStack) heap_ = std::make_unique<Value[]>(n);
+    data_ = heap_ ? heap_.get() : stack_.v;
   }
-  Value* data() { return n_ > kOnStack ? heap_.data() : stack_.v; }
-  Value& operator[](uint32_t i) { return data()[i]; }
+  Value* data() { return data_; }
+  Value& operator[](uint32_t i) { return data_[i]; }
 
  private:
   static constexpr uint32_t kOnStack = 8;
@@ -76,8 +78,8 @@ class CallArgs {
     Stack() {}
     Value v[kOnStack];
   } stack_;
-  std::vector<Value> heap_;
-  uint32_t n_;
+  std::unique_ptr<Value[]> heap_;
+  Value* data_;
 };
 
 // (f old extra...), the call update, update-in and their in-place variant make.
