@@ -144,6 +144,24 @@ class HashBuilder {
   std::vector<uint32_t> table_;  // slot + 1; 0 = empty
 };
 
+// Whether n bytes at a and b are the same; names of 4 to 16 bytes (most keys)
+// are compared in two overlapping loads each, without a call.
+inline bool same_bytes(const char* a, const char* b, uint32_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8), std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b0, b, 8), std::memcpy(&b1, b + n - 8, 8);
+    return a0 == b0 && a1 == b1;
+  }
+  if (n >= 4 && n < 8) {
+    uint32_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 4), std::memcpy(&a1, a + n - 4, 4);
+    std::memcpy(&b0, b, 4), std::memcpy(&b1, b + n - 4, 4);
+    return a0 == b0 && a1 == b1;
+  }
+  return std::memcmp(a, b, n) == 0;
+}
+
 // (:k m) on a small map, the common case of every (:name row), inline: the
 // value stored under keyword k, else under the string of k's name; nullptr
 // when neither is there (the caller then asks map_find_flex, which also
@@ -155,7 +173,7 @@ inline const Value* small_map_find_keyword(const MapObj* m, const KeywordObj* k)
       const StrObj* s = d[i * 2].str();
       uint32_t h = cached_hash(s);
       if (h == 0) return nullptr;  // left to the general lookup, which caches it
-      if (h == k->hash && s->len == k->len && std::memcmp(s->data(), k->data(), k->len) == 0)
+      if (h == k->hash && s->len == k->len && same_bytes(s->data(), k->data(), k->len))
         return &d[i * 2 + 1];
     }
     return nullptr;
@@ -175,7 +193,7 @@ inline const Value* small_map_find_keyword(const MapObj* m, const KeywordObj* k)
     }
     uint32_t len = stored.is_keyword() ? stored.kw()->len : stored.str()->len;
     const char* text = stored.is_keyword() ? stored.kw()->data() : stored.str()->data();
-    if (len != k->len || std::memcmp(text, k->data(), len) != 0) continue;
+    if (len != k->len || !same_bytes(text, k->data(), len)) continue;
     if (stored.is_keyword()) return &d[i * 2 + 1];  // the same keyword from another interner
     if (!alt) alt = &d[i * 2 + 1];
   }

@@ -1,8 +1,8 @@
 #include "runtime/builtins/owned.hpp"
 
 #include <algorithm>
-#include <array>
 #include <string_view>
+#include <vector>
 
 #include "runtime/access.hpp"
 #include "runtime/builtins/support.hpp"
@@ -102,16 +102,16 @@ Value owned_conj(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
 }  // namespace
 
 OwnedFn owned_variant(uint32_t id) {
-  static const auto ids = [] {
-    std::array<std::pair<uint32_t, OwnedFn>, 4> t{{{*find_builtin("assoc"), owned_assoc},
-                                                   {*find_builtin("update"), owned_update},
-                                                   {*find_builtin("dissoc"), owned_dissoc},
-                                                   {*find_builtin("conj"), owned_conj}}};
+  // Indexed by builtin id: CALLO asks on every call.
+  static const std::vector<OwnedFn> by_id = [] {
+    std::vector<OwnedFn> t(all_builtins().size(), nullptr);
+    t[*find_builtin("assoc")] = owned_assoc;
+    t[*find_builtin("update")] = owned_update;
+    t[*find_builtin("dissoc")] = owned_dissoc;
+    t[*find_builtin("conj")] = owned_conj;
     return t;
   }();
-  for (auto [builtin, fn] : ids)
-    if (builtin == id) return fn;
-  return nullptr;
+  return id < by_id.size() ? by_id[id] : nullptr;
 }
 
 }  // namespace ptc
