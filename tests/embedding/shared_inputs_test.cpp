@@ -210,12 +210,16 @@ TEST(SharedInputs, ManyThreadsRunOneProgramOverOneContext) {
       "(let [g (group-by #(> (:total %) 20) data/orders)"
       "      s (set (mapcat :tags data/orders))]"
       "  [(count (get g true)) (contains? s \"a\") (conj data/xs 9) (hash-map :k [1 2])"
-      "   (pmap #(* % 2) data/xs)])";
+      "   (pmap #(* % 2) data/xs)"
+      // a function made when compiling (a program constant), and a reduce
+      // writing its own accumulator in place
+      "   (conj ((constantly [1 2])) 3)"
+      "   (reduce (fn [m o] (update m (> (:total o) 20) (fnil inc 0))) {} data/orders)])";
   auto program = ptc::compile(source);
   RunOptions o;
   o.prepared_context = prepared;
   std::string expected = outcome(ptc::run(source, o));
-  ASSERT_EQ(expected, "[2 true [1 2 3 9] {:k [1 2]} [2 4 6]]");
+  ASSERT_EQ(expected, "[2 true [1 2 3 9] {:k [1 2]} [2 4 6] [1 2 3] {true 2 false 1}]");
   std::vector<std::thread> threads;
   std::atomic<int> wrong{0};
   for (int t = 0; t < 4; ++t)
