@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 #include <unordered_map>
@@ -520,11 +521,16 @@ void ArityCompiler::compile_call(CallNode* n, uint32_t dst) {
 // They only check their arguments and capture them, so the result is the
 // same immutable value; a call they would reject is left to fail at run time.
 std::optional<Value> ArityCompiler::made_from_constants(BuiltinCallNode* n) {
-  static constexpr std::string_view kMakers[] = {"fnil", "partial",    "comp",
-                                                 "juxt", "complement", "constantly"};
-  std::string_view name = builtin_def(n->id).name;
+  // By id: this runs for every builtin call compiled.
+  static const std::array<uint32_t, 6> kMakers = [] {
+    std::array<uint32_t, 6> ids{};
+    const char* names[] = {"fnil", "partial", "comp", "juxt", "complement", "constantly"};
+    for (size_t i = 0; i < ids.size(); ++i)
+      ids[i] = *find_builtin(names[i]);
+    return ids;
+  }();
   if (n->args.empty() || n->args.size() > 8 ||
-      std::find(std::begin(kMakers), std::end(kMakers), name) == std::end(kMakers))
+      std::find(kMakers.begin(), kMakers.end(), n->id) == kMakers.end())
     return std::nullopt;
   Value args[8];
   for (size_t i = 0; i < n->args.size(); ++i) {

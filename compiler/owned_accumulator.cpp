@@ -89,6 +89,13 @@ class Marker {
 
 bool mark_owned_accumulator(FnArity* arity) {
   if (arity->params.empty() || arity->params[0]->captured) return false;
+  // Most bodies can mark nothing (a call, a literal, ...): no walk for them.
+  Node* body = arity->body;
+  bool could_mark = body->kind == NodeKind::If || body->kind == NodeKind::Do ||
+                    body->kind == NodeKind::Let ||
+                    (body->kind == NodeKind::BuiltinCall &&
+                     owned_variant(static_cast<BuiltinCallNode*>(body)->id));
+  if (!could_mark) return false;
   ScratchVector<BuiltinCallNode*> calls;
   Marker marker(calls);
   if (!marker.yields(arity->body, arity->params[0]) || calls->empty()) return false;

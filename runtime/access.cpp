@@ -35,9 +35,7 @@ Value string_at(Ctx& ctx, const StrObj* s, int64_t i, Value not_found) {
 Value lookup(Ctx& ctx, Value coll, Value key, Value not_found) {
   switch (coll.type()) {
     case Type::Map: {
-      if (key.is_keyword() && coll.map()->small())
-        if (const Value* v = small_map_find_keyword(coll.map(), key.kw())) return *v;
-      const Value* v = map_find_flex(coll.map(), key);
+      const Value* v = map_lookup(coll.map(), key);
       return v ? *v : not_found;
     }
     case Type::Vector: {

@@ -160,6 +160,11 @@ class Ctx {
     }
     return invoker->invoke(fn, args, nargs);
   }
+  // call, from a reduce that gave its accumulator (args[0]) owner token
+  // `owner` (0: none): a step compiled to own it may update it in place.
+  Value call_owned(Value fn, const Value* args, uint32_t nargs, uint32_t owner) {
+    return owner ? invoker->invoke_owned(fn, args, nargs, owner) : call(fn, args, nargs);
+  }
   Value call(Value fn, Value a) { return call(fn, &a, 1); }
   Value call(Value fn, Value a, Value b) {
     Value args[2] = {a, b};

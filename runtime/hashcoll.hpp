@@ -200,6 +200,14 @@ inline const Value* small_map_find_keyword(const MapObj* m, const KeywordObj* k)
   return alt;
 }
 
+// A map's value for `key`, flexibly (map_find_flex), with the common (:k row)
+// on a small map inline: the lookup `get`, keyword calls and KWGET share.
+inline const Value* map_lookup(const MapObj* m, Value key) {
+  if (key.is_keyword() && m->small())
+    if (const Value* v = small_map_find_keyword(m, key.kw())) return v;
+  return map_find_flex(m, key);
+}
+
 // A map of n <= kSmallMax entries from n key/value pairs whose keys are all
 // different (the caller made sure), without hashing them.
 const MapObj* small_map_of_distinct(Arena& arena, const Value* kv, uint32_t n);

@@ -631,13 +631,14 @@ Value VM::execute(size_t stop_depth) {
 #undef PTC_IFEQ_OP
 #undef PTC_TAKE_ELSE_JUMP_UNLESS
         VM_CASE(KWGET) {
-          // (:k row) on a small map, the most common access of all, inline.
+          // (:k row), the most common access of all: a map inline, the
+          // rest (nil, vectors, sets, strings) through lookup.
           Value m = R[in.b()];
-          if (m.is_map() && m.map()->small())
-            if (const Value* v = small_map_find_keyword(m.map(), K[in.c()].kw())) {
-              R[in.a] = *v;
-              NEXT;
-            }
+          if (m.is_map()) {
+            const Value* v = map_lookup(m.map(), K[in.c()]);
+            R[in.a] = v ? *v : Value();
+            NEXT;
+          }
           SAVE_PC();
           R[in.a] = lookup(ctx_, m, K[in.c()]);
           NEXT;

@@ -209,7 +209,7 @@ Value reduce(Ctx& ctx, const Value* a, uint32_t n) {
     ctx.tick();
     args[0] = acc;
     args[1] = it.value();
-    acc = owner ? ctx.invoker->invoke_owned(f, args, 2, owner) : ctx.call(f, args, 2);
+    acc = ctx.call_owned(f, args, 2, owner);
   }
   hash_disown(acc, owner);
   return acc;
@@ -225,7 +225,7 @@ Value reduce_kv(Ctx& ctx, const Value* a, uint32_t) {
   uint32_t owner = f.is(Type::Closure) ? ctx.new_owner() : 0;  // as in reduce
   auto step = [&] {
     args[0] = acc;
-    acc = owner ? ctx.invoker->invoke_owned(f, args, 3, owner) : ctx.call(f, args, 3);
+    acc = ctx.call_owned(f, args, 3, owner);
   };
   if (a[2].is_map()) {
     for (HashIter it(a[2].map()); !it.done(); it.next()) {
