@@ -98,3 +98,20 @@ TEST(FunctionsMadeFromConstants, BehaveAsWhenMadeAtRunTime) {
 }
 
 }  // namespace
+
+namespace {
+
+// A step that owns its accumulator and calls a tool for every item: the
+// equivalence corpus (embedding/equivalence_corpus_test.cpp) also runs this
+// program through start/resume and dump/load, suspending inside the reduce.
+TEST(OwnedAccumulator, StepsThatCallTools) {
+  ptc::RunOptions o;
+  o.tools["price"] = {[](const ptc::HostValue& args) {
+    return ptc::ToolResult::success(ptc::HostValue::integer(args.get("id")->as_int() * 10));
+  }};
+  ptc::Step s = ptc::run("(reduce (fn [m id] (assoc m id (tool/price {:id id}))) {} [1 2 3])", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "{1 10 2 20 3 30}");
+}
+
+}  // namespace
