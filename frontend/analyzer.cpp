@@ -185,20 +185,33 @@ LocalVar* Analyzer::declare(std::string_view name, SourceLoc loc) {
   return v;
 }
 
+// Most scopes are a handful of names: the newest bindings are searched from
+// the innermost out, as Lua's parser does, and only bindings older than that
+// window go into the hash index, so a let of thousands of names still
+// resolves each one in constant time.
 void Analyzer::bind_local(std::string_view name, LocalVar* v) {
-  auto index = static_cast<uint32_t>(scope_.size());
-  auto [top, fresh] = scope_top_.try_emplace(name, index);
-  scope_.push_back({name, v, fresh ? kNoEntry : top->second});
-  top->second = index;
+  scope_.push_back({name, v, kNoEntry});
+  if (scope_.size() - indexed_ < kScanWindow) return;
+  for (; indexed_ < scope_.size(); ++indexed_) {
+    ScopeEntry& e = scope_[indexed_];
+    auto [top, fresh] = scope_top_.try_emplace(e.name, indexed_);
+    if (!fresh) {
+      e.shadowed = top->second;
+      top->second = indexed_;
+    }
+  }
 }
 
 void Analyzer::scope_restore(size_t mark) {
   while (scope_.size() > mark) {
-    const ScopeEntry& e = scope_.back();
-    if (e.shadowed == kNoEntry)
-      scope_top_.erase(e.name);
-    else
-      scope_top_[e.name] = e.shadowed;
+    if (scope_.size() <= indexed_) {
+      const ScopeEntry& e = scope_.back();
+      if (e.shadowed == kNoEntry)
+        scope_top_.erase(e.name);
+      else
+        scope_top_[e.name] = e.shadowed;
+      --indexed_;
+    }
     scope_.pop_back();
   }
 }
@@ -212,9 +225,20 @@ LocalVar* Analyzer::hidden_local(SourceLoc loc, std::string_view label) {
 }
 
 LocalVar* Analyzer::lookup_local(std::string_view name) {
-  auto found = scope_top_.find(name);
-  if (found == scope_top_.end()) return nullptr;
-  LocalVar* v = scope_[found->second].var;
+  LocalVar* v = nullptr;
+  for (size_t i = scope_.size(); i > indexed_; --i) {
+    std::string_view n = scope_[i - 1].name;
+    if (n.size() == name.size() && (n.empty() || n[0] == name[0]) && n == name) {
+      v = scope_[i - 1].var;
+      break;
+    }
+  }
+  if (!v) {
+    if (indexed_ == 0) return nullptr;
+    auto found = scope_top_.find(name);
+    if (found == scope_top_.end()) return nullptr;
+    v = scope_[found->second].var;
+  }
   if (v->owner != current_fn_) {
     // A binding of an enclosing function: every function in between captures it.
     v->captured = true;
@@ -255,7 +279,7 @@ void collect_def_names(const Form* root, StringSet& out) {
         out.insert(f->items[1]->text);
     }
     for (const Form* c : f->children())
-      stack->push_back(c);
+      if (c->count > 0) stack->push_back(c);  // only non-empty collections hold a def
   }
 }
 
@@ -537,6 +561,7 @@ Node* Analyzer::analyze_call(const Form* f, Node* callee, std::span<const Form* 
       throw;
     }
     if (Node* fused = fuse_take_range(f->loc, id, arg_nodes)) return fused;
+    if (Node* folded = fold_numbers(f->loc, id, arg_nodes)) return folded;
     return node<BuiltinCallNode>(f->loc, id, span_of(arg_nodes));
   }
   return node<CallNode>(f->loc, callee, span_of(arg_nodes));
@@ -553,6 +578,35 @@ Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, const std::vect
   std::vector<Node*> fused{args[0]};
   fused.insert(fused.end(), inner->args.begin(), inner->args.end());
   return node<BuiltinCallNode>(loc, builtin_id("__take_range"), span_of(fused));
+}
+
+// (+ 1 (* 2 3)): arithmetic and comparisons of number literals are done
+// here, once, as Lua's parser folds constants. Only plain integers and floats
+// are folded, so the work is bounded by the literals written; a call the
+// builtin rejects, such as (quot 1 0) or an overflow, is left to fail at run
+// time, at its own position.
+Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, const std::vector<Node*>& args) {
+  static const std::vector<bool> foldable = [] {
+    std::vector<bool> ids(all_builtins().size());
+    for (const char* name :
+         {"+", "-",  "*",    "/", "inc", "dec", "quot", "rem",   "mod",  "abs",  "max",   "min",
+          "=", "==", "not=", "<", ">",   "<=",  ">=",   "zero?", "pos?", "neg?", "even?", "odd?"})
+      ids[*find_builtin(name)] = true;
+    return ids;
+  }();
+  constexpr size_t kMaxArgs = 8;
+  if (!foldable[id] || args.size() > kMaxArgs) return nullptr;
+  Value values[kMaxArgs];
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i]->kind != NodeKind::Const) return nullptr;
+    values[i] = static_cast<ConstNode*>(args[i])->value;
+    if (!values[i].is_int() && !values[i].is_float()) return nullptr;
+  }
+  try {
+    return const_node(loc, call_builtin(ctx_, id, values, static_cast<uint32_t>(args.size())));
+  } catch (const LispError&) {
+    return nullptr;
+  }
 }
 
 Node* Analyzer::analyze_tool_call(const Form* f, std::string_view tool) {

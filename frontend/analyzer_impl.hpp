@@ -122,6 +122,7 @@ class Analyzer {
   Node* builtin_call(std::string_view name, SourceLoc loc, std::initializer_list<Node*> args);
   uint32_t builtin_id(std::string_view name);
   Node* fuse_take_range(SourceLoc loc, uint32_t take_id, const std::vector<Node*>& args);
+  Node* fold_numbers(SourceLoc loc, uint32_t id, const std::vector<Node*>& args);
   Node* do_node(SourceLoc loc, const std::vector<Node*>& body);
   Node* let_node(SourceLoc loc, const std::vector<Binding>& bindings, Node* body);
 
@@ -145,19 +146,24 @@ class Analyzer {
   Arena& arena_;
   const AnalyzerOptions& options_;
   AnalyzedProgram program_;
-  // Every table here is indexed (seeded hashes, no linear scans): analysis
-  // stays linear in program size however many names a program declares.
+  // Every table here is indexed (seeded hashes, no unbounded linear scans):
+  // analysis stays linear in program size however many names a program
+  // declares.
   StringMap<uint32_t> global_ids_;
   StringSet defined_names_;  // def'd in program or memory
-  // Visible bindings, innermost last; each entry links to the binding of the
-  // same name it shadows, and scope_top_ maps a name to its innermost entry.
+  // Visible bindings, innermost last. The first indexed_ entries are also in
+  // scope_top_, which maps a name to its innermost indexed entry; each of them
+  // links to the entry of the same name it shadows. Newer ones (fewer than
+  // kScanWindow) are searched from the innermost out.
   struct ScopeEntry {
     std::string_view name;
     LocalVar* var;
     uint32_t shadowed;  // index in scope_, or kNoEntry
   };
   static constexpr uint32_t kNoEntry = 0xFFFFFFFFu;
+  static constexpr size_t kScanWindow = 32;
   std::vector<ScopeEntry> scope_;
+  size_t indexed_ = 0;
   StringMap<uint32_t> scope_top_;
   // (function, captured binding) pairs already in the function's captures.
   std::unordered_set<std::pair<const FnNode*, const LocalVar*>, PairPointerHash> captured_;

@@ -1,7 +1,8 @@
 #include "frontend/form_heads.hpp"
 
+#include <algorithm>
 #include <array>
-#include <unordered_set>
+#include <vector>
 
 #include "frontend/analyzer_impl.hpp"
 
@@ -21,9 +22,25 @@ constexpr std::array<std::string_view, 43> kFormHeads = {
 }  // namespace
 
 bool is_form_head(std::string_view name) {
+  // Heads grouped by first character: a call's head is usually rejected by
+  // its length or first character, and otherwise meets a few comparisons.
   // Built once, then only read: safe from any thread.
-  static const std::unordered_set<std::string_view> heads(kFormHeads.begin(), kFormHeads.end());
-  return heads.contains(name);
+  struct Index {
+    size_t longest = 0;
+    std::array<std::vector<std::string_view>, 256> by_first{};
+  };
+  static const Index index = [] {
+    Index ix;
+    for (std::string_view h : kFormHeads) {
+      ix.longest = std::max(ix.longest, h.size());
+      ix.by_first[static_cast<unsigned char>(h[0])].push_back(h);
+    }
+    return ix;
+  }();
+  if (name.empty() || name.size() > index.longest) return false;
+  for (std::string_view h : index.by_first[static_cast<unsigned char>(name[0])])
+    if (h == name) return true;
+  return false;
 }
 
 }  // namespace ptc::analysis
