@@ -81,6 +81,7 @@ enum CharClass : uint8_t {
   kSymbolStart = 8,   // may start a symbol: letters and + - * / < > = ? ! _ % . &
   kSymbolRest = 16,   // may continue one: those, digits and '
   kKeywordChar = 32,  // in a keyword's name: letters, digits and + - * < > = ? ! _
+  kSlash = 64,        // '/': a symbol with one is qualified (ns/name)
 };
 constexpr std::array<uint8_t, 256> kCharClasses = [] {
   std::array<uint8_t, 256> t{};
@@ -97,6 +98,7 @@ constexpr std::array<uint8_t, 256> kCharClasses = [] {
   for (unsigned char c : std::string_view("+-*/<>=?!_%.&"))
     t[c] |= kSymbolStart | kSymbolRest;
   t['\''] |= kSymbolRest;
+  t['/'] |= kSlash;
   for (int c = 0; c < 256; ++c)
     if ((t[c] & kDigit) || ((t[c] & kSymbolStart) && c != '/' && c != '.' && c != '%' && c != '&'))
       t[c] |= kKeywordChar;
@@ -339,6 +341,10 @@ void Reader::check_utf8() {
 
 std::vector<const Form*> Reader::read_all() {
   check_utf8();
+  // One copy of the whole source in the arena, where the forms live: the
+  // text of a symbol, keyword or regex is then a view of it, not a copy per
+  // token.
+  src_ = save(src_);
   frames_->push_back(Frame{FormKind::Nil, 0, {}, 0, 0, {}});
   for (;;) {
     skip_ws();
@@ -535,12 +541,29 @@ const Form* Reader::read_atom() {
 const Form* Reader::read_token_form() {
   SourceLoc loc = here();
   size_t start = pos_;
-  size_t end = scan_token(pos_);
+  // One pass finds the token's end and what its characters are: `every`
+  // keeps the classes all of them share, `any` those one of them has. Bytes
+  // of 0x80 and up have no class, so `every & kSymbolRest` also says the
+  // token is ASCII, one column per byte.
+  const auto* bytes = reinterpret_cast<const unsigned char*>(src_.data());
+  size_t end = start;
+  uint8_t every = 0xFF, any = 0;
+  for (; end < src_.size(); ++end) {
+    uint8_t cls = kCharClasses[bytes[end]];
+    if (cls & kTerminator) break;
+    every &= cls;
+    any |= cls;
+  }
   std::string_view tok = src_.substr(start, end - start);
-  advance_in_line(end);
+  if (every & kSymbolRest) {
+    col_ += static_cast<uint32_t>(end - start);
+    pos_ = end;
+  } else {
+    advance_in_line(end);
+  }
   SourceLoc end_loc = here();
 
-  unsigned char c0 = static_cast<unsigned char>(tok[0]);
+  unsigned char c0 = bytes[start];
   if (is_digit(c0) ||
       ((c0 == '-' || c0 == '+') && tok.size() > 1 && is_digit(static_cast<unsigned char>(tok[1]))))
     return read_number(tok, loc, end_loc);
@@ -552,9 +575,14 @@ const Form* Reader::read_token_form() {
     return f;
   }
 
-  check_symbol(tok, loc, start);
+  // Symbols made of symbol characters, unqualified and not like .5, pass
+  // without the full check (which names the first bad character).
+  size_t sign = (c0 == '-' || c0 == '+') ? 1 : 0;
+  bool plain = (every & kSymbolRest) && (kCharClasses[c0] & kSymbolStart) && !(any & kSlash) &&
+               (tok.size() <= sign || tok[sign] != '.');
+  if (!plain) check_symbol(tok, loc, start);
   Form* f = new_form(FormKind::Symbol, loc);
-  f->text = save(tok);
+  f->text = tok;  // src_ is the arena's copy
   f->end = end_loc;
   return f;
 }
@@ -862,7 +890,7 @@ const Form* Reader::read_char() {
   f->from_char = true;
   f->end = here();
   if (grapheme_length(tok, 0) == tok.size()) {
-    f->text = save(tok);
+    f->text = tok;
     return f;
   }
   static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
@@ -927,7 +955,7 @@ const Form* Reader::read_keyword() {
   }
   advance_in_line(end);
   Form* f = new_form(FormKind::Keyword, loc);
-  f->text = save(name);
+  f->text = name;
   f->end = here();
   return f;
 }
@@ -951,7 +979,7 @@ const Form* Reader::read_regex() {
     advance();
   }
   Form* f = new_form(FormKind::Regex, loc);
-  f->text = save(src_.substr(start, pos_ - start));
+  f->text = src_.substr(start, pos_ - start);
   advance();  // "
   f->end = here();
   return f;
@@ -1000,7 +1028,7 @@ const Form* Reader::read_quoted(FormKind kind, SourceLoc loc, const char* prefix
       check_symbol(tok, tok_loc, start);
       advance_to(end);
       Form* f = new_form(kind, loc);
-      f->text = save(tok);
+      f->text = tok;
       f->end = here();
       return f;
     }

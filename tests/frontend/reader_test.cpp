@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -497,6 +500,40 @@ TEST_F(ReaderTest, Symbols) {
     EXPECT_EQ(f->text, s);
     EXPECT_TRUE(f->is_symbol(s));
   }
+}
+
+// Forms keep their text in the arena: the caller's source may be gone.
+TEST_F(ReaderTest, FormTextOutlivesTheSource) {
+  auto source = std::make_unique<std::string>("(tool/search :limit #\"a+b\" 'quoted sym-bol)");
+  std::vector<const Form*> forms = read_program(arena, *source, {});
+  std::fill(source->begin(), source->end(), '#');
+  source.reset();
+  ASSERT_EQ(forms.size(), 1u);
+  const Form* f = forms[0];
+  ASSERT_EQ(f->count, 5u);
+  EXPECT_EQ(f->items[0]->text, "tool/search");
+  EXPECT_EQ(f->items[1]->text, "limit");
+  EXPECT_EQ(f->items[2]->text, "a+b");
+  EXPECT_EQ(f->items[3]->text, "quoted");
+  EXPECT_EQ(f->items[4]->text, "sym-bol");
+}
+
+// Symbols of plain ASCII take a shorter path than those that need the full
+// check; both end where they should.
+TEST_F(ReaderTest, SymbolEndsOnEitherPath) {
+  const Form* f = one("(-> a/b + -x .y ->> x')");
+  ASSERT_EQ(f->count, 7u);
+  const char* texts[] = {"->", "a/b", "+", "-x", ".y", "->>", "x'"};
+  const uint32_t cols[] = {2, 5, 9, 11, 14, 17, 21};
+  for (size_t i = 0; i < 7; ++i) {
+    EXPECT_EQ(f->items[i]->kind, FormKind::Symbol) << texts[i];
+    EXPECT_EQ(f->items[i]->text, texts[i]);
+    EXPECT_LOC(f->items[i]->loc, 1u, cols[i]);
+    EXPECT_LOC(f->items[i]->end, 1u, cols[i] + static_cast<uint32_t>(std::strlen(texts[i])));
+  }
+  EXPECT_LOC(f->end, 1u, 24u);
+  EXPECT_EQ(err("+.5").message, "invalid number +.5");
+  EXPECT_LOC(err("[a b.c\u00e9]").loc, 1u, 7u);
 }
 
 TEST_F(ReaderTest, SymbolErrors) {
