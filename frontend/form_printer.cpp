@@ -1,7 +1,9 @@
 // Forms back to source text that reads as the same forms. Memory uses it to
 // carry a function to a later run as the source of its `fn` form.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "frontend/form.hpp"
@@ -11,6 +13,53 @@
 namespace ptc {
 
 namespace {
+
+// Appends to a string through a raw pointer: forms print as many short
+// pieces (a name, a space, a bracket), and std::string's append and
+// push_back are calls into the library for each.
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out), n_(out.size()) {}
+  ~Writer() { out_.resize(n_); }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  [[gnu::always_inline]] void put(char c) {
+    reserve(1);
+    out_[n_++] = c;
+  }
+  [[gnu::always_inline]] void put(std::string_view v) {
+    reserve(v.size());
+    char* p = out_.data() + n_;
+    if (v.size() <= 16) {
+      for (size_t i = 0; i < v.size(); ++i)
+        p[i] = v[i];
+    } else {
+      std::memcpy(p, v.data(), v.size());
+    }
+    n_ += v.size();
+  }
+  void put_int(int64_t i) {
+    reserve(24);
+    auto [end, ec] = std::to_chars(out_.data() + n_, out_.data() + n_ + 24, i);
+    n_ = static_cast<size_t>(end - out_.data());
+  }
+  // For the rare pieces printed by a function of std::string.
+  template <class F>
+  void put_with(F&& append) {
+    out_.resize(n_);
+    append(out_);
+    n_ = out_.size();
+  }
+
+ private:
+  [[gnu::always_inline]] void reserve(size_t more) {
+    if (n_ + more > out_.size()) [[unlikely]]
+      out_.resize(std::max(n_ + more, 2 * out_.size() + 64));
+  }
+  std::string& out_;
+  size_t n_;
+};
 
 void print_float(double d, std::string& out) {
   if (std::isnan(d)) {
@@ -28,88 +77,102 @@ void print_float(double d, std::string& out) {
   if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
 }
 
-void print_items(const Form& f, size_t from, std::string& out) {
-  for (size_t i = from; i < f.count; ++i) {
-    if (i > from) out += ' ';
-    print_form(*f.items[i], out);
-  }
+bool needs_escape(std::string_view s) {
+  for (char c : s)
+    if (c == '"' || c == '\\' || c == '\n' || c == '\t' || c == '\r' || c == '\b' || c == '\f')
+      return true;
+  return false;
 }
 
-}  // namespace
+void print(const Form& f, Writer& out);
 
-void print_form(const Form& f, std::string& out) {
+void print_items(const Form& f, char open, char close, Writer& out) {
   check_native_stack("printing a deeply nested form");
+  out.put(open);
+  for (size_t i = 0; i < f.count; ++i) {
+    if (i > 0) out.put(' ');
+    print(*f.items[i], out);
+  }
+  out.put(close);
+}
+
+void print(const Form& f, Writer& out) {
   switch (f.kind) {
     case FormKind::Nil:
-      out += "nil";
+      out.put("nil");
       return;
     case FormKind::Bool:
-      out += f.b ? "true" : "false";
+      out.put(f.b ? "true" : "false");
       return;
     case FormKind::Int:
-      out += std::to_string(f.i);
+      out.put_int(f.i);
       return;
     case FormKind::BigInt:
-      out += f.text;
-      out += 'N';
+      out.put(f.text);
+      out.put('N');
       return;
     case FormKind::Float:
-      print_float(f.d, out);
+      out.put_with([&](std::string& s) { print_float(f.d, s); });
       return;
     case FormKind::String:
-      append_quoted(out, f.text);  // as pr-str: reads back as the same string
+      if (needs_escape(f.text)) {
+        out.put_with([&](std::string& s) { append_quoted(s, f.text); });  // as pr-str
+      } else {
+        out.put('"');
+        out.put(f.text);
+        out.put('"');
+      }
       return;
     case FormKind::Keyword:
-      out += ':';
-      out += f.text;
+      out.put(':');
+      out.put(f.text);
       return;
     case FormKind::Symbol: {
       // The analyzer's own heads ("fn ", "let ") end in a space no program
       // can write; they stand for the form of that name.
       std::string_view name = f.text;
       if (name.size() > 1 && name.back() == ' ') name.remove_suffix(1);
-      out += name;
+      out.put(name);
       return;
     }
     case FormKind::List:
-      out += '(';
-      print_items(f, 0, out);
-      out += ')';
+      print_items(f, '(', ')', out);
       return;
     case FormKind::Vector:
-      out += '[';
-      print_items(f, 0, out);
-      out += ']';
+      print_items(f, '[', ']', out);
       return;
     case FormKind::Map:
-      out += '{';
-      print_items(f, 0, out);
-      out += '}';
+      print_items(f, '{', '}', out);
       return;
     case FormKind::Set:
-      out += "#{";
-      print_items(f, 0, out);
-      out += '}';
+      out.put('#');
+      print_items(f, '{', '}', out);
       return;
     case FormKind::FnLiteral:
-      out += "#(";
-      print_items(f, 0, out);
-      out += ')';
+      out.put('#');
+      print_items(f, '(', ')', out);
       return;
     case FormKind::Regex:
-      out += "#\"";
-      out += f.text;  // the raw pattern, as written
-      out += '"';
+      out.put("#\"");
+      out.put(f.text);  // the raw pattern, as written
+      out.put('"');
       return;
     case FormKind::VarQuote:
-      out += "#'";
-      out += f.text;
+      out.put("#'");
+      out.put(f.text);
       return;
     case FormKind::Quote:
-      out += '\'';
-      out += f.text;
+      out.put('\'');
+      out.put(f.text);
       return;
   }
+}
+
+}  // namespace
+
+void print_form(const Form& f, std::string& out) {
+  Writer w(out);
+  print(f, w);
 }
 
 std::string print_form(const Form& f) {
