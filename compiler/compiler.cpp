@@ -73,6 +73,13 @@ class ArityCompiler {
   }
   size_t emit_jump(Op op, uint32_t a, SourceLoc loc) { return emit(Instr::asbx(op, a, 0), loc); }
   uint32_t constant(Value v);
+  static constexpr size_t kConstantScan = 16;
+  static uint64_t constant_key(Value v) {
+    static_assert(sizeof(Value) == 16);
+    uint64_t payload;
+    std::memcpy(&payload, reinterpret_cast<const char*>(&v) + 8, 8);
+    return payload * 31 + static_cast<uint64_t>(v.type());
+  }
   // The upvalue index of a binding this function captured, or -1.
   int64_t upvalue(const LocalVar* v);
 
@@ -184,16 +191,25 @@ class ProgramCompiler {
   std::unique_ptr<CompiledProgram> out_;
 };
 
+// Most functions have a few constants: they are found by a search, and only
+// past kConstantScan does a hash index take over (a function may have
+// thousands).
 uint32_t ArityCompiler::constant(Value v) {
-  uint64_t key;
-  static_assert(sizeof(Value) == 16);
-  uint64_t payload;
-  std::memcpy(&payload, reinterpret_cast<const char*>(&v) + 8, 8);
-  key = payload * 31 + static_cast<uint64_t>(v.type());
+  std::vector<Value>& constants = p_->constants;
+  if (constants.size() <= kConstantScan) {
+    for (size_t i = 0; i < constants.size(); ++i)
+      if (constants[i].identical(v)) return static_cast<uint32_t>(i);
+    constants.push_back(v);
+    return static_cast<uint32_t>(constants.size() - 1);
+  }
+  if (const_index_.empty())
+    for (size_t i = 0; i < constants.size(); ++i)
+      const_index_.emplace(constant_key(constants[i]), static_cast<uint32_t>(i));
+  uint64_t key = constant_key(v);
   auto it = const_index_.find(key);
-  if (it != const_index_.end() && p_->constants[it->second].identical(v)) return it->second;
-  auto idx = static_cast<uint32_t>(p_->constants.size());
-  p_->constants.push_back(v);
+  if (it != const_index_.end() && constants[it->second].identical(v)) return it->second;
+  auto idx = static_cast<uint32_t>(constants.size());
+  constants.push_back(v);
   const_index_[key] = idx;
   return idx;
 }

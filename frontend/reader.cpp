@@ -298,7 +298,15 @@ class Reader {
 
   // --- structure -------------------------------------------------------------
   void check_utf8();
-  void emit(const Form* form);
+  // Every form read goes through here: inlined, it is a check and a store.
+  [[gnu::always_inline]] void emit(const Form* form) {
+    Frame& frame = frames_->back();
+    if (frame.discards > 0) [[unlikely]] {
+      --frame.discards;
+      return;
+    }
+    items_->push_back(form);
+  }
   void open(FormKind kind, char closer, size_t prefix_len);
   void close(unsigned char c);
   void read_dispatch();
@@ -375,15 +383,6 @@ std::vector<const Form*> Reader::read_all() {
   }
   finish();
   return std::vector<const Form*>(items_->begin(), items_->end());
-}
-
-void Reader::emit(const Form* form) {
-  Frame& frame = frames_->back();
-  if (frame.discards > 0) {
-    --frame.discards;
-    return;
-  }
-  items_->push_back(form);
 }
 
 void Reader::open(FormKind kind, char closer, size_t prefix_len) {

@@ -74,6 +74,24 @@ TEST(Compiler, EveryInstructionHasASourcePosition) {
   EXPECT_EQ(d.find(" 0:0"), std::string::npos) << d;
 }
 
+// Constants are shared within a function, by a search while there are few
+// and through an index past that.
+TEST(Compiler, EachConstantIsStoredOnce) {
+  for (int n : {3, 16, 17, 40}) {
+    // A vector with a local in it is built at run time from the constants.
+    std::string items;
+    for (int i = 0; i < n; ++i)
+      items += std::to_string(i) + ".5 ";
+    std::string tail = "0.5 -0.0 0.0 -0.0 " + std::to_string(n / 2) + ".5]";
+    std::string src = "((fn [x] [x " + items + tail + ") 1)";
+    std::string d = disasm(src);
+    EXPECT_NE(d.find(std::to_string(n + 2) + " constants"), std::string::npos) << n << "\n" << d;
+    Step r = run(src);
+    ASSERT_TRUE(r.ok) << r.error.message;
+    EXPECT_NE(r.printed.find(tail), std::string::npos) << r.printed;
+  }
+}
+
 TEST(Compiler, CaseUsesAJumpTable) {
   std::string d = disasm("(case 2 1 :a 2 :b :c)");
   EXPECT_NE(d.find("CASE"), std::string::npos) << d;
