@@ -546,11 +546,11 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
 }
 
 Node* Analyzer::analyze_call(const Form* f, Node* callee, std::span<const Form* const> args) {
-  ScratchVector<Node*> scratch;
-  std::vector<Node*>& arg_nodes = *scratch;
-  arg_nodes.reserve(args.size());
-  for (const Form* a : args)
-    arg_nodes.push_back(analyze(a, false));
+  // The arguments go straight into the arena, where the call node keeps them.
+  Node** arg_data = arena_.alloc_array<Node*>(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    arg_data[i] = analyze(args[i], false);
+  Span<Node*> arg_nodes(arg_data, args.size());
   if (callee->kind == NodeKind::BuiltinRef) {
     uint32_t id = static_cast<BuiltinRefNode*>(callee)->id;
     const BuiltinDef& def = builtin_def(id);
@@ -562,15 +562,15 @@ Node* Analyzer::analyze_call(const Form* f, Node* callee, std::span<const Form* 
     }
     if (Node* fused = fuse_take_range(f->loc, id, arg_nodes)) return fused;
     if (Node* folded = fold_numbers(f->loc, id, arg_nodes)) return folded;
-    return node<BuiltinCallNode>(f->loc, id, span_of(arg_nodes));
+    return node<BuiltinCallNode>(f->loc, id, arg_nodes);
   }
-  return node<CallNode>(f->loc, callee, span_of(arg_nodes));
+  return node<CallNode>(f->loc, callee, arg_nodes);
 }
 
 // (take n (range ...)) makes only the n numbers it keeps, so a prefix of a
 // range that would be endless or huge on its own (a zero step, an infinite
 // bound) works as it does in Clojure.
-Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, const std::vector<Node*>& args) {
+Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, std::span<Node* const> args) {
   static const uint32_t take = builtin_id("take"), range = builtin_id("range");
   if (take_id != take || args.size() != 2 || args[1]->kind != NodeKind::BuiltinCall) return nullptr;
   auto* inner = static_cast<BuiltinCallNode*>(args[1]);
@@ -585,7 +585,7 @@ Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, const std::vect
 // are folded, so the work is bounded by the literals written; a call the
 // builtin rejects, such as (quot 1 0) or an overflow, is left to fail at run
 // time, at its own position.
-Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, const std::vector<Node*>& args) {
+Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> args) {
   static const std::vector<bool> foldable = [] {
     std::vector<bool> ids(all_builtins().size());
     for (const char* name :

@@ -121,8 +121,8 @@ class Analyzer {
   Node* local_ref(LocalVar* v, SourceLoc loc) { return node<LocalNode>(loc, v); }
   Node* builtin_call(std::string_view name, SourceLoc loc, std::initializer_list<Node*> args);
   uint32_t builtin_id(std::string_view name);
-  Node* fuse_take_range(SourceLoc loc, uint32_t take_id, const std::vector<Node*>& args);
-  Node* fold_numbers(SourceLoc loc, uint32_t id, const std::vector<Node*>& args);
+  Node* fuse_take_range(SourceLoc loc, uint32_t take_id, std::span<Node* const> args);
+  Node* fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> args);
   Node* do_node(SourceLoc loc, const std::vector<Node*>& body);
   Node* let_node(SourceLoc loc, const std::vector<Binding>& bindings, Node* body);
 

@@ -91,7 +91,12 @@ void print_items(const Form& f, char open, char close, Writer& out) {
   out.put(open);
   for (size_t i = 0; i < f.count; ++i) {
     if (i > 0) out.put(' ');
-    print(*f.items[i], out);
+    const Form& item = *f.items[i];
+    // Most items are plain symbols: written here, without the call.
+    if (item.kind == FormKind::Symbol && !item.text.ends_with(' '))
+      out.put(item.text);
+    else
+      print(item, out);
   }
   out.put(close);
 }

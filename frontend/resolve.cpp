@@ -191,7 +191,7 @@ Resolution resolve_symbol(std::string_view name, const StringSet& defined) {
   size_t slash = name.find('/');
   bool qualified =
       !(slash == std::string_view::npos || name == "/" || slash == 0 || slash + 1 == name.size());
-  if (!qualified && defined.count(name)) {
+  if (!qualified && !defined.empty() && defined.count(name)) {
     r.kind = Resolution::Global;
     r.builtin = visible_builtin(name);
     return r;

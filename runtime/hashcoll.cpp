@@ -483,4 +483,41 @@ const HashObj* HashBuilder::finish() {
   return new_large(arena_, type_, n, n, entries.finish(), hamt_build(arena_, index));
 }
 
+// The search behind small_map_find_keyword, when the slot hint misses.
+const Value* small_map_scan_keyword(const MapObj* m, const KeywordObj* k) {
+  const Value* d = m->inline_data();
+  if (m->flags & HashObj::kStringKeys) {
+    std::atomic_ref<uint16_t> hint(const_cast<KeywordObj*>(k)->aux);
+    for (uint32_t i = 0; i < m->count; ++i) {
+      const StrObj* s = d[i * 2].str();
+      if (cached_hash(s) == 0) return nullptr;  // left to the general lookup, which caches it
+      if (string_key_matches(s, k)) {
+        hint.store(static_cast<uint16_t>(i), std::memory_order_relaxed);
+        return &d[i * 2 + 1];
+      }
+    }
+    return nullptr;
+  }
+  const Value* alt = nullptr;
+  for (uint32_t i = 0; i < m->count; ++i) {
+    Value stored = d[i * 2];
+    if (!stored.is_keyword() && !stored.is_string()) continue;
+    const Obj* o = stored.obj();
+    if (o == k) return &d[i * 2 + 1];
+    // Strings and keywords of one name hash alike; a hash not yet cached
+    // (0) is left to the general lookup.
+    uint32_t h = cached_hash(o);
+    if (h != k->hash) {
+      if (h == 0) return nullptr;
+      continue;
+    }
+    uint32_t len = stored.is_keyword() ? stored.kw()->len : stored.str()->len;
+    const char* text = stored.is_keyword() ? stored.kw()->data() : stored.str()->data();
+    if (len != k->len || !same_bytes(text, k->data(), len)) continue;
+    if (stored.is_keyword()) return &d[i * 2 + 1];  // the same keyword from another interner
+    if (!alt) alt = &d[i * 2 + 1];
+  }
+  return alt;
+}
+
 }  // namespace ptc

@@ -7,6 +7,7 @@
 // Iteration is always in insertion order, independent of hashes and addresses.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -166,38 +167,26 @@ inline bool same_bytes(const char* a, const char* b, uint32_t n) {
 // value stored under keyword k, else under the string of k's name; nullptr
 // when neither is there (the caller then asks map_find_flex, which also
 // tries the name with hyphens read as underscores).
+//
+// Rows of one data set share their keys' order, so the keyword remembers the
+// slot it last matched in such a map (in its Obj::aux) and tries it
+// first. The hint is only a guess, checked like any other slot; threads
+// running one program may race on it, harmlessly (relaxed atomics). The
+// hint is tried inline; the search (hashcoll.cpp) runs when it misses.
+const Value* small_map_scan_keyword(const MapObj* m, const KeywordObj* k);
+
+inline bool string_key_matches(const StrObj* s, const KeywordObj* k) {
+  return cached_hash(s) == k->hash && s->len == k->len && same_bytes(s->data(), k->data(), k->len);
+}
+
 inline const Value* small_map_find_keyword(const MapObj* m, const KeywordObj* k) {
-  const Value* d = m->inline_data();
   if (m->flags & HashObj::kStringKeys) {
-    for (uint32_t i = 0; i < m->count; ++i) {
-      const StrObj* s = d[i * 2].str();
-      uint32_t h = cached_hash(s);
-      if (h == 0) return nullptr;  // left to the general lookup, which caches it
-      if (h == k->hash && s->len == k->len && same_bytes(s->data(), k->data(), k->len))
-        return &d[i * 2 + 1];
-    }
-    return nullptr;
+    const Value* d = m->inline_data();
+    uint32_t guess =
+        std::atomic_ref<uint16_t>(const_cast<KeywordObj*>(k)->aux).load(std::memory_order_relaxed);
+    if (guess < m->count && string_key_matches(d[guess * 2].str(), k)) return &d[guess * 2 + 1];
   }
-  const Value* alt = nullptr;
-  for (uint32_t i = 0; i < m->count; ++i) {
-    Value stored = d[i * 2];
-    if (!stored.is_keyword() && !stored.is_string()) continue;
-    const Obj* o = stored.obj();
-    if (o == k) return &d[i * 2 + 1];
-    // Strings and keywords of one name hash alike; a hash not yet cached
-    // (0) is left to the general lookup.
-    uint32_t h = cached_hash(o);
-    if (h != k->hash) {
-      if (h == 0) return nullptr;
-      continue;
-    }
-    uint32_t len = stored.is_keyword() ? stored.kw()->len : stored.str()->len;
-    const char* text = stored.is_keyword() ? stored.kw()->data() : stored.str()->data();
-    if (len != k->len || !same_bytes(text, k->data(), len)) continue;
-    if (stored.is_keyword()) return &d[i * 2 + 1];  // the same keyword from another interner
-    if (!alt) alt = &d[i * 2 + 1];
-  }
-  return alt;
+  return small_map_scan_keyword(m, k);
 }
 
 // A map's value for `key`, flexibly (map_find_flex), with the common (:k row)

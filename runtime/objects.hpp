@@ -32,6 +32,8 @@ struct StrObj : Obj {
 // Keywords and quoted symbols share this layout; `hash` is set at interning
 // and equals hash_bytes(name), the same as a string with that text. That makes
 // flexible key access (:a finds "a", spec §7.5) a single hash probe.
+// A keyword's Obj::aux is its slot hint: where small_map_find_keyword last
+// found it in a map of string keys (hashcoll.hpp).
 struct KeywordObj : Obj {
   uint32_t len = 0;
   const char* data() const { return reinterpret_cast<const char*>(this + 1); }

@@ -744,5 +744,44 @@ TEST_P(Flex, UnderscoreFallbackPrefersTheAccessorsType) {
 
 INSTANTIATE_TEST_SUITE_P(SmallAndLarge, Flex, ::testing::Values(0, 20));
 
+// A keyword remembers the slot where it last matched in a map of string keys
+// (rows of JSON); maps whose keys are in another order, fewer or missing must
+// still answer right, whatever the hint says.
+TEST(KeywordSlotHint, RowsInAnyOrderAnswerRight) {
+  Limits lim;
+  Ctx ctx(lim);
+  const std::vector<std::vector<std::string>> shapes = {
+      {"id", "status", "total"},
+      {"total", "id", "status"},
+      {"status"},
+      {"id", "total"},
+      {"a", "b", "c", "d", "e", "f", "g", "status"}};
+  std::vector<const MapObj*> rows;
+  for (const auto& keys : shapes) {
+    std::vector<Value> kv;
+    for (const std::string& k : keys) {
+      kv.push_back(ctx.string(k));
+      kv.push_back(ctx.string("v-" + k));
+    }
+    const MapObj* m =
+        small_map_of_distinct(ctx.arena, kv.data(), static_cast<uint32_t>(keys.size()));
+    ASSERT_TRUE(m->flags & HashObj::kStringKeys);
+    rows.push_back(m);
+  }
+  std::mt19937 rng(7);
+  const char* names[] = {"id", "status", "total", "missing", "g"};
+  for (int round = 0; round < 2000; ++round) {
+    size_t r = rng() % rows.size();
+    std::string name = names[rng() % 5];
+    const Value* got = map_lookup(rows[r], ctx.keyword(name));
+    const auto& keys = shapes[r];
+    bool present = std::find(keys.begin(), keys.end(), name) != keys.end();
+    ASSERT_EQ(got != nullptr, present) << name << " in shape " << r;
+    if (present) {
+      EXPECT_EQ(print_to_string(*got), "\"v-" + name + "\"") << name << " in shape " << r;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ptc
