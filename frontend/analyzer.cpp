@@ -348,7 +348,14 @@ std::optional<Value> Analyzer::constant_of(const Form* f) {
     case FormKind::Vector:
     case FormKind::Map:
     case FormKind::Set: {
-      // A literal nested in others is asked about once per enclosing literal.
+      // A literal nested in others is asked about once per enclosing literal:
+      // one holding collections is remembered; one holding none costs its
+      // own items, at most twice (its parent's fold and its own analysis).
+      bool holds_collection = false;
+      for (const Form* item : f->children())
+        holds_collection |= item->kind == FormKind::Vector || item->kind == FormKind::Map ||
+                            item->kind == FormKind::Set;
+      if (!holds_collection) return fold_collection(f);
       auto [memo, fresh] = constant_memo_.try_emplace(f);
       if (fresh) memo->second = fold_collection(f);
       return memo->second;
@@ -415,13 +422,13 @@ static void check_duplicate_literal_keys(Analyzer& a, const Form* f) {
 Node* Analyzer::analyze_collection(const Form* f) {
   if (f->kind != FormKind::Vector) check_duplicate_literal_keys(*this, f);
   if (auto v = constant_of(f)) return const_node(f->loc, *v);
-  std::vector<Node*> items;
-  for (const Form* item : f->children())
-    items.push_back(analyze(item, false));
+  Node** items = arena_.alloc_array<Node*>(f->count);
+  for (uint32_t i = 0; i < f->count; ++i)
+    items[i] = analyze(f->items[i], false);
   NodeKind kind = f->kind == FormKind::Vector ? NodeKind::MakeVector
                   : f->kind == FormKind::Map  ? NodeKind::MakeMap
                                               : NodeKind::MakeSet;
-  return node<CollNode>(kind, f->loc, span_of(items));
+  return node<CollNode>(kind, f->loc, Span<Node*>(items, f->count));
 }
 
 Node* Analyzer::analyze_quote(const Form* f) {
