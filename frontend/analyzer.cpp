@@ -481,6 +481,15 @@ Node* Analyzer::analyze_symbol(const Form* f) {
 
 // ---------------------------------------------------------------- lists
 
+// doc, meta, dir, ns-publics, ns-name, source: the first character turns
+// away almost every call's head before any comparison.
+static bool is_discovery_head(std::string_view name) {
+  char c = name.empty() ? 0 : name[0];
+  if (c != 'd' && c != 'm' && c != 'n' && c != 's') return false;
+  return name == "doc" || name == "meta" || name == "dir" || name == "ns-publics" ||
+         name == "ns-name" || name == "source";
+}
+
 Node* Analyzer::analyze_list(const Form* f, bool tail) {
   if (f->count == 0) return const_node(f->loc, Value::object(empty_vector()));
   const Form* head = f->items[0];
@@ -517,9 +526,7 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
   // The discovery forms take a name, not a value: (doc map) means the symbol
   // map, as clojure.repl/doc does.
   if (head->kind == FormKind::Symbol && !args.empty() && args[0]->kind == FormKind::Symbol &&
-      (head->text == "doc" || head->text == "meta" || head->text == "dir" ||
-       head->text == "ns-publics" || head->text == "ns-name" || head->text == "source") &&
-      !lookup_local(head->text)) {
+      is_discovery_head(head->text) && !lookup_local(head->text)) {
     Form* quoted = make_form(FormKind::Quote, args[0]->loc);
     quoted->text = args[0]->text;
     std::vector<const Form*> items(f->items, f->items + f->count);
@@ -603,12 +610,14 @@ Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> 
   }();
   constexpr size_t kMaxArgs = 8;
   if (!foldable[id] || args.size() > kMaxArgs) return nullptr;
-  Value values[kMaxArgs];
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i]->kind != NodeKind::Const) return nullptr;
-    values[i] = static_cast<ConstNode*>(args[i])->value;
-    if (!values[i].is_int() && !values[i].is_float()) return nullptr;
+  for (Node* a : args) {
+    if (a->kind != NodeKind::Const) return nullptr;
+    Value v = static_cast<ConstNode*>(a)->value;
+    if (!v.is_int() && !v.is_float()) return nullptr;
   }
+  Value values[kMaxArgs];
+  for (size_t i = 0; i < args.size(); ++i)
+    values[i] = static_cast<ConstNode*>(args[i])->value;
   try {
     return const_node(loc, call_builtin(ctx_, id, values, static_cast<uint32_t>(args.size())));
   } catch (const LispError&) {
@@ -800,6 +809,7 @@ Node* Analyzer::analyze_fn(const Form* f, std::string_view def_name, const Form*
     auto* arity = arena_.make<FnArity>();
     arity->loc = params->loc;
     std::vector<LocalVar*> vars;
+    vars.reserve(params->count);
     std::vector<Binding> destructure;
     std::vector<std::pair<const Form*, LocalVar*>> patterns;
     std::string display;
@@ -923,7 +933,9 @@ Node* Analyzer::analyze_def(const Form* f, std::string_view head) {
 Node* Analyzer::analyze_defn(const Form* f) {
   std::string_view head = f->items[0]->text;
   std::string_view name = def_name(*this, f, head);
-  std::vector<const Form*> fn_items{make_symbol(kFnHead, f->loc)};
+  std::vector<const Form*> fn_items;
+  fn_items.reserve(f->count);
+  fn_items.push_back(make_symbol(kFnHead, f->loc));
   size_t i = 2;
   if (i < f->count && f->items[i]->kind == FormKind::String) ++i;                   // docstring
   if (i < f->count && f->items[i]->kind == FormKind::Map && i + 1 < f->count) ++i;  // attr-map

@@ -180,9 +180,12 @@ struct Printer {
       case Type::Bool:
         out += v.as_bool() ? "true" : "false";
         return;
-      case Type::Int:
-        out += fmt::format("{}", v.as_int());
+      case Type::Int: {
+        char buf[24];
+        auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v.as_int());
+        out.append(buf, end);
         return;
+      }
       case Type::Float: {
         double d = v.as_float();
         if (std::isnan(d))
