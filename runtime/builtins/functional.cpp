@@ -147,7 +147,7 @@ Value some_fn(Ctx& ctx, const Value* a, uint32_t n) {
 Value fnil_call(Ctx& ctx, const NativeFnObj* self, const Value* args, uint32_t nargs) {
   const Value* c = self->captured();
   CallArgs all(nargs);
-  std::copy(args, args + nargs, all.data());
+  copy_args(all.data(), args, nargs);
   for (uint32_t i = 0; i + 1 < self->ncaptured && i < nargs; ++i)
     if (all[i].is_nil()) all[i] = c[i + 1];
   return ctx.call(c[0], all.data(), nargs);

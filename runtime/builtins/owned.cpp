@@ -43,7 +43,7 @@ HashObj* take(Ctx& ctx, Value acc, Type type, uint32_t owner) {
 Value rest_plain(Ctx& ctx, BuiltinFn fn, const HashObj* coll, const Value* rest, uint32_t nrest) {
   builtins::CallArgs args(nrest + 1);
   args[0] = Value::object(coll);
-  std::copy(rest, rest + nrest, args.data() + 1);
+  builtins::copy_args(args.data() + 1, rest, nrest);
   return fn(ctx, args.data(), nrest + 1);
 }
 

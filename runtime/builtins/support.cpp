@@ -141,7 +141,7 @@ Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t ne
   if (nextra == 0) return ctx.call(f, old);
   CallArgs args(nextra + 1);
   args[0] = old;
-  std::copy(extra, extra + nextra, args.data() + 1);
+  copy_args(args.data() + 1, extra, nextra);
   return ctx.call(f, args.data(), nextra + 1);
 }
 
