@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ struct FnProto : FnHeader {
   // arena, like the program.
   const Form* origin = nullptr;
   std::vector<std::string_view> capture_names;
+  // restorer_source prints the function once and keeps the text here: a
+  // compiled program run many times exports its defns on every run. Runs on
+  // many threads may ask at once (call_once).
+  mutable std::once_flag restorer_printed;
+  mutable std::string restorer_text;
 
   // The arity of a function with one fixed arity (most), set by the compiler:
   // a call then finds it without a search.

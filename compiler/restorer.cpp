@@ -1,5 +1,6 @@
 // The memory restorer of a compiled function: "(fn [captured names] (fn ...))",
-// a function of the closure's captured values that rebuilds it in a later run.
+// a function of the closure's captured values that rebuilds it in a later run,
+// printed once per function and kept with it.
 #include <string>
 
 #include "compiler/proto.hpp"
@@ -7,8 +8,9 @@
 
 namespace ptc {
 
-std::string restorer_source(const FnHeader& header) {
-  const auto& fn = static_cast<const FnProto&>(header);
+namespace {
+
+std::string print_restorer(const FnProto& fn) {
   if (!fn.origin) return {};
   std::string out = "(fn [";
   for (size_t i = 0; i < fn.capture_names.size(); ++i) {
@@ -40,6 +42,14 @@ std::string restorer_source(const FnHeader& header) {
   }
   out += ')';
   return out;
+}
+
+}  // namespace
+
+std::string restorer_source(const FnHeader& header) {
+  const auto& fn = static_cast<const FnProto&>(header);
+  std::call_once(fn.restorer_printed, [&fn] { fn.restorer_text = print_restorer(fn); });
+  return fn.restorer_text;
 }
 
 }  // namespace ptc

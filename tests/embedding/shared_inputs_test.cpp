@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+
+#include <atomic>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -230,6 +232,47 @@ TEST(SharedInputs, ManyThreadsRunOneProgramOverOneContext) {
   for (auto& t : threads)
     t.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// A compiled program's functions are printed for memory once and kept with
+// the program: every run, on any thread, exports the same restorer text, and
+// a run of the kept text gives the functions back (under TSan: one printing).
+TEST(SharedInputs, ManyThreadsExportOneProgramsFunctions) {
+  const char* source =
+      "(defn twice [x] (* x 2)) (def add3 (let [k 3] (fn [y] (+ y k)))) (twice (add3 1))";
+  auto program = ptc::compile(source);
+  auto factories = [](const Step& s) {
+    std::string out;
+    for (const char* name : {"twice", "add3"}) {
+      const HostValue* v = s.memory.get(name);
+      if (!v || !v->restorer()) return std::string("no restorer for ") + name;
+      out += v->restorer()->factory + "\n";
+    }
+    return out;
+  };
+  Step first = ptc::run(source);
+  ASSERT_TRUE(first.ok) << first.error.describe();
+  std::string expected = factories(first);
+  EXPECT_EQ(expected,
+            "(fn [] (fn twice [x] (* x 2)))\n"
+            "(fn [k] (fn [y] (+ y k)))\n");
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 200; ++i) {
+        Step s = ptc::run(*program);
+        if (!s.ok || s.printed != "8" || factories(s) != expected) ++wrong;
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  // The kept text rebuilds the functions in a later run.
+  RunOptions later;
+  later.memory = first.memory;
+  Step again = ptc::run("[(twice 5) (add3 1)]", later);
+  EXPECT_EQ(outcome(again), "[10 4]");
 }
 
 [[maybe_unused]] size_t resident_bytes() {
