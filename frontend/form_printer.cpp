@@ -77,13 +77,6 @@ void print_float(double d, std::string& out) {
   if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
 }
 
-bool needs_escape(std::string_view s) {
-  for (char c : s)
-    if (c == '"' || c == '\\' || c == '\n' || c == '\t' || c == '\r' || c == '\b' || c == '\f')
-      return true;
-  return false;
-}
-
 void print(const Form& f, Writer& out);
 
 void print_items(const Form& f, char open, char close, Writer& out) {
@@ -120,7 +113,7 @@ void print(const Form& f, Writer& out) {
       out.put_with([&](std::string& s) { print_float(f.d, s); });
       return;
     case FormKind::String:
-      if (needs_escape(f.text)) {
+      if (needs_quoting_escape(f.text)) {
         out.put_with([&](std::string& s) { append_quoted(s, f.text); });  // as pr-str
       } else {
         out.put('"');

@@ -147,34 +147,45 @@ void split_graphemes(std::string_view s, std::vector<std::string_view>& out) {
   }
 }
 
+namespace {
+
+// The escape append_quoted writes for `c`, or nullptr when `c` is written as is.
+const char* quoted_escape(char c) {
+  switch (c) {
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\t':
+      return "\\t";
+    case '\r':
+      return "\\r";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+bool needs_quoting_escape(std::string_view s) {
+  for (char c : s)
+    if (quoted_escape(c)) return true;
+  return false;
+}
+
 void append_quoted(std::string& out, std::string_view s) {
   out.push_back('"');
   for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        out.push_back(c);
-    }
+    if (const char* escape = quoted_escape(c))
+      out += escape;
+    else
+      out.push_back(c);
   }
   out.push_back('"');
 }

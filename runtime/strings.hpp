@@ -35,6 +35,9 @@ void split_graphemes(std::string_view s, std::vector<std::string_view>& out);
 
 // Appends `s` quoted and escaped as a string literal ("a\"b").
 void append_quoted(std::string& out, std::string_view s);
+// True when append_quoted would escape a character of `s`: without one, the
+// literal is `s` between two quotes.
+bool needs_quoting_escape(std::string_view s);
 
 // Decodes one code point; returns its byte length (0 at end or on bad input).
 size_t decode_utf8(std::string_view s, size_t pos, int32_t* cp);

@@ -202,6 +202,16 @@ TEST(Strings, AppendQuoted) {
   out = "x=";
   append_quoted(out, kEAcute);
   EXPECT_EQ(out, "x=\"" + kEAcute + "\"");
+  // needs_quoting_escape names exactly the characters append_quoted escapes.
+  EXPECT_FALSE(needs_quoting_escape("plain"));
+  EXPECT_FALSE(needs_quoting_escape(kEAcute));
+  EXPECT_FALSE(needs_quoting_escape(""));
+  for (char c : std::string_view("\"\\\n\t\r\b\f")) {
+    EXPECT_TRUE(needs_quoting_escape(std::string("a") + c)) << int(c);
+    out.clear();
+    append_quoted(out, std::string(1, c));
+    EXPECT_EQ(out.size(), 4u) << int(c);  // a quote, a backslash, the letter, a quote
+  }
 }
 
 }  // namespace
