@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <optional>
 #include <unordered_map>
@@ -538,16 +537,9 @@ void ArityCompiler::compile_call(CallNode* n, uint32_t dst) {
 // same immutable value; a call they would reject is left to fail at run time.
 std::optional<Value> ArityCompiler::made_from_constants(BuiltinCallNode* n) {
   // By id: this runs for every builtin call compiled.
-  static const std::array<uint32_t, 6> kMakers = [] {
-    std::array<uint32_t, 6> ids{};
-    const char* names[] = {"fnil", "partial", "comp", "juxt", "complement", "constantly"};
-    for (size_t i = 0; i < ids.size(); ++i)
-      ids[i] = *find_builtin(names[i]);
-    return ids;
-  }();
-  if (n->args.empty() || n->args.size() > 8 ||
-      std::find(kMakers.begin(), kMakers.end(), n->id) == kMakers.end())
-    return std::nullopt;
+  static const std::vector<bool> makers =
+      builtin_id_set({"fnil", "partial", "comp", "juxt", "complement", "constantly"});
+  if (n->args.empty() || n->args.size() > 8 || !makers[n->id]) return std::nullopt;
   Value args[8];
   for (size_t i = 0; i < n->args.size(); ++i) {
     Node* a = n->args[i];

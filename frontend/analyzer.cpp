@@ -600,14 +600,9 @@ Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, std::span<Node*
 // builtin rejects, such as (quot 1 0) or an overflow, is left to fail at run
 // time, at its own position.
 Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> args) {
-  static const std::vector<bool> foldable = [] {
-    std::vector<bool> ids(all_builtins().size());
-    for (const char* name :
-         {"+", "-",  "*",    "/", "inc", "dec", "quot", "rem",   "mod",  "abs",  "max",   "min",
-          "=", "==", "not=", "<", ">",   "<=",  ">=",   "zero?", "pos?", "neg?", "even?", "odd?"})
-      ids[*find_builtin(name)] = true;
-    return ids;
-  }();
+  static const std::vector<bool> foldable = builtin_id_set(
+      {"+", "-",  "*",    "/", "inc", "dec", "quot", "rem",   "mod",  "abs",  "max",   "min",
+       "=", "==", "not=", "<", ">",   "<=",  ">=",   "zero?", "pos?", "neg?", "even?", "odd?"});
   constexpr size_t kMaxArgs = 8;
   if (!foldable[id] || args.size() > kMaxArgs) return nullptr;
   for (Node* a : args) {

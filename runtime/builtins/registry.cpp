@@ -86,6 +86,16 @@ std::optional<uint32_t> find_builtin(std::string_view name) {
   return t.by_name.find(t.defs, name);
 }
 
+std::vector<bool> builtin_id_set(std::initializer_list<std::string_view> names) {
+  std::vector<bool> set(all_builtins().size());
+  for (std::string_view name : names) {
+    std::optional<uint32_t> id = find_builtin(name);
+    if (!id) throw LispError(ErrorKind::RuntimeError, fmt::format("internal: no builtin {}", name));
+    set[*id] = true;
+  }
+  return set;
+}
+
 void throw_builtin_arity(const BuiltinDef& def, uint32_t nargs) {
   std::string expected;
   bool one = false;

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "runtime/value.hpp"
 
@@ -48,6 +50,10 @@ inline const BuiltinDef& builtin_def(uint32_t id) {
   return all_builtins()[id];
 }
 std::optional<uint32_t> find_builtin(std::string_view name);
+
+// Membership by builtin id of the builtins `names` (all must exist), for the
+// compiler's and analyzer's tables that a hot path indexes by id.
+std::vector<bool> builtin_id_set(std::initializer_list<std::string_view> names);
 
 // Throws ErrorKind::ArityError naming the builtin and its signature.
 [[noreturn]] void throw_builtin_arity(const BuiltinDef& def, uint32_t nargs);
