@@ -97,10 +97,6 @@ TEST(FunctionsMadeFromConstants, BehaveAsWhenMadeAtRunTime) {
   EXPECT_EQ(err.loc.col, 3u);
 }
 
-}  // namespace
-
-namespace {
-
 // A step that owns its accumulator and calls a tool for every item: the
 // equivalence corpus (embedding/equivalence_corpus_test.cpp) also runs this
 // program through start/resume and dump/load, suspending inside the reduce.
