@@ -106,6 +106,7 @@ class ArityCompiler {
   void compile_fn(FnNode* n, uint32_t dst);
   void compile_call(CallNode* n, uint32_t dst);
   void compile_builtin_call(BuiltinCallNode* n, uint32_t dst);
+  void compile_reduce(BuiltinCallNode* n, uint32_t dst);
   std::optional<Value> made_from_constants(BuiltinCallNode* n);
   void compile_case(CaseNode* n, uint32_t dst);
   void compile_def(DefNode* n, uint32_t dst);
@@ -586,10 +587,28 @@ void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
   }
   if (n->id > 0xFFFF)
     throw LispError(ErrorKind::InvalidForm, "internal: builtin id out of range", "", n->loc);
+  if (name == "reduce" && n->args.size() == 3) return compile_reduce(n, dst);
   uint32_t base = n->args.empty() ? alloc(n->loc) : compile_args(n->args, n->loc);
   emit(Instr::abc(n->owned ? Op::CALLO : Op::CALLB, base, static_cast<uint32_t>(n->args.size()),
                   n->id),
        n->loc);
+  if (dst != base) emit(Instr::abc(Op::MOVE, dst, base), n->loc);
+  free_to(base);
+}
+
+// (reduce f init coll): when f is a closure and coll a vector (a JSON array,
+// most often), the VM runs the loop: each step is a call from this frame, as
+// CALL makes one, rather than a re-entry of the VM from the builtin for
+// every item. Anything else takes the builtin, whose errors and results the
+// loop matches. The registers past the three arguments hold the loop's state
+// and the step's call: index, owner token, then fn, accumulator and item.
+void ArityCompiler::compile_reduce(BuiltinCallNode* n, uint32_t dst) {
+  uint32_t base = compile_args(n->args, n->loc);
+  for (int i = 0; i < 5; ++i)
+    alloc(n->loc);
+  emit(Instr::abc(Op::REDUCE, base, 3, n->id), n->loc);
+  emit(Instr::abc(Op::REDUCESTEP, base), n->loc);
+  emit(Instr::asbx(Op::JMP, 0, -2), n->loc);
   if (dst != base) emit(Instr::abc(Op::MOVE, dst, base), n->loc);
   free_to(base);
 }

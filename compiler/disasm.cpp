@@ -22,7 +22,7 @@ std::string operands(const Proto& p, const Instr& in, size_t pc) {
   if (std::strcmp(form, "A B") == 0) return fmt::format("{} {}", in.a, in.b());
   if (std::strcmp(form, "A B C") == 0) {
     out = fmt::format("{} {} {}", in.a, in.b(), in.c());
-    if (in.op == Op::CALLB || in.op == Op::CALLO)
+    if (in.op == Op::CALLB || in.op == Op::CALLO || in.op == Op::REDUCE)
       out += fmt::format("    ; {}", builtin_def(in.c()).name);
     if (in.op == Op::KWGET) out += fmt::format("    ; {}", konst(in.c()));
     if (in.op == Op::GETGLOBALF) out += fmt::format("    ; else {}", builtin_def(in.c()).name);

@@ -35,6 +35,12 @@ namespace ptc {
   X(CALLB, "A B C", "R[A] = builtin C (R[A] ... R[A+B-1])")                                        \
   X(CALLO, "A B C",                                                                                \
     "CALLB on an accumulator the frame may own: updated in place when it carries the owner's tag") \
+  X(REDUCE, "A B C",                                                                               \
+    "(reduce R[A] R[A+1] R[A+2]) by builtin C (B = 3), or, for a closure over a vector, the "      \
+    "loop of REDUCESTEP: R[A+3] index, R[A+4] owner token, R[A+5] accumulator")                    \
+  X(REDUCESTEP, "A",                                                                               \
+    "past the last item: R[A] = R[A+5], pc += 1; else R[A+5] = R[A](R[A+5], next item), the "      \
+    "callee owning its accumulator by R[A+4]")                                                     \
   X(CLOSURE, "A Bx", "R[A] = closure of function Bx, capturing its declared values")               \
   X(RETURN, "A", "return R[A] to the caller")                                                      \
   X(VECTOR, "A B C", "R[A] = [R[B] ... R[B+C-1]]")                                                 \

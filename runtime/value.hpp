@@ -140,4 +140,28 @@ class Value {
 
 static_assert(sizeof(Value) == 16, "Value must stay two words");
 
+// Copies n arguments: the usual one to four without a call to memmove, which
+// costs more than the copy on the paths that forward a call ((fnil + 0), a
+// reduce's step). dst may overlap src from above (it copies highest first).
+inline void copy_values(Value* dst, const Value* src, uint32_t n) {
+  switch (n) {
+    case 4:
+      dst[3] = src[3];
+      [[fallthrough]];
+    case 3:
+      dst[2] = src[2];
+      [[fallthrough]];
+    case 2:
+      dst[1] = src[1];
+      [[fallthrough]];
+    case 1:
+      dst[0] = src[0];
+      [[fallthrough]];
+    case 0:
+      return;
+    default:
+      std::memmove(static_cast<void*>(dst), src, n * sizeof(Value));
+  }
+}
+
 }  // namespace ptc

@@ -249,7 +249,7 @@ Value VM::invoke_owned(Value fn, const Value* args, uint32_t nargs, uint32_t own
     throw_error(ErrorKind::CallDepthExceeded, "call depth exceeded: the register stack is full",
                 "deep recursion: use loop/recur or reduce");
   slot[0] = fn;
-  if (nargs) std::memmove(static_cast<void*>(slot + 1), args, nargs * sizeof(Value));
+  copy_values(slot + 1, args, nargs);
   size_t depth = frames_.size();
   push_frame(fn.as<const ClosureObj>(), slot, nargs);
   if (owner && frames_.back().proto->owns_accumulator) frames_.back().owner = owner;
@@ -463,6 +463,44 @@ Value VM::execute(size_t stop_depth) {
         VM_CASE(CALLO) {
           SAVE_PC();
           R[in.a] = owned_variant(in.c())(ctx_, R + in.a, in.b(), f->owner);
+          NEXT;
+        }
+        VM_CASE(REDUCE) {
+          SAVE_PC();
+          Value* r = R + in.a;
+          if (r[0].type() != Type::Closure || !r[2].is_vector()) {
+            r[0] = builtin_def(in.c()).fn(ctx_, r, in.b());
+            pc += 2;  // past REDUCESTEP and its JMP
+            NEXT;
+          }
+          r[3] = Value::integer(0);
+          r[4] = Value::integer(ctx_.new_owner());
+          r[5] = r[1];
+          NEXT;
+        }
+        VM_CASE(REDUCESTEP) {
+          // R[A+5] holds the accumulator: the initial value or the last
+          // step's result (the callee's RETURN put it there).
+          Value* r = R + in.a;
+          const VecObj* items = r[2].vec();
+          auto i = static_cast<uint32_t>(r[3].as_int());
+          auto owner = static_cast<uint32_t>(r[4].as_int());
+          if (i >= items->count) {
+            hash_disown(r[5], owner);
+            r[0] = r[5];
+            ++pc;  // past the JMP back
+            NEXT;
+          }
+          SAVE_PC();
+          r[3] = Value::integer(i + 1);
+          r[6] = r[5];
+          r[7] = items->nth(i);
+          r[5] = r[0];
+          // As the builtin's loop charges: one for the item, one for the call.
+          ctx_.tick(2);
+          push_frame(r[5].as<const ClosureObj>(), r + 5, 2);
+          if (frames_.back().proto->owns_accumulator) frames_.back().owner = owner;
+          LOAD_FRAME();
           NEXT;
         }
         VM_CASE(CLOSURE) {

@@ -145,12 +145,9 @@ Value some_fn(Ctx& ctx, const Value* a, uint32_t n) {
 // fnil: nil arguments in the first one to three positions are replaced by the
 // defaults (GAP-S42); other arguments pass through.
 Value fnil_call(Ctx& ctx, const NativeFnObj* self, const Value* args, uint32_t nargs) {
-  const Value* c = self->captured();
   CallArgs all(nargs);
-  copy_args(all.data(), args, nargs);
-  for (uint32_t i = 0; i + 1 < self->ncaptured && i < nargs; ++i)
-    if (all[i].is_nil()) all[i] = c[i + 1];
-  return ctx.call(c[0], all.data(), nargs);
+  copy_values(all.data(), args, nargs);
+  return ctx.call(*fnil_unwrap(self, all.data(), nargs), all.data(), nargs);
 }
 
 Value fnil(Ctx& ctx, const Value* a, uint32_t n) {
@@ -172,6 +169,14 @@ const BuiltinDef kDefs[] = {
 };  // clang-format on
 
 }  // namespace
+
+const Value* fnil_unwrap(const NativeFnObj* self, Value* args, uint32_t nargs) {
+  if (self->impl != fnil_call) return nullptr;
+  const Value* c = self->captured();
+  for (uint32_t i = 0; i + 1 < self->ncaptured && i < nargs; ++i)
+    if (args[i].is_nil()) args[i] = c[i + 1];
+  return &c[0];
+}
 
 std::span<const BuiltinDef> functional() {
   return kDefs;

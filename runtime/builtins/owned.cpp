@@ -43,7 +43,7 @@ HashObj* take(Ctx& ctx, Value acc, Type type, uint32_t owner) {
 Value rest_plain(Ctx& ctx, BuiltinFn fn, const HashObj* coll, const Value* rest, uint32_t nrest) {
   builtins::CallArgs args(nrest + 1);
   args[0] = Value::object(coll);
-  builtins::copy_args(args.data() + 1, rest, nrest);
+  copy_values(args.data() + 1, rest, nrest);
   return fn(ctx, args.data(), nrest + 1);
 }
 
@@ -101,8 +101,9 @@ Value owned_conj(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
 
 }  // namespace
 
-OwnedFn owned_variant(uint32_t id) {
-  // Indexed by builtin id: CALLO asks on every call.
+std::atomic<const OwnedFn*> detail::owned_by_id{nullptr};
+
+const OwnedFn* detail::build_owned_by_id() {
   static const std::vector<OwnedFn> by_id = [] {
     std::vector<OwnedFn> t(all_builtins().size(), nullptr);
     t[*find_builtin("assoc")] = owned_assoc;
@@ -111,7 +112,8 @@ OwnedFn owned_variant(uint32_t id) {
     t[*find_builtin("conj")] = owned_conj;
     return t;
   }();
-  return id < by_id.size() ? by_id[id] : nullptr;
+  owned_by_id.store(by_id.data(), std::memory_order_release);
+  return by_id.data();
 }
 
 }  // namespace ptc

@@ -11,6 +11,7 @@
 // vector, a missing token) takes the builtin's ordinary persistent path.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "runtime/builtins/registry.hpp"
@@ -23,8 +24,19 @@ class Ctx;
 // The builtin called with an accumulator its caller owns (`owner`, 0: none).
 using OwnedFn = Value (*)(Ctx& ctx, const Value* args, uint32_t nargs, uint32_t owner);
 
+namespace detail {
+// By builtin id, built on first use: CALLO asks on every call.
+extern std::atomic<const OwnedFn*> owned_by_id;
+const OwnedFn* build_owned_by_id();
+}  // namespace detail
+
 // The in-place variant of builtin `id` (assoc, update, dissoc, conj), or
-// nullptr when it has none.
-OwnedFn owned_variant(uint32_t id);
+// nullptr when it has none. `id` is a builtin's.
+inline OwnedFn owned_variant(uint32_t id) {
+  const OwnedFn* by_id = detail::owned_by_id.load(std::memory_order_acquire);
+  if (!by_id) [[unlikely]]
+    by_id = detail::build_owned_by_id();
+  return by_id[id];
+}
 
 }  // namespace ptc

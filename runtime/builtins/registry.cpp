@@ -81,6 +81,14 @@ std::span<const BuiltinDef> all_builtins() {
   return table().defs;
 }
 
+std::atomic<const BuiltinDef*> detail::builtin_defs{nullptr};
+
+const BuiltinDef* detail::build_builtin_defs() {
+  const BuiltinDef* defs = table().defs.data();
+  builtin_defs.store(defs, std::memory_order_release);
+  return defs;
+}
+
 std::optional<uint32_t> find_builtin(std::string_view name) {
   const Table& t = table();
   return t.by_name.find(t.defs, name);
@@ -112,12 +120,6 @@ void throw_builtin_arity(const BuiltinDef& def, uint32_t nargs) {
       ErrorKind::ArityError,
       fmt::format("{} expects {} argument{}, got {}", def.name, expected, one ? "" : "s", nargs),
       def.signature.empty() ? std::string() : fmt::format("usage: {}", def.signature));
-}
-
-Value call_builtin(Ctx& ctx, uint32_t id, const Value* args, uint32_t nargs) {
-  const BuiltinDef& def = builtin_def(id);
-  check_builtin_arity(def, nargs);
-  return def.fn(ctx, args, nargs);
 }
 
 }  // namespace ptc

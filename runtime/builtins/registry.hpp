@@ -3,6 +3,7 @@
 // process-wide, immutable table.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -46,8 +47,20 @@ struct BuiltinDef {
 };
 
 std::span<const BuiltinDef> all_builtins();
+
+namespace detail {
+// all_builtins().data(), once the table is built: builtin_def runs on every
+// call of a builtin as a value ((fnil + 0), (reduce + xs)), where the
+// function-local static behind all_builtins() costs a call and a guard.
+extern std::atomic<const BuiltinDef*> builtin_defs;
+const BuiltinDef* build_builtin_defs();
+}  // namespace detail
+
 inline const BuiltinDef& builtin_def(uint32_t id) {
-  return all_builtins()[id];
+  const BuiltinDef* defs = detail::builtin_defs.load(std::memory_order_acquire);
+  if (!defs) [[unlikely]]
+    defs = detail::build_builtin_defs();
+  return defs[id];
 }
 std::optional<uint32_t> find_builtin(std::string_view name);
 
@@ -64,6 +77,10 @@ inline void check_builtin_arity(const BuiltinDef& def, uint32_t nargs) {
 }
 
 // Calls builtin `id` after checking the argument count.
-Value call_builtin(Ctx& ctx, uint32_t id, const Value* args, uint32_t nargs);
+inline Value call_builtin(Ctx& ctx, uint32_t id, const Value* args, uint32_t nargs) {
+  const BuiltinDef& def = builtin_def(id);
+  check_builtin_arity(def, nargs);
+  return def.fn(ctx, args, nargs);
+}
 
 }  // namespace ptc

@@ -111,21 +111,6 @@ void reserve_scratch(Ctx& ctx, size_t items, size_t bytes_per_item) {
   ctx.arena.reserve_check(bytes);
 }
 
-bool is_callable(Value v) {
-  switch (v.type()) {
-    case Type::Closure:
-    case Type::NativeFn:
-    case Type::Builtin:
-    case Type::Keyword:
-    case Type::Map:
-    case Type::Set:
-    case Type::Vector:
-      return true;
-    default:
-      return false;
-  }
-}
-
 Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int pos) {
   if (key_fn.is_keyword() || key_fn.is_string()) return lookup(ctx, item, key_fn);
   if (!is_callable(key_fn))
@@ -133,16 +118,18 @@ Value apply_key(Ctx& ctx, Value key_fn, Value item, std::string_view fname, int 
   return ctx.call(key_fn, item);
 }
 
-void expect_callable(std::string_view fname, Value v, int pos) {
-  if (!is_callable(v)) type_error(fname, "a function", v, pos);
-}
-
 Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra) {
-  if (nextra == 0) return ctx.call(f, old);
-  CallArgs args(nextra + 1);
+  uint32_t n = nextra + 1;
+  CallArgs args(n);
   args[0] = old;
-  copy_args(args.data() + 1, extra, nextra);
-  return ctx.call(f, args.data(), nextra + 1);
+  copy_values(args.data() + 1, extra, nextra);
+  if (f.is(Type::NativeFn))
+    if (const Value* inner = fnil_unwrap(f.as<const NativeFnObj>(), args.data(), n)) f = *inner;
+  if (f.is(Type::Builtin)) {  // the + of (fnil + 0): as ctx.call, without the call
+    check_native_stack("calling a function from a builtin");
+    return call_builtin(ctx, f.builtin_id(), args.data(), n);
+  }
+  return ctx.call(f, args.data(), n);
 }
 
 }  // namespace ptc::builtins

@@ -22,9 +22,26 @@ namespace ptc::builtins {
 
 int64_t expect_int(std::string_view fname, Value v, int pos);
 const StrObj* expect_string(std::string_view fname, Value v, int pos);
-void expect_callable(std::string_view fname, Value v, int pos);
 
-bool is_callable(Value v);
+// Inline: update's in-place path asks on every step of a reduce.
+inline bool is_callable(Value v) {
+  switch (v.type()) {
+    case Type::Closure:
+    case Type::NativeFn:
+    case Type::Builtin:
+    case Type::Keyword:
+    case Type::Map:
+    case Type::Set:
+    case Type::Vector:
+      return true;
+    default:
+      return false;
+  }
+}
+inline void expect_callable(std::string_view fname, Value v, int pos) {
+  if (!is_callable(v)) [[unlikely]]
+    type_error(fname, "a function", v, pos);
+}
 
 // A count or index argument: an integer, or a finite float truncated toward
 // zero as Clojure's (int x) coercion does (GAP-S79). Bignums saturate.
@@ -83,31 +100,14 @@ class CallArgs {
   Value* data_;
 };
 
-// Copies n arguments: the usual one to four without a call to memmove, which
-// costs more than the copy on the paths that forward a call ((fnil + 0)).
-inline void copy_args(Value* dst, const Value* src, uint32_t n) {
-  switch (n) {
-    case 4:
-      dst[3] = src[3];
-      [[fallthrough]];
-    case 3:
-      dst[2] = src[2];
-      [[fallthrough]];
-    case 2:
-      dst[1] = src[1];
-      [[fallthrough]];
-    case 1:
-      dst[0] = src[0];
-      [[fallthrough]];
-    case 0:
-      return;
-    default:
-      std::copy(src, src + n, dst);
-  }
-}
-
 // (f old extra...), the call update, update-in and their in-place variant make.
 Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t nextra);
+
+// The function a (fnil f x ...) value calls, or nullptr when `self` is not
+// one: nil arguments among args' first ones are replaced by its defaults
+// first. call_updater unwraps fnil this way, so that (update m k (fnil + 0) v)
+// calls + directly on every step of a reduce.
+const Value* fnil_unwrap(const NativeFnObj* self, Value* args, uint32_t nargs);
 
 // A builtin definition table entry. `cat` is a Category member (Core, String, ...).
 #define PTC_BUILTIN(cat, name, min, max, fn, sig, doc) \

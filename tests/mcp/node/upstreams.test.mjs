@@ -278,7 +278,7 @@ describe('upstreams: ptc run --upstreams', () => {
                       [(tool/call {:server "v" :tool "hang" :args {}})]
                       (let [first-call (tool/call {:server "v" :tool "echo" :args {:message "before"}})
                             r (vec (range 100000))
-                            n (reduce (fn [a _] (+ a (reduce + r))) 0 (range 400))]
+                            n (reduce (fn [a _] (+ a (reduce + r))) 0 (range 1200))]
                         [first-call
                          (tool/call {:server "v" :tool "echo" :args {:message "dead"}})
                          (tool/call {:server "v" :tool "echo" :args {:message "again"}})
