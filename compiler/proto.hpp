@@ -3,8 +3,8 @@
 // A CompiledProgram owns every FnProto of one run; `main` is the top level.
 #pragma once
 
+#include <atomic>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -51,8 +51,8 @@ struct FnProto : FnHeader {
   std::vector<std::string_view> capture_names;
   // restorer_source prints the function once and keeps the text here: a
   // compiled program run many times exports its defns on every run. Runs on
-  // many threads may ask at once (call_once).
-  mutable std::once_flag restorer_printed;
+  // many threads may ask at once (restorer.cpp: a flag, then a lock).
+  mutable std::atomic<bool> restorer_printed{false};
   mutable std::string restorer_text;
 
   // The arity of a function with one fixed arity (most), set by the compiler:

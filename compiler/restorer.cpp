@@ -1,6 +1,7 @@
 // The memory restorer of a compiled function: "(fn [captured names] (fn ...))",
 // a function of the closure's captured values that rebuilds it in a later run,
 // printed once per function and kept with it.
+#include <mutex>
 #include <string>
 
 #include "compiler/proto.hpp"
@@ -34,11 +35,11 @@ std::string print_restorer(const FnProto& fn) {
     out += fn.name;
     for (size_t i = 1; i < origin.count; ++i) {
       out += ' ';
-      print_form(*origin.items[i], out);
+      print_form_as_written(*origin.items[i], out);
     }
     out += ')';
   } else {
-    print_form(origin, out);
+    print_form_as_written(origin, out);
   }
   out += ')';
   return out;
@@ -48,7 +49,16 @@ std::string print_restorer(const FnProto& fn) {
 
 std::string restorer_source(const FnHeader& header) {
   const auto& fn = static_cast<const FnProto&>(header);
-  std::call_once(fn.restorer_printed, [&fn] { fn.restorer_text = print_restorer(fn); });
+  // Once, by whichever thread comes first (threads may run one compiled
+  // program); std::call_once costs more than the printing of a short defn.
+  if (!fn.restorer_printed.load(std::memory_order_acquire)) {
+    static std::mutex printing;
+    std::lock_guard<std::mutex> lock(printing);
+    if (!fn.restorer_printed.load(std::memory_order_relaxed)) {
+      fn.restorer_text = print_restorer(fn);
+      fn.restorer_printed.store(true, std::memory_order_release);
+    }
+  }
   return fn.restorer_text;
 }
 

@@ -42,7 +42,9 @@ struct Form {
   SourceLoc end;       // position just after the form's last character
   int64_t i = 0;
   double d = 0;
-  std::string_view text;  // points into the compile arena
+  // Points into the compile arena. A collection the reader read keeps its
+  // source as written here, brackets included (print_form_as_written).
+  std::string_view text;
   const Form* const* items = nullptr;
 
   std::span<const Form* const> children() const { return {items, count}; }
@@ -53,5 +55,9 @@ struct Form {
 // Source text that reads back as `f` (form_printer.cpp).
 std::string print_form(const Form& f);
 void print_form(const Form& f, std::string& out);
+// The same, with every collection the reader read copied as it was written
+// (its comments and spacing too): a function's memory restorer, printed for
+// every defn of a program, copies most of its text instead of printing it.
+void print_form_as_written(const Form& f, std::string& out);
 
 }  // namespace ptc

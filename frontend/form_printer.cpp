@@ -19,10 +19,13 @@ namespace {
 // push_back are calls into the library for each.
 class Writer {
  public:
-  explicit Writer(std::string& out) : out_(out), n_(out.size()) {}
+  Writer(std::string& out, bool as_written) : as_written(as_written), out_(out), n_(out.size()) {}
   ~Writer() { out_.resize(n_); }
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
+
+  // Collections with their source text (Form::text) are copied as written.
+  const bool as_written;
 
   [[gnu::always_inline]] void put(char c) {
     reserve(1);
@@ -80,6 +83,10 @@ void print_float(double d, std::string& out) {
 void print(const Form& f, Writer& out);
 
 void print_items(const Form& f, char open, char close, Writer& out) {
+  if (out.as_written && !f.text.empty()) {
+    out.put(f.text);
+    return;
+  }
   check_native_stack("printing a deeply nested form");
   out.put(open);
   for (size_t i = 0; i < f.count; ++i) {
@@ -143,12 +150,16 @@ void print(const Form& f, Writer& out) {
       print_items(f, '{', '}', out);
       return;
     case FormKind::Set:
-      out.put('#');
-      print_items(f, '{', '}', out);
-      return;
     case FormKind::FnLiteral:
+      if (out.as_written && !f.text.empty()) {  // the # is part of the text
+        out.put(f.text);
+        return;
+      }
       out.put('#');
-      print_items(f, '(', ')', out);
+      if (f.kind == FormKind::Set)
+        print_items(f, '{', '}', out);
+      else
+        print_items(f, '(', ')', out);
       return;
     case FormKind::Regex:
       out.put("#\"");
@@ -169,7 +180,12 @@ void print(const Form& f, Writer& out) {
 }  // namespace
 
 void print_form(const Form& f, std::string& out) {
-  Writer w(out);
+  Writer w(out, false);
+  print(f, w);
+}
+
+void print_form_as_written(const Form& f, std::string& out) {
+  Writer w(out, true);
   print(f, w);
 }
 

@@ -185,6 +185,7 @@ struct Frame {
   char closer;            // ')' ']' '}', 0 for the top level
   SourceLoc loc;          // the opening bracket
   size_t start;           // first item of this frame in Reader::items_
+  size_t src_start;       // byte offset of the opening bracket (or its #)
   uint32_t discards = 0;  // pending #_ waiting for a form
   SourceLoc discard_loc;  // the oldest pending #_
 };
@@ -353,7 +354,7 @@ std::vector<const Form*> Reader::read_all() {
   // text of a symbol, keyword or regex is then a view of it, not a copy per
   // token.
   src_ = save(src_);
-  frames_->push_back(Frame{FormKind::Nil, 0, {}, 0, 0, {}});
+  frames_->push_back(Frame{FormKind::Nil, 0, {}, 0, 0, 0, {}});
   for (;;) {
     skip_ws();
     if (at_end()) break;
@@ -396,7 +397,7 @@ void Reader::open(FormKind kind, char closer, size_t prefix_len) {
            "write the inner function as (fn [x] ...)");
     ++fn_depth_;
   }
-  frames_->push_back(Frame{kind, closer, loc, items_->size(), 0, {}});
+  frames_->push_back(Frame{kind, closer, loc, items_->size(), pos_, 0, {}});
   advance_to(pos_ + prefix_len);
 }
 
@@ -423,6 +424,7 @@ void Reader::close(unsigned char c) {
          "every key in a map needs a value");
   Form* form = new_form(frame.kind, frame.loc);
   form->end = here();
+  form->text = src_.substr(frame.src_start, pos_ - frame.src_start);  // the arena's copy
   form->count = static_cast<uint32_t>(n);
   if (n > 0) {
     auto** items = arena_.alloc_array<const Form*>(n);

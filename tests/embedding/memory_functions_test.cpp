@@ -103,6 +103,29 @@ TEST(MemoryFunctions, StringsAndFloatsInTheSourceReadBack) {
                      "(wrap \"x\")"}));
 }
 
+// A restorer copies the function's collections as they were written:
+// comments, #_ discards, reader shorthands, character literals and line
+// breaks inside them must read back as the same function.
+TEST(MemoryFunctions, SourceAsWrittenReadsBack) {
+  const char* def =
+      "(defn shape [xs] ; the shape of xs\n"
+      "  (let [n (count xs) #_ (unused 1 2)\n"
+      "        pick #(get % 0)\r\n"
+      "        tags #{:a \\b} m {:k [\\newline \"s;t\"]}]\n"
+      "    [n (pick xs) (contains? tags \\b) (count (get-in m [:k 0])) 'sym (count \"a\\\"\")]))";
+  std::string direct = last_of({def, "(shape [7 8])"});
+  EXPECT_EQ(direct, "[2 7 true 1 'sym 2]");
+  Session session;
+  EXPECT_EQ(last_of({def, "(shape [7 8])"}, session), direct);
+  // A third run rebuilds it from the restorer the second one exported.
+  EXPECT_EQ(last_of({"(shape [9])"}, session), "[1 9 true 1 'sym 2]");
+  // The restorer's text is the function as written (its comment too).
+  const HostValue* shape = session.memory().get("shape");
+  ASSERT_TRUE(shape && shape->restorer());
+  EXPECT_NE(shape->restorer()->factory.find("#_ (unused 1 2)"), std::string::npos)
+      << shape->restorer()->factory;
+}
+
 TEST(MemoryFunctions, ContextKeysReadByAHelperAreImported) {
   Session session;
   ASSERT_EQ(last_of({"(defn total [] (reduce + (map :n data/items)))"}, session), "#'total");
