@@ -558,12 +558,26 @@ std::optional<Value> ArityCompiler::made_from_constants(BuiltinCallNode* n) {
   }
 }
 
+// By builtin id: its entry in kFastOps, or -1. Every builtin call compiled
+// asks, so by id rather than comparing its name with each entry.
+const std::vector<int8_t>& fast_op_by_id() {
+  static const std::vector<int8_t> by_id = [] {
+    std::vector<int8_t> t(all_builtins().size(), -1);
+    for (size_t i = 0; i < std::size(kFastOps); ++i)
+      t[*find_builtin(kFastOps[i].name)] = static_cast<int8_t>(i);
+    return t;
+  }();
+  return by_id;
+}
+
 void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
-  std::string_view name = builtin_def(n->id).name;
-  if ((name == "+" || name == "-") && n->args.size() == 2) {
+  static const uint32_t reduce_id = *find_builtin("reduce");
+  int fast = fast_op_by_id()[n->id];
+  const FastOp* f = fast < 0 ? nullptr : &kFastOps[fast];
+  if (f && (f->op == Op::ADD || f->op == Op::SUB) && n->args.size() == 2) {
     // (+ x 1), (- x 1): the literal goes in the instruction (on the right
     // only, so that errors name the arguments as written).
-    bool add = name == "+";
+    bool add = f->op == Op::ADD;
     if (std::optional<int16_t> k = small_int(n->args[1])) {
       uint32_t mark = next_;
       uint32_t b = compile_reg(n->args[0]);
@@ -572,12 +586,11 @@ void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
       return;
     }
   }
-  for (const FastOp& f : kFastOps) {
-    if (f.name != name || static_cast<size_t>(f.nargs) != n->args.size()) continue;
+  if (f && static_cast<size_t>(f->nargs) == n->args.size()) {
     uint32_t mark = next_;
     uint32_t b = compile_reg(n->args[0]);
-    uint32_t c = f.nargs == 2 ? compile_reg(n->args[1]) : 0;
-    emit(Instr::abc(f.op, dst, b, c), n->loc);
+    uint32_t c = f->nargs == 2 ? compile_reg(n->args[1]) : 0;
+    emit(Instr::abc(f->op, dst, b, c), n->loc);
     free_to(mark);
     return;
   }
@@ -587,7 +600,7 @@ void ArityCompiler::compile_builtin_call(BuiltinCallNode* n, uint32_t dst) {
   }
   if (n->id > 0xFFFF)
     throw LispError(ErrorKind::InvalidForm, "internal: builtin id out of range", "", n->loc);
-  if (name == "reduce" && n->args.size() == 3) return compile_reduce(n, dst);
+  if (n->id == reduce_id && n->args.size() == 3) return compile_reduce(n, dst);
   uint32_t base = n->args.empty() ? alloc(n->loc) : compile_args(n->args, n->loc);
   emit(Instr::abc(n->owned ? Op::CALLO : Op::CALLB, base, static_cast<uint32_t>(n->args.size()),
                   n->id),

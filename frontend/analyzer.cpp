@@ -34,7 +34,9 @@ struct DepthGuard {
       a.fail(ErrorKind::InvalidForm, f,
              fmt::format("program nests deeper than {} levels", kMaxAnalysisDepth),
              "split deeply nested expressions with let");
-    check_native_stack("analyzing a deeply nested program");
+    // Every fourth level: a few levels of analysis frames are far below the
+    // stack guard's reserve (kStackReserve), and this runs for every form.
+    if ((a.depth_ & 3) == 0) check_native_stack("analyzing a deeply nested program");
     a.ctx_.tick();  // holds compile_timeout
   }
   ~DepthGuard() { --a.depth_; }
@@ -190,7 +192,7 @@ LocalVar* Analyzer::declare(std::string_view name, SourceLoc loc) {
 // window go into the hash index, so a let of thousands of names still
 // resolves each one in constant time.
 void Analyzer::bind_local(std::string_view name, LocalVar* v) {
-  scope_.push_back({name, v, kNoEntry});
+  scope_.push_back({name, v, kNoEntry, scan_key(name)});
   if (scope_.size() - indexed_ < kScanWindow) return;
   for (; indexed_ < scope_.size(); ++indexed_) {
     ScopeEntry& e = scope_[indexed_];
@@ -226,10 +228,11 @@ LocalVar* Analyzer::hidden_local(SourceLoc loc, std::string_view label) {
 
 LocalVar* Analyzer::lookup_local(std::string_view name) {
   LocalVar* v = nullptr;
+  const uint32_t key = scan_key(name);
   for (size_t i = scope_.size(); i > indexed_; --i) {
-    std::string_view n = scope_[i - 1].name;
-    if (n.size() == name.size() && (n.empty() || n[0] == name[0]) && n == name) {
-      v = scope_[i - 1].var;
+    const ScopeEntry& e = scope_[i - 1];
+    if (e.key == key && same_name(e.name, name)) {
+      v = e.var;
       break;
     }
   }
@@ -261,12 +264,12 @@ uint32_t Analyzer::global_id(std::string_view name) {
 }
 
 bool Analyzer::is_defined_global(std::string_view name) const {
-  return defined_names_.count(name) > 0;
+  return defined_names_.contains(name);
 }
 
 // Names bound by def/defn/defonce anywhere in the program: they resolve as
 // user globals (shadowing builtins) even before their def runs.
-void collect_def_names(const Form* root, StringSet& out) {
+void collect_def_names(const Form* root, DefinedNames& out) {
   ScratchVector<const Form*> stack;
   stack->push_back(root);
   while (!stack->empty()) {
@@ -469,7 +472,7 @@ Node* Analyzer::analyze_symbol(const Form* f) {
   if (!collecting)
     for (const ScopeEntry& e : scope_)
       if (e.name.find(' ') == std::string_view::npos) locals.push_back(e.name);
-  UnknownSymbol u = describe_unknown_symbol(name, locals, defined_names_, !collecting);
+  UnknownSymbol u = describe_unknown_symbol(name, locals, defined_names_.names(), !collecting);
   if (restoring_ && u.kind == ErrorKind::UnboundVar)
     return node<GlobalNode>(f->loc, global_id(name));
   if (options_.undefined && u.kind == ErrorKind::UnboundVar) {
@@ -574,8 +577,15 @@ Node* Analyzer::analyze_call(const Form* f, Node* callee, std::span<const Form* 
       e.error().loc = f->loc;
       throw;
     }
-    if (Node* fused = fuse_take_range(f->loc, id, arg_nodes)) return fused;
-    if (Node* folded = fold_numbers(f->loc, id, arg_nodes)) return folded;
+    // Asked here, by id, before the calls: every builtin call passes.
+    static const uint32_t take = builtin_id("take");
+    static const std::vector<bool> foldable = builtin_id_set(
+        {"+", "-",  "*",    "/", "inc", "dec", "quot", "rem",   "mod",  "abs",  "max",   "min",
+         "=", "==", "not=", "<", ">",   "<=",  ">=",   "zero?", "pos?", "neg?", "even?", "odd?"});
+    if (id == take)
+      if (Node* fused = fuse_take_range(f->loc, arg_nodes)) return fused;
+    if (foldable[id])
+      if (Node* folded = fold_numbers(f->loc, id, arg_nodes)) return folded;
     return node<BuiltinCallNode>(f->loc, id, arg_nodes);
   }
   return node<CallNode>(f->loc, callee, arg_nodes);
@@ -584,9 +594,9 @@ Node* Analyzer::analyze_call(const Form* f, Node* callee, std::span<const Form* 
 // (take n (range ...)) makes only the n numbers it keeps, so a prefix of a
 // range that would be endless or huge on its own (a zero step, an infinite
 // bound) works as it does in Clojure.
-Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, std::span<Node* const> args) {
-  static const uint32_t take = builtin_id("take"), range = builtin_id("range");
-  if (take_id != take || args.size() != 2 || args[1]->kind != NodeKind::BuiltinCall) return nullptr;
+Node* Analyzer::fuse_take_range(SourceLoc loc, std::span<Node* const> args) {
+  static const uint32_t range = builtin_id("range");
+  if (args.size() != 2 || args[1]->kind != NodeKind::BuiltinCall) return nullptr;
   auto* inner = static_cast<BuiltinCallNode*>(args[1]);
   if (inner->id != range) return nullptr;
   std::vector<Node*> fused{args[0]};
@@ -598,13 +608,10 @@ Node* Analyzer::fuse_take_range(SourceLoc loc, uint32_t take_id, std::span<Node*
 // here, once, as Lua's parser folds constants. Only plain integers and floats
 // are folded, so the work is bounded by the literals written; a call the
 // builtin rejects, such as (quot 1 0) or an overflow, is left to fail at run
-// time, at its own position.
+// time, at its own position. analyze_call asks only for the builtins it folds.
 Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> args) {
-  static const std::vector<bool> foldable = builtin_id_set(
-      {"+", "-",  "*",    "/", "inc", "dec", "quot", "rem",   "mod",  "abs",  "max",   "min",
-       "=", "==", "not=", "<", ">",   "<=",  ">=",   "zero?", "pos?", "neg?", "even?", "odd?"});
   constexpr size_t kMaxArgs = 8;
-  if (!foldable[id] || args.size() > kMaxArgs) return nullptr;
+  if (args.size() > kMaxArgs) return nullptr;
   for (Node* a : args) {
     if (a->kind != NodeKind::Const) return nullptr;
     Value v = static_cast<ConstNode*>(a)->value;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "frontend/analyzer.hpp"
+#include "frontend/resolve.hpp"
 #include "runtime/arena.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/hash.hpp"
@@ -121,7 +122,7 @@ class Analyzer {
   Node* local_ref(LocalVar* v, SourceLoc loc) { return node<LocalNode>(loc, v); }
   Node* builtin_call(std::string_view name, SourceLoc loc, std::initializer_list<Node*> args);
   uint32_t builtin_id(std::string_view name);
-  Node* fuse_take_range(SourceLoc loc, uint32_t take_id, std::span<Node* const> args);
+  Node* fuse_take_range(SourceLoc loc, std::span<Node* const> args);
   Node* fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> args);
   Node* do_node(SourceLoc loc, const std::vector<Node*>& body);
   Node* let_node(SourceLoc loc, const std::vector<Binding>& bindings, Node* body);
@@ -150,7 +151,7 @@ class Analyzer {
   // analysis stays linear in program size however many names a program
   // declares.
   StringMap<uint32_t> global_ids_;
-  StringSet defined_names_;  // def'd in program or memory
+  DefinedNames defined_names_;  // def'd in program or memory
   // Visible bindings, innermost last. The first indexed_ entries are also in
   // scope_top_, which maps a name to its innermost indexed entry; each of them
   // links to the entry of the same name it shadows. Newer ones (fewer than
@@ -159,7 +160,12 @@ class Analyzer {
     std::string_view name;
     LocalVar* var;
     uint32_t shadowed;  // index in scope_, or kNoEntry
+    uint32_t key;       // scan_key(name): the scan compares names only on a match
   };
+  static uint32_t scan_key(std::string_view name) {
+    return static_cast<uint32_t>(name.size()) << 8 |
+           (name.empty() ? 0u : static_cast<unsigned char>(name[0]));
+  }
   static constexpr uint32_t kNoEntry = 0xFFFFFFFFu;
   static constexpr size_t kScanWindow = 32;
   std::vector<ScopeEntry> scope_;
@@ -180,6 +186,6 @@ class Analyzer {
 };
 
 // Collects the names every def/defn/defonce in the program binds.
-void collect_def_names(const Form* f, StringSet& out);
+void collect_def_names(const Form* f, DefinedNames& out);
 
 }  // namespace ptc::analysis

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "frontend/analyzer_impl.hpp"
+#include "runtime/strings.hpp"
 
 namespace ptc::analysis {
 
@@ -39,7 +40,7 @@ bool is_form_head(std::string_view name) {
   }();
   if (name.empty() || name.size() > index.longest) return false;
   for (std::string_view h : index.by_first[static_cast<unsigned char>(name[0])])
-    if (h == name) return true;
+    if (same_name(h, name)) return true;
   return false;
 }
 

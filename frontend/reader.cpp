@@ -428,7 +428,13 @@ void Reader::close(unsigned char c) {
   form->count = static_cast<uint32_t>(n);
   if (n > 0) {
     auto** items = arena_.alloc_array<const Form*>(n);
-    std::memcpy(items, items_->data() + frame.start, n * sizeof(const Form*));
+    const Form* const* from = items_->data() + frame.start;
+    if (n <= 8) {  // most forms: a loop costs less than the call to memcpy
+      for (size_t i = 0; i < n; ++i)
+        items[i] = from[i];
+    } else {
+      std::memcpy(items, from, n * sizeof(const Form*));
+    }
     form->items = items;
   }
   items_->resize(frame.start);

@@ -185,13 +185,13 @@ size_t edit_distance_within(std::string_view a, std::string_view b, size_t k) {
 
 }  // namespace
 
-Resolution resolve_symbol(std::string_view name, const StringSet& defined) {
+Resolution resolve_symbol(std::string_view name, const DefinedNames& defined) {
   Resolution r;
   r.name = name;
   size_t slash = name.find('/');
   bool qualified =
       !(slash == std::string_view::npos || name == "/" || slash == 0 || slash + 1 == name.size());
-  if (!qualified && !defined.empty() && defined.count(name)) {
+  if (!qualified && defined.contains(name)) {
     r.kind = Resolution::Global;
     r.builtin = visible_builtin(name);
     return r;

@@ -3,6 +3,7 @@
 // (Double/NaN), and the error for unknown names with a did-you-mean hint.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,9 +24,34 @@ struct Resolution {
   Value constant;
 };
 
-// `defined` holds names bound by def in the program or in memory; they shadow
-// builtins of the same name.
-Resolution resolve_symbol(std::string_view name, const StringSet& defined);
+// Names bound by def in the program or in memory; they shadow builtins of the
+// same name. Every symbol the analyzer resolves asks, so a bit per (first
+// character, last character, length) turns most names away before hashing.
+class DefinedNames {
+ public:
+  void insert(std::string_view name) {
+    names_.insert(name);
+    uint32_t s = slot(name);
+    filter_[s / 64] |= uint64_t{1} << (s % 64);
+  }
+  bool contains(std::string_view name) const {
+    if (names_.empty()) return false;
+    uint32_t s = slot(name);
+    return (filter_[s / 64] >> (s % 64) & 1) && names_.count(name) > 0;
+  }
+  const StringSet& names() const { return names_; }
+
+ private:
+  static uint32_t slot(std::string_view n) {
+    if (n.empty()) return 0;
+    auto first = static_cast<unsigned char>(n.front()), last = static_cast<unsigned char>(n.back());
+    return (first << 4 ^ last ^ static_cast<uint32_t>(n.size()) << 7) % (16 * 64);
+  }
+  uint64_t filter_[16] = {};
+  StringSet names_;
+};
+
+Resolution resolve_symbol(std::string_view name, const DefinedNames& defined);
 
 struct UnknownSymbol {
   ErrorKind kind;

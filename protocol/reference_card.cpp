@@ -50,7 +50,7 @@ constexpr Group kFunctions[] = {
 constexpr std::string_view kNamespaced[] = {"Double/parseDouble", "LocalDate/parse"};
 
 bool is_builtin(std::string_view name) {
-  static const StringSet kNoGlobals;
+  static const DefinedNames kNoGlobals;
   return resolve_symbol(name, kNoGlobals).kind == Resolution::Builtin;
 }
 

@@ -39,6 +39,16 @@ void append_quoted(std::string& out, std::string_view s);
 // literal is `s` between two quotes.
 bool needs_quoting_escape(std::string_view s);
 
+// a == b for the short names of programs (symbols, builtin names), which the
+// analyzer compares for every symbol: a loop costs less than the call to
+// memcmp that == makes.
+inline bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 // Decodes one code point; returns its byte length (0 at end or on bad input).
 size_t decode_utf8(std::string_view s, size_t pos, int32_t* cp);
 void append_utf8(std::string& out, int32_t cp);

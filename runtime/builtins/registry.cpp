@@ -8,6 +8,7 @@
 #include "runtime/builtins/families.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
+#include "runtime/strings.hpp"
 
 namespace ptc {
 
@@ -39,7 +40,7 @@ class NameIndex {
   }
   std::optional<uint32_t> find(const std::vector<BuiltinDef>& defs, std::string_view name) const {
     for (uint32_t i = hash(name) & mask_; slots_[i]; i = (i + 1) & mask_)
-      if (defs[slots_[i] - 1].name == name) return slots_[i] - 1;
+      if (same_name(defs[slots_[i] - 1].name, name)) return slots_[i] - 1;
     return std::nullopt;
   }
 
@@ -90,8 +91,14 @@ const BuiltinDef* detail::build_builtin_defs() {
 }
 
 std::optional<uint32_t> find_builtin(std::string_view name) {
-  const Table& t = table();
-  return t.by_name.find(t.defs, name);
+  // The analyzer asks for every symbol: past the first call, no static guard.
+  static std::atomic<const Table*> published{nullptr};
+  const Table* t = published.load(std::memory_order_acquire);
+  if (!t) [[unlikely]] {
+    t = &table();
+    published.store(t, std::memory_order_release);
+  }
+  return t->by_name.find(t->defs, name);
 }
 
 std::vector<bool> builtin_id_set(std::initializer_list<std::string_view> names) {

@@ -26,7 +26,7 @@ bool contains(const std::string& s, const std::string& part) {
 
 // What a name means to the engine.
 ptc::Resolution resolve(const std::string& name) {
-  static const ptc::StringSet kNone;
+  static const ptc::DefinedNames kNone;
   return ptc::resolve_symbol(name, kNone);
 }
 
