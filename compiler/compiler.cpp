@@ -20,9 +20,12 @@ namespace {
 constexpr uint32_t kMaxRegs = 0xFFFE;  // 0xFFFF is kFrameCounter
 
 struct LoopTarget {
-  std::vector<uint32_t> regs;  // where recur's values go
-  size_t start = 0;            // first instruction of the body
-  uint16_t counter = 0;        // register counting jumps, or kFrameCounter
+  // Where recur's values go: consecutive registers (an arity's parameters, a
+  // loop's bindings), so no vector to allocate for every function.
+  uint32_t first_reg = 0;
+  uint32_t nregs = 0;
+  size_t start = 0;      // first instruction of the body
+  uint16_t counter = 0;  // register counting jumps, or kFrameCounter
   bool counted = true;
 };
 
@@ -143,8 +146,10 @@ class ProgramCompiler {
     fp->params = fp->params_text;
     fp->loc = fn->loc;
     fp->origin = fn->origin;
+    fp->capture_names.reserve(fn->captures.size());
     for (const LocalVar* v : fn->captures)
       fp->capture_names.push_back(v->name);
+    fp->arities.reserve(fn->arities.size());
     if (fn->origin) fp->restorer_source = restorer_source;
     for (FnArity* arity : fn->arities) {
       auto proto = std::make_unique<Proto>();
@@ -196,6 +201,7 @@ class ProgramCompiler {
 // thousands).
 uint32_t ArityCompiler::constant(Value v) {
   std::vector<Value>& constants = p_->constants;
+  if (constants.capacity() == 0) constants.reserve(8);  // one allocation for most functions
   if (constants.size() <= kConstantScan) {
     for (size_t i = 0; i < constants.size(); ++i)
       if (constants[i].identical(v)) return static_cast<uint32_t>(i);
@@ -224,9 +230,8 @@ void ArityCompiler::compile_arity(FnArity* arity) {
     emit(Instr::abc(Op::GETSELF, fn_->self->reg), arity->loc);
   }
   LoopTarget target;
-  for (LocalVar* v : arity->params)
-    target.regs.push_back(v->reg);
-  if (arity->rest) target.regs.push_back(arity->rest->reg);
+  target.first_reg = 0;  // the parameters, then the rest, from register 0
+  target.nregs = nparams + (arity->rest ? 1 : 0);
   target.start = here();
   target.counter = kFrameCounter;
   targets_->emplace_back(arity, std::move(target));
@@ -440,11 +445,15 @@ void ArityCompiler::compile_loop(LoopNode* n, uint32_t dst) {
   uint32_t mark = next_;
   LoopTarget target;
   target.counted = n->counted;
+  target.first_reg = next_;
   for (const Binding& b : n->bindings) {
     uint32_t r = alloc(b.init->loc);
+    if (r != target.first_reg + target.nregs)
+      throw LispError(ErrorKind::InvalidForm, "internal: loop bindings not consecutive", "",
+                      b.init->loc);
     compile(b.init, r);
     b.var->reg = r;
-    target.regs.push_back(r);
+    ++target.nregs;
   }
   if (n->counted) {
     target.counter = static_cast<uint16_t>(alloc(n->loc));
@@ -474,7 +483,7 @@ void ArityCompiler::compile_recur(RecurNode* n) {
     throw LispError(ErrorKind::InvalidForm, "internal: recur target not found", "", n->loc);
   const LoopTarget& t = it->second;
   for (size_t i = 0; i < temps->size(); ++i)
-    emit(Instr::abc(Op::MOVE, t.regs[i], (*temps)[i]), n->loc);
+    emit(Instr::abc(Op::MOVE, t.first_reg + static_cast<uint32_t>(i), (*temps)[i]), n->loc);
   free_to(mark);
   size_t j = t.counted ? emit(Instr::asbx(Op::LOOP, t.counter, 0), n->loc)
                        : emit(Instr::asbx(Op::JMPBACK, 0, 0), n->loc);
@@ -483,6 +492,7 @@ void ArityCompiler::compile_recur(RecurNode* n) {
 
 void ArityCompiler::compile_fn(FnNode* n, uint32_t dst) {
   FnProto* child = pc_.compile_fn(n);
+  child->captures.reserve(n->captures.size());
   for (LocalVar* v : n->captures) {
     if (v->owner == fn_) {
       child->captures.push_back({false, v->reg});
@@ -495,6 +505,7 @@ void ArityCompiler::compile_fn(FnNode* n, uint32_t dst) {
     }
   }
   auto idx = static_cast<uint32_t>(p_->closures.size());
+  if (p_->closures.capacity() == 0) p_->closures.reserve(4);
   p_->closures.push_back(child);
   emit(Instr::abx(Op::CLOSURE, dst, idx), n->loc);
 }
