@@ -31,6 +31,12 @@ TEST(OwnedAccumulator, ReduceResultsAreThePersistentOnes) {
   EXPECT_EQ(eval("(reduce-kv (fn [m i v] (assoc m v i)) {} [:x :y])"), "{:x 0 :y 1}");
   // update keeps writing under the key it found (string key, keyword accessor).
   EXPECT_EQ(eval("(reduce (fn [m x] (update m :a + x)) {\"a\" 0} [1 2 3])"), "{\"a\" 6}");
+  // Keys equal but not the same object (strings built per step) find their entry.
+  EXPECT_EQ(eval("(reduce (fn [m x] (update m (str \"k\" (mod x 2)) (fnil + 0) x)) {} (range 6))"),
+            "{\"k0\" 6 \"k1\" 9}");
+  EXPECT_EQ(eval("(reduce (fn [m x] (update m (keyword (str \"k\" (mod x 2))) (fnil inc 0))) {} "
+                 "(range 5))"),
+            "{:k0 3 :k1 2}");
   // Vectors keep conj's own path.
   EXPECT_EQ(eval("(reduce (fn [v x] (conj v x)) [] (range 4))"), "[0 1 2 3]");
 }
