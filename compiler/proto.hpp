@@ -85,7 +85,7 @@ struct CompiledProgram {
 };
 
 // FnHeader::restorer_source of every compiled function (restorer.cpp).
-std::string restorer_source(const FnHeader& fn);
+const std::string& restorer_source(const FnHeader& fn);
 
 // Human-readable listing of every function's bytecode (ptc disasm).
 std::string disassemble(const CompiledProgram& program);

@@ -13,7 +13,15 @@ namespace {
 
 std::string print_restorer(const FnProto& fn) {
   if (!fn.origin) return {};
-  std::string out = "(fn [";
+  const Form& origin = *fn.origin;
+  size_t size = 32 + fn.name.size() + origin.text.size();
+  for (size_t i = 0; i < origin.count; ++i)
+    size += origin.items[i]->text.size() + 1;
+  for (std::string_view name : fn.capture_names)
+    size += name.size() + 1;
+  std::string out;
+  out.reserve(size);  // one allocation: most of the text is copied as written
+  out += "(fn [";
   for (size_t i = 0; i < fn.capture_names.size(); ++i) {
     std::string_view name = fn.capture_names[i];
     // Bindings the analyzer made itself (their names have a space) or #()'s
@@ -26,7 +34,6 @@ std::string print_restorer(const FnProto& fn) {
     out += name;
   }
   out += "] ";
-  const Form& origin = *fn.origin;
   bool unnamed_list = origin.kind == FormKind::List &&
                       (origin.count < 2 || origin.items[1]->kind != FormKind::Symbol);
   if (unnamed_list && !fn.name.empty()) {
@@ -47,7 +54,7 @@ std::string print_restorer(const FnProto& fn) {
 
 }  // namespace
 
-std::string restorer_source(const FnHeader& header) {
+const std::string& restorer_source(const FnHeader& header) {
   const auto& fn = static_cast<const FnProto&>(header);
   // Once, by whichever thread comes first (threads may run one compiled
   // program); std::call_once costs more than the printing of a short defn.

@@ -253,7 +253,9 @@ const CompiledProgram* compile_or_reuse(Ctx& ctx, std::string_view source, const
   AnalyzerOptions analyzer_options = analyzer_options_for(options, memory, &memory_functions);
   ctx.start_clock_at(started, options.limits.compile_timeout_ms, "compilation");
   compiled_here = compile_source(ctx, source, analyzer_options);
-  ctx.arena.set_cap(ctx.arena.used() + options.limits.max_heap_bytes);
+  size_t cap;  // saturating: a max_heap of SIZE_MAX means no limit, not a wrapped one
+  if (__builtin_add_overflow(ctx.arena.used(), options.limits.max_heap_bytes, &cap)) cap = SIZE_MAX;
+  ctx.arena.set_cap(cap);
   ctx.start_clock();
   return compiled_here.get();
 }

@@ -26,14 +26,19 @@ namespace analysis {
 namespace {
 constexpr uint32_t kMaxAnalysisDepth = 4000;
 
+[[noreturn, gnu::cold, gnu::noinline]] void nests_too_deep(Analyzer& a, const Form* f) {
+  a.fail(ErrorKind::InvalidForm, f,
+         fmt::format("program nests deeper than {} levels", kMaxAnalysisDepth),
+         "split deeply nested expressions with let");
+}
+
+// analyze() runs for every form: what it needs besides dispatching (the
+// depth limit's message, the rare forms' errors) lives out of line, so that
+// its own frame stays small.
 struct DepthGuard {
   Analyzer& a;
-  const Form* f;
-  DepthGuard(Analyzer& an, const Form* form) : a(an), f(form) {
-    if (++a.depth_ > kMaxAnalysisDepth)
-      a.fail(ErrorKind::InvalidForm, f,
-             fmt::format("program nests deeper than {} levels", kMaxAnalysisDepth),
-             "split deeply nested expressions with let");
+  DepthGuard(Analyzer& an, const Form* f) : a(an) {
+    if (++a.depth_ > kMaxAnalysisDepth) nests_too_deep(a, f);
     // Every fourth level: a few levels of analysis frames are far below the
     // stack guard's reserve (kStackReserve), and this runs for every form.
     if ((a.depth_ & 3) == 0) check_native_stack("analyzing a deeply nested program");
@@ -192,10 +197,13 @@ LocalVar* Analyzer::declare(std::string_view name, SourceLoc loc) {
 // window go into the hash index, so a let of thousands of names still
 // resolves each one in constant time.
 void Analyzer::bind_local(std::string_view name, LocalVar* v) {
-  scope_.push_back({name, v, kNoEntry, scan_key(name)});
+  uint32_t key = scan_key(name);
+  scope_.push_back({name, v, kNoEntry, key});
+  ++window_counts_[scan_bucket(key)];
   if (scope_.size() - indexed_ < kScanWindow) return;
   for (; indexed_ < scope_.size(); ++indexed_) {
     ScopeEntry& e = scope_[indexed_];
+    --window_counts_[scan_bucket(e.key)];
     auto [top, fresh] = scope_top_.try_emplace(e.name, indexed_);
     if (!fresh) {
       e.shadowed = top->second;
@@ -206,13 +214,15 @@ void Analyzer::bind_local(std::string_view name, LocalVar* v) {
 
 void Analyzer::scope_restore(size_t mark) {
   while (scope_.size() > mark) {
+    const ScopeEntry& e = scope_.back();
     if (scope_.size() <= indexed_) {
-      const ScopeEntry& e = scope_.back();
       if (e.shadowed == kNoEntry)
         scope_top_.erase(e.name);
       else
         scope_top_[e.name] = e.shadowed;
       --indexed_;
+    } else {
+      --window_counts_[scan_bucket(e.key)];
     }
     scope_.pop_back();
   }
@@ -229,7 +239,9 @@ LocalVar* Analyzer::hidden_local(SourceLoc loc, std::string_view label) {
 LocalVar* Analyzer::lookup_local(std::string_view name) {
   LocalVar* v = nullptr;
   const uint32_t key = scan_key(name);
-  for (size_t i = scope_.size(); i > indexed_; --i) {
+  // A builtin's name usually meets no binding of its bucket: no scan.
+  size_t scan_to = window_counts_[scan_bucket(key)] ? indexed_ : scope_.size();
+  for (size_t i = scope_.size(); i > scan_to; --i) {
     const ScopeEntry& e = scope_[i - 1];
     if (e.key == key && same_name(e.name, name)) {
       v = e.var;
@@ -270,19 +282,16 @@ bool Analyzer::is_defined_global(std::string_view name) const {
 // Names bound by def/defn/defonce anywhere in the program: they resolve as
 // user globals (shadowing builtins) even before their def runs.
 void collect_def_names(const Form* root, DefinedNames& out) {
+  // Only the forms the reader marked as holding a def are entered.
+  if (!root->holds_def) return;
   ScratchVector<const Form*> stack;
   stack->push_back(root);
   while (!stack->empty()) {
     const Form* f = stack->back();
     stack->pop_back();
-    if (f->kind == FormKind::List && f->count >= 2 && f->items[0]->kind == FormKind::Symbol &&
-        f->items[1]->kind == FormKind::Symbol) {
-      std::string_view h = f->items[0]->text;
-      if (h == "def" || h == "defn" || h == "defn-" || h == "defonce")
-        out.insert(f->items[1]->text);
-    }
+    if (is_def_list(*f)) out.insert(f->items[1]->text);
     for (const Form* c : f->children())
-      if (c->count > 0) stack->push_back(c);  // only non-empty collections hold a def
+      if (c->holds_def) stack->push_back(c);
   }
 }
 
@@ -303,25 +312,31 @@ Node* Analyzer::analyze(const Form* f, bool tail) {
       return analyze_fn_literal(f);
     case FormKind::Quote:
       return analyze_quote(f);
-    case FormKind::VarQuote: {
-      if (!is_defined_global(f->text))
-        fail(ErrorKind::UnboundVar, f,
-             fmt::format("#'{} refers to no def in this program", f->text),
-             "#'name needs a (def name ...) or (defn name ...)");
-      return node<VarRefNode>(f->loc, global_id(f->text));
-    }
+    case FormKind::VarQuote:
+      return analyze_var_quote(f);
     case FormKind::Regex:
-      // Compiled once, here: an invalid literal is reported before the program runs.
-      try {
-        return const_node(f->loc, make_regex(ctx_, f->text));
-      } catch (LispError& e) {
-        e.error().loc = f->loc;
-        throw;
-      }
+      return analyze_regex(f);
     default: {
       std::optional<Value> v = constant_of(f);
       return const_node(f->loc, v ? *v : Value());
     }
+  }
+}
+
+Node* Analyzer::analyze_var_quote(const Form* f) {
+  if (!is_defined_global(f->text))
+    fail(ErrorKind::UnboundVar, f, fmt::format("#'{} refers to no def in this program", f->text),
+         "#'name needs a (def name ...) or (defn name ...)");
+  return node<VarRefNode>(f->loc, global_id(f->text));
+}
+
+Node* Analyzer::analyze_regex(const Form* f) {
+  // Compiled once, here: an invalid literal is reported before the program runs.
+  try {
+    return const_node(f->loc, make_regex(ctx_, f->text));
+  } catch (LispError& e) {
+    e.error().loc = f->loc;
+    throw;
   }
 }
 

@@ -64,6 +64,8 @@ class Analyzer {
   Node* analyze_def(const Form* f, std::string_view head);
   Node* analyze_defn(const Form* f);
   Node* analyze_quote(const Form* f);
+  Node* analyze_var_quote(const Form* f);
+  Node* analyze_regex(const Form* f);
   Node* analyze_tool_call(const Form* f, std::string_view tool);
   Node* analyze_collection(const Form* f);
   std::optional<Value> constant_of(const Form* f);  // literal data without symbols
@@ -166,10 +168,14 @@ class Analyzer {
     return static_cast<uint32_t>(name.size()) << 8 |
            (name.empty() ? 0u : static_cast<unsigned char>(name[0]));
   }
+  static uint32_t scan_bucket(uint32_t key) { return (key ^ key >> 5) & 63; }
   static constexpr uint32_t kNoEntry = 0xFFFFFFFFu;
   static constexpr size_t kScanWindow = 32;
   std::vector<ScopeEntry> scope_;
   size_t indexed_ = 0;
+  // How many of the scanned entries (scope_[indexed_..]) fall in each
+  // scan_bucket of their key: lookup_local skips the scan when none does.
+  uint16_t window_counts_[64] = {};
   StringMap<uint32_t> scope_top_;
   // (function, captured binding) pairs already in the function's captures.
   std::unordered_set<std::pair<const FnNode*, const LocalVar*>, PairPointerHash> captured_;

@@ -2,6 +2,14 @@
 
 namespace ptc {
 
+bool is_def_list(const Form& f) {
+  if (f.kind != FormKind::List || f.count < 2 || f.items[0]->kind != FormKind::Symbol ||
+      f.items[1]->kind != FormKind::Symbol)
+    return false;
+  std::string_view h = f.items[0]->text;
+  return h.starts_with("def") && (h == "def" || h == "defn" || h == "defn-" || h == "defonce");
+}
+
 const char* form_kind_name(FormKind kind) {
   switch (kind) {
     case FormKind::Nil:

@@ -37,6 +37,10 @@ struct Form {
   FormKind kind = FormKind::Nil;
   bool from_char = false;  // String written as a character literal
   bool b = false;
+  // Set by the reader: this form is a (def name ...), (defn name ...),
+  // (defn- ...) or (defonce ...) list, or holds one at any depth. The
+  // analyzer's search for def names (collect_def_names) enters only these.
+  bool holds_def = false;
   uint32_t count = 0;  // number of items for collections and FnLiteral
   SourceLoc loc;       // position of the form's first character
   SourceLoc end;       // position just after the form's last character
@@ -51,6 +55,10 @@ struct Form {
   bool is_symbol(std::string_view name) const { return kind == FormKind::Symbol && text == name; }
   bool is_seq() const { return kind == FormKind::List || kind == FormKind::Vector; }
 };
+
+// (def name ...), (defn name ...), (defn- name ...) or (defonce name ...):
+// a list that binds a global.
+bool is_def_list(const Form& f);
 
 // Source text that reads back as `f` (form_printer.cpp).
 std::string print_form(const Form& f);

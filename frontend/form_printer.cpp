@@ -185,6 +185,20 @@ void print_form(const Form& f, std::string& out) {
 }
 
 void print_form_as_written(const Form& f, std::string& out) {
+  switch (f.kind) {
+    case FormKind::List:
+    case FormKind::Vector:
+    case FormKind::Map:
+    case FormKind::Set:
+    case FormKind::FnLiteral:
+      if (!f.text.empty()) {  // the common case: a whole collection as written
+        out += f.text;
+        return;
+      }
+      break;
+    default:
+      break;
+  }
   Writer w(out, true);
   print(f, w);
 }

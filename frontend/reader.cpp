@@ -314,7 +314,7 @@ class Reader {
   void finish();
 
   // --- atoms -----------------------------------------------------------------
-  const Form* read_atom();
+  [[gnu::always_inline]] inline const Form* read_atom();  // one caller: the read loop
   const Form* read_token_form();
   const Form* read_number(std::string_view tok, SourceLoc loc, SourceLoc end);
   const Form* read_string();
@@ -424,18 +424,19 @@ void Reader::close(unsigned char c) {
          "every key in a map needs a value");
   Form* form = new_form(frame.kind, frame.loc);
   form->end = here();
-  form->text = src_.substr(frame.src_start, pos_ - frame.src_start);  // the arena's copy
+  form->text =
+      std::string_view(src_.data() + frame.src_start, pos_ - frame.src_start);  // the arena's copy
   form->count = static_cast<uint32_t>(n);
   if (n > 0) {
     auto** items = arena_.alloc_array<const Form*>(n);
     const Form* const* from = items_->data() + frame.start;
-    if (n <= 8) {  // most forms: a loop costs less than the call to memcpy
-      for (size_t i = 0; i < n; ++i)
-        items[i] = from[i];
-    } else {
-      std::memcpy(items, from, n * sizeof(const Form*));
+    bool holds_def = false;
+    for (size_t i = 0; i < n; ++i) {
+      items[i] = from[i];
+      holds_def |= from[i]->holds_def;
     }
     form->items = items;
+    form->holds_def = holds_def || is_def_list(*form);
   }
   items_->resize(frame.start);
   if (frame.kind == FormKind::FnLiteral) --fn_depth_;
@@ -508,7 +509,7 @@ void Reader::read_dispatch() {
   fail(loc, fmt::format("unsupported reader syntax {}", name), hint);
 }
 
-const Form* Reader::read_atom() {
+inline const Form* Reader::read_atom() {
   SourceLoc loc = here();
   unsigned char c = peek();
   switch (c) {
@@ -561,7 +562,7 @@ const Form* Reader::read_token_form() {
     every &= cls;
     any |= cls;
   }
-  std::string_view tok = src_.substr(start, end - start);
+  std::string_view tok(src_.data() + start, end - start);  // end <= size: no substr check
   if (every & kSymbolRest) {
     col_ += static_cast<uint32_t>(end - start);
     pos_ = end;

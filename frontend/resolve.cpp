@@ -104,7 +104,7 @@ bool contains(const Range& r, std::string_view s) {
 }
 
 bool user_visible_builtin(std::string_view name) {
-  return !name.starts_with("__");
+  return name.size() < 2 || name[0] != '_' || name[1] != '_';  // not __internal
 }
 
 std::optional<uint32_t> visible_builtin(std::string_view name) {

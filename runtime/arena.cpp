@@ -65,7 +65,7 @@ std::string human_bytes(size_t n) {
 }
 }  // namespace
 
-Arena::Arena(size_t cap_bytes) : cap_(cap_bytes) {}
+Arena::Arena(size_t cap_bytes) : cap_(std::min(cap_bytes, kMaxCap)), left_(cap_), limit_(cap_) {}
 
 Arena::~Arena() {
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it)
@@ -87,7 +87,7 @@ void Arena::throw_over_cap(size_t bytes) const {
   throw_error(ErrorKind::MemoryLimit,
               fmt::format("memory limit exceeded: the program needs more than {} of heap "
                           "(used {}, asked for {} more)",
-                          human_bytes(cap_), human_bytes(used_), human_bytes(bytes)),
+                          human_bytes(cap_), human_bytes(used()), human_bytes(bytes)),
               "process data in smaller pieces, or keep fewer intermediate collections alive");
 }
 

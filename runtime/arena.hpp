@@ -10,6 +10,7 @@
 // separate malloc, so AddressSanitizer sees object boundaries.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -22,22 +23,24 @@ namespace ptc {
 class Arena {
  public:
   // cap_bytes: allocations beyond this many bytes throw ErrorKind::MemoryLimit.
+  // Caps are held to kMaxCap (no machine has that much), which keeps every
+  // request alloc lets through far from overflowing when rounded.
   explicit Arena(size_t cap_bytes);
+  static constexpr size_t kMaxCap = SIZE_MAX / 4;
   ~Arena();
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
 
   // 16-byte aligned, uninitialised storage.
   void* alloc(size_t bytes) {
-    // A request within 15 bytes of SIZE_MAX would round to a tiny size: refuse
-    // it as over the cap instead of handing out a block that is too small.
-    size_t rounded;
-    if (__builtin_add_overflow(bytes, size_t{15}, &rounded)) [[unlikely]]
+    // Checked before rounding too: a request near SIZE_MAX would round to a
+    // tiny size. Within left_ (at most the cap), rounding cannot overflow.
+    if (bytes > left_) [[unlikely]]
       throw_over_cap(bytes);
-    bytes = rounded & ~size_t{15};
-    if (bytes > remaining()) [[unlikely]]
+    bytes = (bytes + 15) & ~size_t{15};
+    if (bytes > left_) [[unlikely]]
       throw_over_cap(bytes);
-    used_ += bytes;
+    left_ -= bytes;
     if (static_cast<size_t>(end_ - cur_) >= bytes) [[likely]] {
       void* p = cur_;
       cur_ += bytes;
@@ -77,15 +80,20 @@ class Arena {
   // Counts `bytes` the run keeps outside the arena (captured prints) against
   // the cap, as if allocated here.
   void charge(size_t bytes) {
-    if (bytes > remaining()) [[unlikely]]
+    if (bytes > left_) [[unlikely]]
       throw_over_cap(bytes);
-    used_ += bytes;
+    left_ -= bytes;
   }
 
-  size_t used() const { return used_; }
+  size_t used() const { return limit_ - left_; }
   size_t cap() const { return cap_; }
-  void set_cap(size_t cap) { cap_ = cap; }
-  size_t remaining() const { return used_ >= cap_ ? 0 : cap_ - used_; }
+  void set_cap(size_t cap) {
+    size_t u = used();
+    cap_ = cap = std::min(cap, kMaxCap);
+    left_ = u < cap ? cap - u : 0;
+    limit_ = u + left_;
+  }
+  size_t remaining() const { return left_; }
 
   // Objects that own memory outside the arena (compiled regexes) register a
   // finalizer that runs when the arena is destroyed.
@@ -102,8 +110,11 @@ class Arena {
   Block* blocks_head_ = nullptr;
   char* cur_ = nullptr;
   char* end_ = nullptr;
-  size_t used_ = 0;
+  // What the cap still allows: every allocation takes from it, and the bytes
+  // used are limit_ - left_ (limit_ moves only when the cap does).
   size_t cap_;
+  size_t left_;
+  size_t limit_;
   size_t next_chunk_ = 4096;
   std::vector<std::pair<void (*)(void*), void*>> finalizers_;
 #ifdef PTC_ARENA_USE_MALLOC

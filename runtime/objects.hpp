@@ -56,8 +56,9 @@ struct FnHeader {
   std::string_view name;    // "" for anonymous functions
   std::string_view params;  // display of the parameter list, "x y" -> #fn[x y]
   // The Restorer factory (host_value.hpp) of a closure of this function:
-  // source taking its captured values in order; "" or unset when unknown.
-  std::string (*restorer_source)(const FnHeader& fn) = nullptr;
+  // source taking its captured values in order (kept with the function);
+  // "" or unset when unknown.
+  const std::string& (*restorer_source)(const FnHeader& fn) = nullptr;
 };
 
 struct ClosureObj : Obj {

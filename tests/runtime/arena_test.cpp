@@ -96,6 +96,26 @@ TEST(Arena, HugeRequestsDoNotWrapAround) {
   EXPECT_EQ(a.used(), 0u);
 }
 
+// A cap of SIZE_MAX ("no limit") is held to Arena::kMaxCap: requests near
+// SIZE_MAX are still refused rather than rounded to a tiny size.
+TEST(Arena, AnUnboundedCapStillRefusesWrappingRequests) {
+  for (size_t cap : {std::numeric_limits<size_t>::max(), Arena::kMaxCap + 1}) {
+    Arena a(cap);
+    EXPECT_EQ(a.cap(), Arena::kMaxCap);
+    for (size_t n : {std::numeric_limits<size_t>::max(), std::numeric_limits<size_t>::max() - 3,
+                     std::numeric_limits<size_t>::max() - 15, Arena::kMaxCap + 1}) {
+      EXPECT_EQ(kind_of([&] { a.alloc(n); }), ErrorKind::MemoryLimit) << n;
+      EXPECT_EQ(a.used(), 0u);
+    }
+    a.alloc(100);
+    EXPECT_EQ(a.used(), 112u);
+    a.set_cap(std::numeric_limits<size_t>::max());
+    EXPECT_EQ(a.used(), 112u);
+    EXPECT_EQ(kind_of([&] { a.alloc(std::numeric_limits<size_t>::max() - 7); }),
+              ErrorKind::MemoryLimit);
+  }
+}
+
 TEST(Arena, MemoryLimitMessage) {
   Arena a(2 << 20);
   try {
@@ -126,9 +146,12 @@ TEST(Arena, SetCap) {
   a.alloc(4096);
   a.set_cap(1000);  // below what is used: nothing more fits
   EXPECT_EQ(a.remaining(), 0u);
+  EXPECT_EQ(a.used(), 4096u);  // and what is used is still counted
   EXPECT_EQ(kind_of([&] { a.alloc(1); }), ErrorKind::MemoryLimit);
   a.set_cap(1 << 20);
+  EXPECT_EQ(a.remaining(), (1u << 20) - 4096);
   EXPECT_NO_THROW(a.alloc(1));
+  EXPECT_EQ(a.used(), 4112u);
 }
 
 TEST(Arena, LargeAllocations) {

@@ -210,4 +210,12 @@ TEST(Limits, HostSurvivesManyFailingRuns) {
   EXPECT_EQ(eval("(+ 1 2)"), "3");
 }
 
+// A max_heap of SIZE_MAX is no limit at all, not a cap that wrapped around
+// below what compiling the program had already used.
+TEST(Limits, AMaxHeapOfSizeMaxMeansNoLimit) {
+  ptc::RunOptions o;
+  o.limits.max_heap_bytes = SIZE_MAX;
+  EXPECT_EQ(eval("(count (vec (range 100000)))", o), "100000");
+}
+
 }  // namespace
