@@ -121,8 +121,10 @@ class ArityCompiler {
   FnNode* fn_;
   Proto* p_;
   uint32_t next_ = 0;
-  std::unordered_map<uint64_t, uint32_t> const_index_;
-  std::unordered_map<const LocalVar*, uint32_t> upvalues_;  // built on first use
+  // Made only past kConstantScan constants: most functions never need it, and
+  // an empty map still costs its destructor.
+  std::optional<std::unordered_map<uint64_t, uint32_t>> const_index_;
+  std::optional<std::unordered_map<const LocalVar*, uint32_t>> upvalues_;  // built on first use
   // Where recur jumps, keyed by LoopNode* or FnArity*: the arity and the
   // loops being compiled, innermost last (a recur targets one it sits in).
   ScratchVector<std::pair<const void*, LoopTarget>> targets_;
@@ -209,15 +211,17 @@ uint32_t ArityCompiler::constant(Value v) {
     constants.push_back(v);
     return static_cast<uint32_t>(constants.size() - 1);
   }
-  if (const_index_.empty())
+  if (!const_index_) {
+    const_index_.emplace();
     for (size_t i = 0; i < constants.size(); ++i)
-      const_index_.emplace(constant_key(constants[i]), static_cast<uint32_t>(i));
+      const_index_->emplace(constant_key(constants[i]), static_cast<uint32_t>(i));
+  }
   uint64_t key = constant_key(v);
-  auto it = const_index_.find(key);
-  if (it != const_index_.end() && constants[it->second].identical(v)) return it->second;
+  auto it = const_index_->find(key);
+  if (it != const_index_->end() && constants[it->second].identical(v)) return it->second;
   auto idx = static_cast<uint32_t>(constants.size());
   constants.push_back(v);
-  const_index_[key] = idx;
+  (*const_index_)[key] = idx;
   return idx;
 }
 
@@ -258,11 +262,13 @@ void ArityCompiler::compile_local(LocalNode* n, uint32_t dst) {
 
 int64_t ArityCompiler::upvalue(const LocalVar* v) {
   // A map, not a search of the captures: a function may capture thousands.
-  if (upvalues_.empty())
+  if (!upvalues_) {
+    upvalues_.emplace();
     for (size_t i = 0; i < fn_->captures.size(); ++i)
-      upvalues_.emplace(fn_->captures[i], static_cast<uint32_t>(i));
-  auto it = upvalues_.find(v);
-  return it == upvalues_.end() ? -1 : it->second;
+      upvalues_->emplace(fn_->captures[i], static_cast<uint32_t>(i));
+  }
+  auto it = upvalues_->find(v);
+  return it == upvalues_->end() ? -1 : it->second;
 }
 
 uint32_t ArityCompiler::compile_reg(Node* n) {

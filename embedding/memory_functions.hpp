@@ -12,6 +12,7 @@
 #include "compiler/proto.hpp"
 #include "frontend/form.hpp"
 #include "runtime/host_value.hpp"
+#include "runtime/lazy.hpp"
 
 namespace ptc {
 
@@ -47,10 +48,10 @@ class MemoryFunctions final : public FunctionRestorer {
 
   Ctx& ctx_;
   const MemoryEntries& memory_;
-  std::unordered_map<const Restorer*, const Form*> forms_;  // nullptr: does not read
-  std::unordered_map<const Form*, const FnProto*> compiled_;
-  std::unordered_map<const Restorer*, bool> restorable_;
-  std::unordered_map<const Restorer*, Value> restored_;
+  Lazy<std::unordered_map<const Restorer*, const Form*>> forms_;  // nullptr: does not read
+  Lazy<std::unordered_map<const Form*, const FnProto*>> compiled_;
+  Lazy<std::unordered_map<const Restorer*, bool>> restorable_;
+  Lazy<std::unordered_map<const Restorer*, Value>> restored_;
   VM* vm_ = nullptr;
 };
 

@@ -204,7 +204,7 @@ void Analyzer::bind_local(std::string_view name, LocalVar* v) {
   for (; indexed_ < scope_.size(); ++indexed_) {
     ScopeEntry& e = scope_[indexed_];
     --window_counts_[scan_bucket(e.key)];
-    auto [top, fresh] = scope_top_.try_emplace(e.name, indexed_);
+    auto [top, fresh] = scope_top_->try_emplace(e.name, indexed_);
     if (!fresh) {
       e.shadowed = top->second;
       top->second = indexed_;
@@ -217,9 +217,9 @@ void Analyzer::scope_restore(size_t mark) {
     const ScopeEntry& e = scope_.back();
     if (scope_.size() <= indexed_) {
       if (e.shadowed == kNoEntry)
-        scope_top_.erase(e.name);
+        scope_top_->erase(e.name);
       else
-        scope_top_[e.name] = e.shadowed;
+        (*scope_top_)[e.name] = e.shadowed;
       --indexed_;
     } else {
       --window_counts_[scan_bucket(e.key)];
@@ -250,15 +250,15 @@ LocalVar* Analyzer::lookup_local(std::string_view name) {
   }
   if (!v) {
     if (indexed_ == 0) return nullptr;
-    auto found = scope_top_.find(name);
-    if (found == scope_top_.end()) return nullptr;
+    auto found = scope_top_->find(name);
+    if (found == scope_top_->end()) return nullptr;
     v = scope_[found->second].var;
   }
   if (v->owner != current_fn_) {
     // A binding of an enclosing function: every function in between captures it.
     v->captured = true;
     for (FnNode* fn = current_fn_; fn && fn != v->owner; fn = fn->parent)
-      if (captured_.emplace(fn, v).second) fn->captures.push_back(v);
+      if (captured_->emplace(fn, v).second) fn->captures.push_back(v);
   }
   return v;
 }
@@ -266,12 +266,12 @@ LocalVar* Analyzer::lookup_local(std::string_view name) {
 // ---------------------------------------------------------------- globals
 
 uint32_t Analyzer::global_id(std::string_view name) {
-  auto it = global_ids_.find(name);
-  if (it != global_ids_.end()) return it->second;
+  auto it = global_ids_->find(name);
+  if (it != global_ids_->end()) return it->second;
   auto id = static_cast<uint32_t>(program_.globals.size());
   program_.globals.push_back(name);
   program_.global_defined.push_back(false);
-  global_ids_.emplace(name, id);
+  global_ids_->emplace(name, id);
   return id;
 }
 
@@ -374,7 +374,7 @@ std::optional<Value> Analyzer::constant_of(const Form* f) {
         holds_collection |= item->kind == FormKind::Vector || item->kind == FormKind::Map ||
                             item->kind == FormKind::Set;
       if (!holds_collection) return fold_collection(f);
-      auto [memo, fresh] = constant_memo_.try_emplace(f);
+      auto [memo, fresh] = constant_memo_->try_emplace(f);
       if (fresh) memo->second = fold_collection(f);
       return memo->second;
     }
@@ -472,7 +472,7 @@ Node* Analyzer::analyze_symbol(const Form* f) {
     case Resolution::Constant:
       return const_node(f->loc, r.constant);
     case Resolution::Data:
-      if (data_keys_seen_.insert(r.name).second) program_.data_keys.push_back(r.name);
+      if (data_keys_seen_->insert(r.name).second) program_.data_keys.push_back(r.name);
       return node<DataNode>(f->loc, ctx_.string(r.name));
     case Resolution::Tool:
       fail(ErrorKind::InvalidForm, f, fmt::format("{} is a tool and must be called", name),
@@ -491,7 +491,7 @@ Node* Analyzer::analyze_symbol(const Form* f) {
   if (restoring_ && u.kind == ErrorKind::UnboundVar)
     return node<GlobalNode>(f->loc, global_id(name));
   if (options_.undefined && u.kind == ErrorKind::UnboundVar) {
-    if (undefined_seen_.insert(name).second) options_.undefined->emplace_back(name);
+    if (undefined_seen_->insert(name).second) options_.undefined->emplace_back(name);
     return const_node(f->loc, Value());
   }
   fail(u.kind, f, u.message, u.hint);
@@ -627,14 +627,15 @@ Node* Analyzer::fuse_take_range(SourceLoc loc, std::span<Node* const> args) {
 Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> args) {
   constexpr size_t kMaxArgs = 8;
   if (args.size() > kMaxArgs) return nullptr;
-  for (Node* a : args) {
-    if (a->kind != NodeKind::Const) return nullptr;
-    Value v = static_cast<ConstNode*>(a)->value;
+  // Filled as checked; left uninitialised past them (this runs per call).
+  alignas(Value) unsigned char storage[kMaxArgs * sizeof(Value)];
+  auto* values = reinterpret_cast<Value*>(storage);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i]->kind != NodeKind::Const) return nullptr;
+    Value v = static_cast<ConstNode*>(args[i])->value;
     if (!v.is_int() && !v.is_float()) return nullptr;
+    new (&values[i]) Value(v);
   }
-  Value values[kMaxArgs];
-  for (size_t i = 0; i < args.size(); ++i)
-    values[i] = static_cast<ConstNode*>(args[i])->value;
   try {
     return const_node(loc, call_builtin(ctx_, id, values, static_cast<uint32_t>(args.size())));
   } catch (const LispError&) {

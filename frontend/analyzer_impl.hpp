@@ -17,6 +17,7 @@
 #include "runtime/arena.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/hash.hpp"
+#include "runtime/lazy.hpp"
 
 namespace ptc::analysis {
 
@@ -152,7 +153,7 @@ class Analyzer {
   // Every table here is indexed (seeded hashes, no unbounded linear scans):
   // analysis stays linear in program size however many names a program
   // declares.
-  StringMap<uint32_t> global_ids_;
+  Lazy<StringMap<uint32_t>> global_ids_;
   DefinedNames defined_names_;  // def'd in program or memory
   // Visible bindings, innermost last. The first indexed_ entries are also in
   // scope_top_, which maps a name to its innermost indexed entry; each of them
@@ -176,14 +177,14 @@ class Analyzer {
   // How many of the scanned entries (scope_[indexed_..]) fall in each
   // scan_bucket of their key: lookup_local skips the scan when none does.
   uint16_t window_counts_[64] = {};
-  StringMap<uint32_t> scope_top_;
+  Lazy<StringMap<uint32_t>> scope_top_;
   // (function, captured binding) pairs already in the function's captures.
-  std::unordered_set<std::pair<const FnNode*, const LocalVar*>, PairPointerHash> captured_;
-  StringSet data_keys_seen_;
-  StringSet undefined_seen_;
+  Lazy<std::unordered_set<std::pair<const FnNode*, const LocalVar*>, PairPointerHash>> captured_;
+  Lazy<StringSet> data_keys_seen_;
+  Lazy<StringSet> undefined_seen_;
   // Literal collections already folded (nullopt: not constant), so nested
   // literals are examined once, not once per enclosing literal.
-  std::unordered_map<const Form*, std::optional<Value>> constant_memo_;
+  Lazy<std::unordered_map<const Form*, std::optional<Value>>> constant_memo_;
   FnNode* current_fn_ = nullptr;
   RecurTarget* recur_target_ = nullptr;
   uint32_t gensym_counter_ = 0;
