@@ -380,11 +380,11 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   CurrentRun current(ctx);
   ToolBroker tools(options.tools, options.deferred_tools, ctx.limits, ctx, options.tool_cache,
                    execution, execution ? execution->first_ledger_seq() : 0);
-  std::unique_ptr<BranchExecutor> parallel;
+  std::optional<BranchExecutor> parallel;  // on the stack: every run has one
   struct Collect {  // whatever happens, prints and the ledgers reach the step
     Ctx& ctx;
     ToolBroker& tools;
-    std::unique_ptr<BranchExecutor>& parallel;
+    std::optional<BranchExecutor>& parallel;
     Step& step;
     ~Collect() {
       step.prints = std::move(ctx.prints);
@@ -399,8 +399,8 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   const CompiledProgram* code = compile_or_reuse(ctx, source, program, options, memory,
                                                  memory_functions, compiled_here, started);
   size_t base_used = ctx.arena.used();
-  parallel = std::make_unique<BranchExecutor>(*code, ctx.limits);
-  ctx.parallel = parallel.get();
+  parallel.emplace(*code, ctx.limits);
+  ctx.parallel = &*parallel;
   VM vm(ctx, *code);
   vm.tool_caller = [&tools](Ctx& c, std::string_view name, Value args) {
     return tools.call(c, name, args);

@@ -11,7 +11,7 @@
 namespace ptc {
 
 Interner::Interner(Arena& arena, uint32_t max_symbols)
-    : arena_(arena), max_(max_symbols), slots_(64, nullptr) {}
+    : arena_(arena), max_(max_symbols) {}  // slots_ on the first intern: many runs make none
 
 const KeywordObj* Interner::find(std::string_view name, Type type) const {
   return find_hashed(name, type, hash_bytes(name));
@@ -20,6 +20,7 @@ const KeywordObj* Interner::find(std::string_view name, Type type) const {
 const KeywordObj* Interner::find_hashed(std::string_view name, Type type, uint32_t h) const {
   if (parent_)
     if (const KeywordObj* k = parent_->find_hashed(name, type, h)) return k;
+  if (slots_.empty()) return nullptr;
   return slots_[probe(name, type, h)];
 }
 
@@ -37,6 +38,7 @@ const KeywordObj* Interner::intern(std::string_view name, Type type) {
   uint32_t h = hash_bytes(name);
   if (parent_)
     if (const KeywordObj* k = parent_->find_hashed(name, type, h)) return k;
+  if (slots_.empty()) slots_.assign(64, nullptr);
   size_t i = probe(name, type, h);
   if (slots_[i]) return slots_[i];
   // The parent's names count too, as if this interner had them itself.

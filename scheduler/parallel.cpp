@@ -426,6 +426,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
   {
     std::lock_guard lock(mutex_);
     records_.push_back(record);
+    recorded_.store(true, std::memory_order_release);
   }
 
   // Prints of the branches in branch order (already charged), then their cost.
@@ -443,6 +444,7 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
 }
 
 std::vector<ParallelCall> BranchExecutor::take_records() {
+  if (!recorded_.load(std::memory_order_acquire)) return {};  // most runs: no pmap, no lock
   std::lock_guard lock(mutex_);
   return std::move(records_);
 }

@@ -57,6 +57,7 @@ class BranchExecutor final : public ParallelExecutor {
   std::atomic<uint32_t> slots_held_{0};
   std::mutex mutex_;  // guards records_ and kept_
   std::vector<ParallelCall> records_;
+  std::atomic<bool> recorded_{false};  // records_ has had an entry
   // Branch contexts whose results hold code (a closure) live until the run ends.
   std::vector<std::unique_ptr<Ctx>> kept_;
 };
