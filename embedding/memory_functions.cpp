@@ -34,7 +34,7 @@ const Form* MemoryFunctions::read_factory(const Restorer& r) {
   try {
     ReaderOptions ro;
     ro.max_nesting_depth = ctx_.limits.max_nesting_depth;
-    std::vector<const Form*> forms = read_program(ctx_.arena, r.factory, ro);
+    FormList forms = read_program(ctx_.arena, r.factory, ro);
     if (forms.size() == 1) it->second = forms[0];
   } catch (LispError&) {
     // Left out: the memory name then reads as a function that was not kept.

@@ -98,7 +98,7 @@ std::unique_ptr<CompiledProgram> compile_source(Ctx& ctx, std::string_view sourc
                                                 const AnalyzerOptions& options) {
   ReaderOptions ro;
   ro.max_nesting_depth = ctx.limits.max_nesting_depth;
-  std::vector<const Form*> forms = read_program(ctx.arena, source, ro);
+  FormList forms = read_program(ctx.arena, source, ro);
   AnalyzedProgram analyzed = analyze_program(ctx, forms, options);
   return compile_program(ctx, analyzed);
 }

@@ -504,7 +504,7 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
                                            bool pending_before) {
   ToolOutcome outcome;
   std::optional<HostValue> hit;
-  if (tool.cacheable && !pending_before) hit = cache_->find(entry.name, entry.args_key);
+  if (tool.cacheable && !pending_before) hit = cache().find(entry.name, entry.args_key);
   if (hit) {
     outcome.cached = true;
     outcome.value = std::move(*hit);
@@ -558,7 +558,7 @@ Value ToolBroker::settle(Ctx& ctx, const Tool& tool, ToolCall& entry, ToolOutcom
     outcome.cache_charge =
         host_value_bytes(outcome.value) + entry.name.size() + entry.args_key.size() + 64;
     charge_run(outcome.cache_charge);
-    cache_->store(entry.name, entry.args_key, outcome.value);
+    cache().store(entry.name, entry.args_key, outcome.value);
   }
   // The time limit includes the tool's time: a slow tool cannot stretch it.
   ctx.check_deadline();
@@ -592,7 +592,7 @@ Value ToolBroker::replay(Ctx& ctx, const JournalCall& call) {
     }
     if (call.cache_charge) {
       charge_run(call.cache_charge);
-      cache_->store(call.tool, call.args_key.view(), call.value.value());
+      cache().store(call.tool, call.args_key.view(), call.value.value());
     }
     // No deadline check here, unlike a live call: no time passed in a tool.
   }
@@ -655,6 +655,13 @@ void throw_unknown_tool(std::string_view name, const Tools& tools,
     names += (names.empty() ? "tool/" : ", tool/") + n;
   throw_error(ErrorKind::UnknownTool, fmt::format("unknown tool tool/{}", name),
               fmt::format("available tools: {}", names));
+}
+
+ToolCache& ToolBroker::cache() {
+  std::call_once(cache_made_, [this] {
+    if (!cache_) cache_ = std::make_shared<ToolCache>();
+  });
+  return *cache_;
 }
 
 std::string ToolCache::key(std::string_view tool, std::string_view args_key) {

@@ -32,7 +32,7 @@ class ToolBroker {
         deferred_(deferred),
         limits_(limits),
         run_(run),
-        cache_(shared_cache ? std::move(shared_cache) : std::make_shared<ToolCache>()),
+        cache_(std::move(shared_cache)),
         execution_(execution),
         next_seq_(first_ledger_seq) {}
 
@@ -73,7 +73,12 @@ class ToolBroker {
   const Limits& limits_;
   Ctx& run_;
   std::atomic<uint32_t> calls_{0};
+  // The host's shared cache, or one of this run's own, made at the first
+  // cacheable call (most runs make none): cache() makes it, once, whichever
+  // branch asks first.
+  ToolCache& cache();
   std::shared_ptr<ToolCache> cache_;
+  std::once_flag cache_made_;
   ExecutionState* execution_;
   std::atomic<uint64_t> next_seq_;
   std::mutex mutex_;  // guards ledger_

@@ -312,6 +312,8 @@ Node* Analyzer::analyze(const Form* f, bool tail) {
       return analyze_fn_literal(f);
     case FormKind::Quote:
       return analyze_quote(f);
+    case FormKind::Int:  // the commonest constant, without constant_of's call
+      return const_node(f->loc, Value::integer(f->i));
     case FormKind::VarQuote:
       return analyze_var_quote(f);
     case FormKind::Regex:
@@ -515,7 +517,7 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
   // Clojure's true special forms cannot be shadowed by a local; the others
   // (when, let, fn, ...) can. A head that names no form and no tool is a
   // call: it skips the comparisons below (form_heads.hpp).
-  bool form_head = head->kind == FormKind::Symbol && is_form_head(head->text);
+  bool form_head = head->kind == FormKind::Symbol && may_be_form_head(head->text);
   bool special = form_head && (head->text == "if" || head->text == "do" || head->text == "def" ||
                                head->text == "quote" || head->text == "recur");
   if ((form_head || (head->kind == FormKind::Symbol && head->text.starts_with("tool/"))) &&
@@ -624,17 +626,47 @@ Node* Analyzer::fuse_take_range(SourceLoc loc, std::span<Node* const> args) {
 // are folded, so the work is bounded by the literals written; a call the
 // builtin rejects, such as (quot 1 0) or an overflow, is left to fail at run
 // time, at its own position. analyze_call asks only for the builtins it folds.
+//
+// (+ 1 2), (- 10 4), (* 2 3) of integers whose result stays an int64 are
+// computed here without calling the builtin; an overflow goes to the builtin,
+// which promotes to a bignum.
+static bool fold_int_arithmetic(char op, const Value* v, size_t n, int64_t* out) {
+  if (n == 0) return false;
+  int64_t acc = v[0].as_int();
+  if (n == 1) {
+    if (op != '-') return false;
+    return !__builtin_sub_overflow(int64_t{0}, acc, out);
+  }
+  for (size_t i = 1; i < n; ++i) {
+    int64_t x = v[i].as_int();
+    bool overflow = op == '+'   ? __builtin_add_overflow(acc, x, &acc)
+                    : op == '-' ? __builtin_sub_overflow(acc, x, &acc)
+                                : __builtin_mul_overflow(acc, x, &acc);
+    if (overflow) return false;
+  }
+  *out = acc;
+  return true;
+}
+
 Node* Analyzer::fold_numbers(SourceLoc loc, uint32_t id, std::span<Node* const> args) {
+  static const uint32_t add = builtin_id("+"), sub = builtin_id("-"), mul = builtin_id("*");
   constexpr size_t kMaxArgs = 8;
   if (args.size() > kMaxArgs) return nullptr;
   // Filled as checked; left uninitialised past them (this runs per call).
   alignas(Value) unsigned char storage[kMaxArgs * sizeof(Value)];
   auto* values = reinterpret_cast<Value*>(storage);
+  bool all_ints = true;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i]->kind != NodeKind::Const) return nullptr;
     Value v = static_cast<ConstNode*>(args[i])->value;
     if (!v.is_int() && !v.is_float()) return nullptr;
+    all_ints &= v.is_int();
     new (&values[i]) Value(v);
+  }
+  if (all_ints && (id == add || id == sub || id == mul)) {
+    int64_t r;
+    if (fold_int_arithmetic(id == add ? '+' : id == sub ? '-' : '*', values, args.size(), &r))
+      return const_node(loc, Value::integer(r));
   }
   try {
     return const_node(loc, call_builtin(ctx_, id, values, static_cast<uint32_t>(args.size())));

@@ -7,10 +7,35 @@
 // checks that every name those chains compare against is listed here.
 #pragma once
 
+#include <array>
 #include <string_view>
+
+#include "frontend/analyzer_impl.hpp"  // kIfHead, kLetHead, ...
 
 namespace ptc::analysis {
 
+inline constexpr std::array<std::string_view, 43> kFormHeads = {
+    // special forms (analyze_list)
+    "if", "let", "loop", "recur", "fn", "fn*", "def", "defonce", "defn", "defn-", "do", "quote",
+    kIfHead, kLetHead, kFnHead, kDoHead,
+    // macros (analyze_macro)
+    "when", "when-not", "if-not", "cond", "case", "condp", "and", "or", "if-let", "when-let",
+    "if-some", "when-some", "when-first", "->", "->>", "as->", "cond->", "cond->>", "some->",
+    "some->>", "for", "doseq", "dotimes", "return", "fail", "comment", "task"};
+
 bool is_form_head(std::string_view name);
+
+// Whether some form head starts with `c`: most calls' heads (+, *, str, map)
+// are turned away here, inline, before is_form_head's call.
+inline constexpr std::array<bool, 256> kFormHeadFirstChars = [] {
+  std::array<bool, 256> first{};
+  for (std::string_view h : kFormHeads)
+    first[static_cast<unsigned char>(h[0])] = true;
+  return first;
+}();
+inline bool may_be_form_head(std::string_view name) {
+  return !name.empty() && kFormHeadFirstChars[static_cast<unsigned char>(name[0])] &&
+         is_form_head(name);
+}
 
 }  // namespace ptc::analysis

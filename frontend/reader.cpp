@@ -212,7 +212,7 @@ class Reader {
   Reader(Arena& arena, std::string_view src, const ReaderOptions& options)
       : arena_(arena), src_(src), options_(options) {}
 
-  std::vector<const Form*> read_all();
+  FormList read_all();
 
  private:
   // --- position --------------------------------------------------------------
@@ -316,6 +316,8 @@ class Reader {
   // --- atoms -----------------------------------------------------------------
   [[gnu::always_inline]] inline const Form* read_atom();  // one caller: the read loop
   const Form* read_token_form();
+  [[gnu::always_inline]] inline const Form* read_small_int(std::string_view tok, SourceLoc loc,
+                                                           SourceLoc end);
   const Form* read_number(std::string_view tok, SourceLoc loc, SourceLoc end);
   const Form* read_string();
   const Form* read_char();
@@ -348,7 +350,7 @@ void Reader::check_utf8() {
                    static_cast<unsigned char>(src_[bad])));
 }
 
-std::vector<const Form*> Reader::read_all() {
+FormList Reader::read_all() {
   check_utf8();
   // One copy of the whole source in the arena, where the forms live: the
   // text of a symbol, keyword or regex is then a view of it, not a copy per
@@ -383,7 +385,10 @@ std::vector<const Form*> Reader::read_all() {
     }
   }
   finish();
-  return std::vector<const Form*>(items_->begin(), items_->end());
+  size_t n = items_->size();
+  auto** forms = arena_.alloc_array<const Form*>(n);
+  std::copy(items_->begin(), items_->end(), forms);
+  return FormList(forms, n);
 }
 
 void Reader::open(FormKind kind, char closer, size_t prefix_len) {
@@ -572,9 +577,11 @@ const Form* Reader::read_token_form() {
   SourceLoc end_loc = here();
 
   unsigned char c0 = bytes[start];
-  if (is_digit(c0) ||
-      ((c0 == '-' || c0 == '+') && tok.size() > 1 && is_digit(static_cast<unsigned char>(tok[1]))))
+  if (is_digit(c0) || ((c0 == '-' || c0 == '+') && tok.size() > 1 &&
+                       is_digit(static_cast<unsigned char>(tok[1])))) {
+    if (const Form* f = read_small_int(tok, loc, end_loc)) return f;
     return read_number(tok, loc, end_loc);
+  }
 
   if (tok == "nil" || tok == "true" || tok == "false") {
     Form* f = new_form(tok == "nil" ? FormKind::Nil : FormKind::Bool, loc);
@@ -626,27 +633,29 @@ void Reader::check_symbol(std::string_view tok, SourceLoc loc, size_t start) {
   }
 }
 
+// Most numbers in a program are short plain integers: read them at once, in
+// the read loop (up to 18 digits cannot overflow int64; no leading zero, no
+// suffix, within the digit limit); anything else is read_number's.
+const Form* Reader::read_small_int(std::string_view tok, SourceLoc loc, SourceLoc end) {
+  const size_t n = tok.size();
+  if (n > 18 || (n > 1 && tok[0] == '0')) return nullptr;
+  bool minus = tok[0] == '-';
+  size_t k = minus || tok[0] == '+' ? 1 : 0;
+  if (k >= n || n - k > options_.max_integer_digits || (n - k > 1 && tok[k] == '0')) return nullptr;
+  int64_t v = 0;
+  for (size_t d = k; d < n; ++d) {
+    auto c = static_cast<unsigned char>(tok[d]);
+    if (!is_digit(c)) return nullptr;
+    v = v * 10 + (c - '0');
+  }
+  Form* f = new_form(FormKind::Int, loc);
+  f->i = minus ? -v : v;
+  f->end = end;
+  return f;
+}
+
 const Form* Reader::read_number(std::string_view tok, SourceLoc loc, SourceLoc end) {
   const size_t n = tok.size();
-  // Most numbers in a program are short plain integers: read them at once
-  // (up to 18 digits cannot overflow int64; no leading zero, no suffix,
-  // within the digit limit); anything else takes the whole path below.
-  if (n <= 18 && (n == 1 || tok[0] != '0')) {
-    bool minus = tok[0] == '-';
-    size_t k = minus || tok[0] == '+' ? 1 : 0;
-    if (k < n && n - k <= options_.max_integer_digits && (n - k == 1 || tok[k] != '0')) {
-      int64_t v = 0;
-      size_t d = k;
-      while (d < n && is_digit(static_cast<unsigned char>(tok[d])))
-        v = v * 10 + (tok[d++] - '0');
-      if (d == n) {
-        Form* f = new_form(FormKind::Int, loc);
-        f->i = minus ? -v : v;
-        f->end = end;
-        return f;
-      }
-    }
-  }
   size_t i = 0;
   bool neg = false;
   if (tok[0] == '-' || tok[0] == '+') {
@@ -1048,8 +1057,7 @@ const Form* Reader::read_quoted(FormKind kind, SourceLoc loc, const char* prefix
 
 }  // namespace
 
-std::vector<const Form*> read_program(Arena& arena, std::string_view source,
-                                      const ReaderOptions& options) {
+FormList read_program(Arena& arena, std::string_view source, const ReaderOptions& options) {
   Reader reader(arena, source, options);
   return reader.read_all();
 }
@@ -1069,7 +1077,7 @@ InputStatus input_status(std::string_view source, const ReaderOptions& options) 
 }
 
 const Form* read_one(Arena& arena, std::string_view source, const ReaderOptions& options) {
-  std::vector<const Form*> forms = read_program(arena, source, options);
+  FormList forms = read_program(arena, source, options);
   if (forms.empty()) fail(SourceLoc{1, 1}, "expected a form, found nothing", "write an expression");
   if (forms.size() > 1)
     fail(forms[1]->loc, "expected exactly one form, found more",

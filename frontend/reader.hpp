@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -16,11 +17,13 @@ struct ReaderOptions {
   uint32_t max_integer_digits = 100;  // spec §3.3: integer literals are limited to 100 digits
 };
 
+// The top-level forms of a program, in the arena with them.
+using FormList = std::span<const Form* const>;
+
 // Reads every top-level form of `source`. Throws LispError(ParseError) with the
-// line:column of the problem and a hint. Forms and their strings are allocated
-// in `arena`.
-std::vector<const Form*> read_program(Arena& arena, std::string_view source,
-                                      const ReaderOptions& options = {});
+// line:column of the problem and a hint. Forms and their strings (and the list
+// itself) are allocated in `arena`.
+FormList read_program(Arena& arena, std::string_view source, const ReaderOptions& options = {});
 
 // What a REPL does with the text typed so far.
 enum class InputStatus {

@@ -188,7 +188,13 @@ size_t edit_distance_within(std::string_view a, std::string_view b, size_t k) {
 Resolution resolve_symbol(std::string_view name, const DefinedNames& defined) {
   Resolution r;
   r.name = name;
-  size_t slash = name.find('/');
+  // A loop, not find(): names are short, and this runs for every symbol.
+  size_t slash = std::string_view::npos;
+  for (size_t i = 0; i < name.size(); ++i)
+    if (name[i] == '/') {
+      slash = i;
+      break;
+    }
   bool qualified =
       !(slash == std::string_view::npos || name == "/" || slash == 0 || slash + 1 == name.size());
   if (!qualified && defined.contains(name)) {

@@ -162,7 +162,7 @@ TEST(Compiler, ChargesItsCodeToTheHeapBudget) {
     src += " (inc " + std::to_string(i) + ")";
   src += ")";
   Ctx ctx(Limits{});
-  std::vector<const Form*> forms = read_program(ctx.arena, src);
+  FormList forms = read_program(ctx.arena, src);
   AnalyzedProgram analyzed = analyze_program(ctx, forms);
   size_t before = ctx.arena.used();
   std::unique_ptr<CompiledProgram> compiled = compile_program(ctx, analyzed);

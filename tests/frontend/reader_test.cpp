@@ -85,7 +85,7 @@ class ReaderTest : public ::testing::Test {
   const Form* one(std::string_view src, const ReaderOptions& opt = {}) {
     return read_one(arena, src, opt);
   }
-  std::vector<const Form*> all(std::string_view src, const ReaderOptions& opt = {}) {
+  FormList all(std::string_view src, const ReaderOptions& opt = {}) {
     return read_program(arena, src, opt);
   }
   std::string shown(std::string_view src) { return show(one(src)); }
@@ -505,7 +505,7 @@ TEST_F(ReaderTest, Symbols) {
 // Forms keep their text in the arena: the caller's source may be gone.
 TEST_F(ReaderTest, FormTextOutlivesTheSource) {
   auto source = std::make_unique<std::string>("(tool/search :limit #\"a+b\" 'quoted sym-bol)");
-  std::vector<const Form*> forms = read_program(arena, *source, {});
+  FormList forms = read_program(arena, *source, {});
   std::fill(source->begin(), source->end(), '#');
   source.reset();
   ASSERT_EQ(forms.size(), 1u);

@@ -27,7 +27,7 @@ void compile(std::string_view source, std::vector<std::string>* undefined) {
   ctx.start_clock(limits.compile_timeout_ms, "compilation");
   ptc::ReaderOptions ro;
   ro.max_nesting_depth = limits.max_nesting_depth;
-  std::vector<const ptc::Form*> forms = ptc::read_program(ctx.arena, source, ro);
+  ptc::FormList forms = ptc::read_program(ctx.arena, source, ro);
   ptc::AnalyzerOptions ao;
   ao.known_globals = kKnownGlobals;
   ao.undefined = undefined;

@@ -13,7 +13,7 @@
 
 namespace {
 
-std::string print_all(const std::vector<const ptc::Form*>& forms) {
+std::string print_all(ptc::FormList forms) {
   std::string out;
   for (const ptc::Form* f : forms) {
     ptc::print_form(*f, out);
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ptc::ReaderOptions options;
   options.max_nesting_depth = 64;
   ptc::Arena arena(size_t{64} << 20);
-  std::vector<const ptc::Form*> forms;
+  ptc::FormList forms;
   ptc::InputStatus status = ptc::input_status(source, options);
   try {
     forms = ptc::read_program(arena, source, options);
@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // a little more nesting when reading the printed text.
   std::string printed = print_all(forms);
   options.max_nesting_depth *= 2;
-  std::vector<const ptc::Form*> again;
+  ptc::FormList again;
   try {
     again = ptc::read_program(arena, printed, options);
   } catch (ptc::LispError& e) {
