@@ -152,19 +152,17 @@ class ProgramCompiler {
     fp->capture_names.reserve(fn->captures.size());
     for (const LocalVar* v : fn->captures)
       fp->capture_names.push_back(v->name);
-    fp->arities.reserve(fn->arities.size());
     if (fn->origin) fp->restorer_source = restorer_source;
     for (FnArity* arity : fn->arities) {
-      auto proto = std::make_unique<Proto>();
+      Proto* proto = fp->arities.add();
       proto->fn = fp;
       proto->nparams = static_cast<uint32_t>(arity->params.size());
       proto->variadic = arity->rest != nullptr;
       proto->owns_accumulator = mark_owned_accumulator(arity);
-      ArityCompiler ac(*this, fn, proto.get());
+      ArityCompiler ac(*this, fn, proto);
       ac.compile_arity(arity);
-      fp->arities.push_back(std::move(proto));
     }
-    if (fp->arities.size() == 1 && !fp->arities[0]->variadic) fp->sole_fixed = fp->arities[0].get();
+    if (fp->arities.size() == 1 && !fp->arities[0]->variadic) fp->sole_fixed = fp->arities[0];
     charge_native_memory(*fp);
     return fp;
   }
@@ -176,7 +174,7 @@ class ProgramCompiler {
     size_t bytes = sizeof(FnProto) + fp.name_text.capacity() + fp.params_text.capacity() +
                    fp.captures.capacity() * sizeof(Capture) +
                    fp.capture_names.capacity() * sizeof(std::string_view);
-    for (const auto& p : fp.arities)
+    for (const Proto* p : fp.arities)
       bytes += sizeof(Proto) + p->code.capacity() * sizeof(Instr) +
                p->locs.capacity() * sizeof(SourceLoc) + p->constants.capacity() * sizeof(Value) +
                p->closures.capacity() * sizeof(FnProto*);

@@ -52,7 +52,7 @@ void list_fn(std::string& out, const FnProto& fn, size_t index) {
   for (size_t i = 0; i < fn.captures.size(); ++i)
     out += fmt::format("  capture {}: {} {}\n", i,
                        fn.captures[i].from_upvalue ? "upvalue" : "register", fn.captures[i].index);
-  for (const auto& p : fn.arities) {
+  for (const Proto* p : fn.arities) {
     out += fmt::format("  arity {}{}: {} registers, {} constants{}\n", p->nparams,
                        p->variadic ? "+rest" : "", p->nregs, p->constants.size(),
                        p->owns_accumulator ? ", owns its accumulator" : "");

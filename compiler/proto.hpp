@@ -39,9 +39,45 @@ struct Capture {
   uint32_t index;
 };
 
+// A function's arities: the fixed ones by parameter count, then the variadic
+// one. The first lives in place (most functions have one arity), so that
+// making a function allocates neither it nor a list of them.
+class ArityList {
+ public:
+  Proto* add() {
+    if (count_++ == 0) return &first_;
+    more_.push_back(std::make_unique<Proto>());
+    return more_.back().get();
+  }
+  size_t size() const { return count_; }
+  const Proto* operator[](size_t i) const { return i == 0 ? &first_ : more_[i - 1].get(); }
+
+  class Iter {
+   public:
+    Iter(const ArityList* list, size_t i) : list_(list), i_(i) {}
+    const Proto* operator*() const { return (*list_)[i_]; }
+    Iter& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator!=(const Iter& o) const { return i_ != o.i_; }
+
+   private:
+    const ArityList* list_;
+    size_t i_;
+  };
+  Iter begin() const { return Iter(this, 0); }
+  Iter end() const { return Iter(this, count_); }
+
+ private:
+  Proto first_;
+  size_t count_ = 0;
+  std::vector<std::unique_ptr<Proto>> more_;
+};
+
 struct FnProto : FnHeader {
-  std::string name_text, params_text;           // storage behind FnHeader's views
-  std::vector<std::unique_ptr<Proto>> arities;  // fixed arities by parameter count, then variadic
+  std::string name_text, params_text;  // storage behind FnHeader's views
+  ArityList arities;
   std::vector<Capture> captures;
   SourceLoc loc;
   // For memory (FnHeader::restorer_source): the form written and the names
@@ -63,11 +99,11 @@ struct FnProto : FnHeader {
   const Proto* arity_for(uint32_t nargs) const {
     if (sole_fixed) return sole_fixed->nparams == nargs ? sole_fixed : nullptr;
     const Proto* variadic = nullptr;
-    for (const auto& p : arities) {
+    for (const Proto* p : arities) {
       if (p->variadic)
-        variadic = p.get();
+        variadic = p;
       else if (p->nparams == nargs)
-        return p.get();
+        return p;
     }
     return variadic && nargs >= variadic->nparams ? variadic : nullptr;
   }

@@ -90,7 +90,7 @@ Value call_vector(const VecObj* v, Value index) {
 
 std::string arity_list(const FnProto* fp) {
   std::string out;
-  for (const auto& p : fp->arities) {
+  for (const Proto* p : fp->arities) {
     if (!out.empty()) out += " or ";
     out += p->variadic ? fmt::format("{} or more", p->nparams) : fmt::format("{}", p->nparams);
   }
