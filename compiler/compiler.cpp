@@ -140,9 +140,7 @@ class ProgramCompiler {
 
   FnProto* compile_fn(FnNode* fn) {
     check_native_stack("compiling deeply nested functions");
-    auto owned = std::make_unique<FnProto>();
-    FnProto* fp = owned.get();
-    out_->fns.push_back(std::move(owned));
+    FnProto* fp = out_->fns.add();
     fp->name_text = std::string(fn->name);
     fp->params_text = fn->params_display;
     fp->name = fp->name_text;

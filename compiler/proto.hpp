@@ -39,23 +39,24 @@ struct Capture {
   uint32_t index;
 };
 
-// A function's arities: the fixed ones by parameter count, then the variadic
-// one. The first lives in place (most functions have one arity), so that
-// making a function allocates neither it nor a list of them.
-class ArityList {
+// A list whose first element lives in place: most functions have one arity
+// and most programs are one function, so making them allocates neither the
+// first element nor a list of them. Elements never move.
+template <class T>
+class FirstInPlace {
  public:
-  Proto* add() {
+  T* add() {
     if (count_++ == 0) return &first_;
-    more_.push_back(std::make_unique<Proto>());
+    more_.push_back(std::make_unique<T>());
     return more_.back().get();
   }
   size_t size() const { return count_; }
-  const Proto* operator[](size_t i) const { return i == 0 ? &first_ : more_[i - 1].get(); }
+  const T* operator[](size_t i) const { return i == 0 ? &first_ : more_[i - 1].get(); }
 
   class Iter {
    public:
-    Iter(const ArityList* list, size_t i) : list_(list), i_(i) {}
-    const Proto* operator*() const { return (*list_)[i_]; }
+    Iter(const FirstInPlace* list, size_t i) : list_(list), i_(i) {}
+    const T* operator*() const { return (*list_)[i_]; }
     Iter& operator++() {
       ++i_;
       return *this;
@@ -63,21 +64,21 @@ class ArityList {
     bool operator!=(const Iter& o) const { return i_ != o.i_; }
 
    private:
-    const ArityList* list_;
+    const FirstInPlace* list_;
     size_t i_;
   };
   Iter begin() const { return Iter(this, 0); }
   Iter end() const { return Iter(this, count_); }
 
  private:
-  Proto first_;
+  T first_;
   size_t count_ = 0;
-  std::vector<std::unique_ptr<Proto>> more_;
+  std::vector<std::unique_ptr<T>> more_;
 };
 
 struct FnProto : FnHeader {
   std::string name_text, params_text;  // storage behind FnHeader's views
-  ArityList arities;
+  FirstInPlace<Proto> arities;         // fixed arities by parameter count, then variadic
   std::vector<Capture> captures;
   SourceLoc loc;
   // For memory (FnHeader::restorer_source): the form written and the names
@@ -110,7 +111,7 @@ struct FnProto : FnHeader {
 };
 
 struct CompiledProgram {
-  std::vector<std::unique_ptr<FnProto>> fns;
+  FirstInPlace<FnProto> fns;
   FnProto* main = nullptr;
   // Memory restorers by factory form: zero-argument functions returning the
   // factory (AnalyzedProgram::restorers).
