@@ -157,6 +157,30 @@ TEST(Api, ToolErrorsAndUnknownToolsAreRuntimeErrors) {
   EXPECT_NE(u.error.hint.find("tool/get-user"), std::string::npos);
 }
 
+// A run's own cache is made at its first cacheable call, which parallel
+// branches may make at once (the ThreadSanitizer build runs this too).
+TEST(Api, PmapBranchesShareTheRunsToolCache) {
+  std::atomic<int> calls{0};
+  RunOptions o = with_tools(&calls);
+  o.limits.pmap_max_concurrency = 8;
+  Step s =
+      ptc::run("(vec (pmap (fn [i] (count (tool/search {:q (str (mod i 2))}))) (range 16)))", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed,
+            "[40000 40000 40000 40000 40000 40000 40000 40000 40000 40000 40000 40000 40000 "
+            "40000 40000 40000]");
+  ASSERT_EQ(s.tool_calls.size(), 16u);
+  int cached = 0;
+  for (const auto& c : s.tool_calls)
+    cached += c.cached ? 1 : 0;
+  EXPECT_EQ(cached + calls.load(), 16);
+  EXPECT_GE(calls.load(), 2);  // each argument was asked of the tool at least once
+  // Without cacheable calls no cache is made, and nothing is cached.
+  Step t = ptc::run("(:name (tool/get-user {:id 1}))", o);
+  ASSERT_TRUE(t.ok) << t.error.describe();
+  EXPECT_FALSE(t.tool_calls[0].cached);
+}
+
 TEST(Api, LedgerResultsAreBoundedAndCacheableToolsAnswerFromTheCache) {
   std::atomic<int> calls{0};
   RunOptions o = with_tools(&calls);
