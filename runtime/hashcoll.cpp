@@ -201,15 +201,8 @@ int64_t find_flex_once(const HashObj* h, Value key, std::string_view name, uint3
   return exact >= 0 ? exact : alt;
 }
 
-int64_t find_flex(const HashObj* h, Value key) {
-  if (h->small() && (key.is_keyword() || key.is_string())) {
-    // The same object first: keywords are interned, and JSON's short strings
-    // shared, so most keys that match are identical (no hashing, no text).
-    const Value* d = h->inline_data();
-    uint32_t stride = h->stride();
-    for (uint32_t i = 0; i < h->count; ++i)
-      if (d[i * stride].identical(key)) return i;
-  }
+// find_flex past small_find_identical, which the caller tried.
+int64_t find_flex_search(const HashObj* h, Value key) {
   std::string_view name;
   if (key.is_keyword())
     name = key.kw()->name();
@@ -250,6 +243,11 @@ int64_t find_flex(const HashObj* h, Value key) {
   return found >= 0 ? found : other;
 }
 
+int64_t find_flex(const HashObj* h, Value key) {
+  int64_t slot = small_find_identical(h, key, h->stride());
+  return slot >= 0 ? slot : find_flex_search(h, key);
+}
+
 }  // namespace
 
 const MapObj* empty_map() {
@@ -274,8 +272,8 @@ const Value* map_find_flex_key(const MapObj* m, Value key) {
   return slot < 0 ? nullptr : slot_ptr(m, slot, 0);
 }
 
-const Value* map_find_flex_entry(const MapObj* m, Value key, Value* stored_key) {
-  int64_t slot = find_flex(m, key);
+const Value* map_search_flex_entry(const MapObj* m, Value key, Value* stored_key) {
+  int64_t slot = find_flex_search(m, key);
   if (slot < 0) return nullptr;
   *stored_key = *slot_ptr(m, slot, 0);
   return slot_ptr(m, slot, 1);
@@ -302,9 +300,7 @@ const SetObj* set_disj(Arena& arena, const SetObj* s, Value x) {
   return static_cast<const SetObj*>(dissoc(arena, s, x));
 }
 
-HashObj* hash_take_owned(Arena& arena, const HashObj* h, uint32_t owner) {
-  if (!h->small()) return nullptr;
-  if (owner && h->slots == owner) return const_cast<HashObj*>(h);
+HashObj* hash_copy_owned(Arena& arena, const HashObj* h, uint32_t owner) {
   uint32_t stride = h->stride();
   HashObj* out = new_small(arena, h->type, kSmallMax);
   std::memcpy(static_cast<void*>(out->inline_data()), h->inline_data(),

@@ -15,6 +15,7 @@
 #include "runtime/equality.hpp"
 #include "runtime/hamt.hpp"
 #include "runtime/objects.hpp"
+#include "runtime/strings.hpp"
 #include "runtime/value.hpp"
 #include "runtime/vector.hpp"
 
@@ -72,8 +73,30 @@ const MapObj* map_dissoc(Arena& arena, const MapObj* m, Value key);
 const Value* map_find_flex(const MapObj* m, Value key);
 // The stored key matched by map_find_flex, or nullptr.
 const Value* map_find_flex_key(const MapObj* m, Value key);
-// Both at once: the stored value (nullptr when absent), its key in *stored_key.
-const Value* map_find_flex_entry(const MapObj* m, Value key, Value* stored_key);
+// The slot of a small map or set whose key is `key` itself, or -1. Keywords
+// are interned and JSON's short strings shared, so most keyword and string
+// keys that match are identical: no hashing, no text. Other keys (or large
+// collections) are not looked at here.
+// `stride` is h->stride(), which a caller that knows the type passes as such.
+inline int64_t small_find_identical(const HashObj* h, Value key, uint32_t stride) {
+  if (!h->small() || !(key.is_keyword() || key.is_string())) return -1;
+  const Value* d = h->inline_data();
+  for (uint32_t i = 0; i < h->count; ++i)
+    if (d[i * stride].identical(key)) return i;
+  return -1;
+}
+// map_find_flex_entry past small_find_identical.
+const Value* map_search_flex_entry(const MapObj* m, Value key, Value* stored_key);
+// Both at once: the stored value (nullptr when absent), its key in
+// *stored_key. The identical key is found inline: update asks on every step
+// of a reduce.
+inline const Value* map_find_flex_entry(const MapObj* m, Value key, Value* stored_key) {
+  int64_t slot = small_find_identical(m, key, 2);
+  if (slot < 0) return map_search_flex_entry(m, key, stored_key);
+  const Value* d = m->inline_data();
+  *stored_key = d[slot * 2];
+  return &d[slot * 2 + 1];
+}
 
 const Value* set_find(const SetObj* s, Value x);  // the stored element, or nullptr
 inline bool set_contains(const SetObj* s, Value x) {
@@ -89,9 +112,15 @@ const SetObj* set_disj(Arena& arena, const SetObj* s, Value x);
 // have room for kSmallMax entries. The reduce removes its tag before its
 // result escapes, so no tagged collection outlives it.
 
-// `h` itself when it carries `owner`'s tag; else, for a small or empty `h`
-// of `type`, a tagged copy; nullptr otherwise (a large collection).
-HashObj* hash_take_owned(Arena& arena, const HashObj* h, uint32_t owner);
+// `h` itself when it carries `owner`'s tag (every step after a reduce's
+// first: inline); else, for a small or empty `h` of `type`, a tagged copy;
+// nullptr otherwise (a large collection).
+HashObj* hash_copy_owned(Arena& arena, const HashObj* h, uint32_t owner);  // the tagged copy
+inline HashObj* hash_take_owned(Arena& arena, const HashObj* h, uint32_t owner) {
+  if (!h->small()) return nullptr;
+  if (owner && h->slots == owner) return const_cast<HashObj*>(h);
+  return hash_copy_owned(arena, h, owner);
+}
 // Exact-key put into an owned collection; false when a new key finds it full.
 bool hash_put_owned(HashObj* h, Value key, Value val);
 // Removes `key` (exact equality) from an owned collection.
@@ -144,24 +173,6 @@ class HashBuilder {
   std::vector<uint32_t> hashes_;
   std::vector<uint32_t> table_;  // slot + 1; 0 = empty
 };
-
-// Whether n bytes at a and b are the same; names of 4 to 16 bytes (most keys)
-// are compared in two overlapping loads each, without a call.
-inline bool same_bytes(const char* a, const char* b, uint32_t n) {
-  if (n >= 8 && n <= 16) {
-    uint64_t a0, a1, b0, b1;
-    std::memcpy(&a0, a, 8), std::memcpy(&a1, a + n - 8, 8);
-    std::memcpy(&b0, b, 8), std::memcpy(&b1, b + n - 8, 8);
-    return a0 == b0 && a1 == b1;
-  }
-  if (n >= 4 && n < 8) {
-    uint32_t a0, a1, b0, b1;
-    std::memcpy(&a0, a, 4), std::memcpy(&a1, a + n - 4, 4);
-    std::memcpy(&b0, b, 4), std::memcpy(&b1, b + n - 4, 4);
-    return a0 == b0 && a1 == b1;
-  }
-  return std::memcmp(a, b, n) == 0;
-}
 
 // (:k m) on a small map, the common case of every (:name row), inline: the
 // value stored under keyword k, else under the string of k's name; nullptr

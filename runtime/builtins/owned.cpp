@@ -27,7 +27,7 @@ const Plain& plain() {
 
 // The accumulator as an owned small collection of `type` (nil counts as an
 // empty one), or nullptr.
-HashObj* take(Ctx& ctx, Value acc, Type type, uint32_t owner) {
+[[gnu::always_inline]] inline HashObj* take(Ctx& ctx, Value acc, Type type, uint32_t owner) {
   if (!owner) return nullptr;
   const HashObj* h;
   if (acc.is_nil() && type == Type::Map)
@@ -36,8 +36,6 @@ HashObj* take(Ctx& ctx, Value acc, Type type, uint32_t owner) {
     h = acc.as<const HashObj>();
   else
     return nullptr;
-  // Every step after the first finds its own tag: no call for that.
-  if (h->small() && h->slots == owner) return const_cast<HashObj*>(h);
   return hash_take_owned(ctx.arena, h, owner);
 }
 
@@ -66,17 +64,8 @@ Value owned_update(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
   Value k = a[1], f = a[2];
   builtins::expect_callable("update", f, 3);
   // As update does: read flexibly, write back under the key that was found.
-  // The same key object first (JSON's strings are shared, keywords interned),
-  // as map_find_flex_entry would, without the calls.
   Value stored_key = k;
-  const Value* found = nullptr;
-  const Value* d = m->inline_data();
-  for (uint32_t i = 0; i < m->count; ++i)
-    if (d[i * 2].identical(k)) {
-      found = &d[i * 2 + 1];
-      break;
-    }
-  if (!found) found = map_find_flex_entry(static_cast<const MapObj*>(m), k, &stored_key);
+  const Value* found = map_find_flex_entry(static_cast<const MapObj*>(m), k, &stored_key);
   Value old = found ? *found : Value();
   Value v = builtins::call_updater(ctx, f, old, a + 3, n - 3);
   if (found) {
