@@ -80,13 +80,24 @@ void print_float(double d, std::string& out) {
   if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
 }
 
+// The source a collection was read from, brackets and # included; "" for
+// atoms and for the collections the analyzer made itself.
+std::string_view written_text(const Form& f) {
+  switch (f.kind) {
+    case FormKind::List:
+    case FormKind::Vector:
+    case FormKind::Map:
+    case FormKind::Set:
+    case FormKind::FnLiteral:
+      return f.text;
+    default:
+      return {};
+  }
+}
+
 void print(const Form& f, Writer& out);
 
 void print_items(const Form& f, char open, char close, Writer& out) {
-  if (out.as_written && !f.text.empty()) {
-    out.put(f.text);
-    return;
-  }
   check_native_stack("printing a deeply nested form");
   out.put(open);
   for (size_t i = 0; i < f.count; ++i) {
@@ -102,6 +113,11 @@ void print_items(const Form& f, char open, char close, Writer& out) {
 }
 
 void print(const Form& f, Writer& out) {
+  if (out.as_written)
+    if (std::string_view text = written_text(f); !text.empty()) {
+      out.put(text);
+      return;
+    }
   switch (f.kind) {
     case FormKind::Nil:
       out.put("nil");
@@ -150,16 +166,12 @@ void print(const Form& f, Writer& out) {
       print_items(f, '{', '}', out);
       return;
     case FormKind::Set:
-    case FormKind::FnLiteral:
-      if (out.as_written && !f.text.empty()) {  // the # is part of the text
-        out.put(f.text);
-        return;
-      }
       out.put('#');
-      if (f.kind == FormKind::Set)
-        print_items(f, '{', '}', out);
-      else
-        print_items(f, '(', ')', out);
+      print_items(f, '{', '}', out);
+      return;
+    case FormKind::FnLiteral:
+      out.put('#');
+      print_items(f, '(', ')', out);
       return;
     case FormKind::Regex:
       out.put("#\"");
@@ -185,19 +197,9 @@ void print_form(const Form& f, std::string& out) {
 }
 
 void print_form_as_written(const Form& f, std::string& out) {
-  switch (f.kind) {
-    case FormKind::List:
-    case FormKind::Vector:
-    case FormKind::Map:
-    case FormKind::Set:
-    case FormKind::FnLiteral:
-      if (!f.text.empty()) {  // the common case: a whole collection as written
-        out += f.text;
-        return;
-      }
-      break;
-    default:
-      break;
+  if (std::string_view text = written_text(f); !text.empty()) {
+    out += text;  // the common case: a whole collection as written
+    return;
   }
   Writer w(out, true);
   print(f, w);
