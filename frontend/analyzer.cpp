@@ -517,7 +517,7 @@ Node* Analyzer::analyze_list(const Form* f, bool tail) {
   // Clojure's true special forms cannot be shadowed by a local; the others
   // (when, let, fn, ...) can. A head that names no form and no tool is a
   // call: it skips the comparisons below (form_heads.hpp).
-  bool form_head = head->kind == FormKind::Symbol && may_be_form_head(head->text);
+  bool form_head = head->kind == FormKind::Symbol && is_form_head(head->text);
   bool special = form_head && (head->text == "if" || head->text == "do" || head->text == "def" ||
                                head->text == "quote" || head->text == "recur");
   if ((form_head || (head->kind == FormKind::Symbol && head->text.starts_with("tool/"))) &&

@@ -8,7 +8,7 @@
 
 namespace ptc::analysis {
 
-bool is_form_head(std::string_view name) {
+bool is_listed_form_head(std::string_view name) {
   // Heads grouped by first character: a call's head is usually rejected by
   // its length or first character, and otherwise meets a few comparisons.
   // Built once, then only read: safe from any thread.

@@ -23,19 +23,18 @@ inline constexpr std::array<std::string_view, 43> kFormHeads = {
     "if-some", "when-some", "when-first", "->", "->>", "as->", "cond->", "cond->>", "some->",
     "some->>", "for", "doseq", "dotimes", "return", "fail", "comment", "task"};
 
-bool is_form_head(std::string_view name);
-
-// Whether some form head starts with `c`: most calls' heads (+, *, str, map)
-// are turned away here, inline, before is_form_head's call.
+// The first characters of the heads: most calls' heads (+, *, str, map) are
+// turned away by this table, inline, before the search of the list.
 inline constexpr std::array<bool, 256> kFormHeadFirstChars = [] {
   std::array<bool, 256> first{};
   for (std::string_view h : kFormHeads)
     first[static_cast<unsigned char>(h[0])] = true;
   return first;
 }();
-inline bool may_be_form_head(std::string_view name) {
+bool is_listed_form_head(std::string_view name);  // the search (form_heads.cpp)
+inline bool is_form_head(std::string_view name) {
   return !name.empty() && kFormHeadFirstChars[static_cast<unsigned char>(name[0])] &&
-         is_form_head(name);
+         is_listed_form_head(name);
 }
 
 }  // namespace ptc::analysis
