@@ -147,8 +147,10 @@ class Ctx {
   }
 
   // A builtin (fnil's +, (map inc xs)) or a native function is called here
-  // directly, with the stack check the VM's path makes: they nest.
-  Value call(Value fn, const Value* args, uint32_t nargs) {
+  // directly, with the stack check the VM's path makes: they nest. Always
+  // inlined: builtins call it per item, and left to itself the compiler
+  // makes it a call of its own.
+  [[gnu::always_inline]] Value call(Value fn, const Value* args, uint32_t nargs) {
     if (fn.is(Type::Builtin)) {
       check_native_stack("calling a function from a builtin");
       return call_builtin(*this, fn.builtin_id(), args, nargs);

@@ -125,10 +125,6 @@ Value call_updater(Ctx& ctx, Value f, Value old, const Value* extra, uint32_t ne
   copy_values(args.data() + 1, extra, nextra);
   if (f.is(Type::NativeFn))
     if (const Value* inner = fnil_unwrap(f.as<const NativeFnObj>(), args.data(), n)) f = *inner;
-  if (f.is(Type::Builtin)) {  // the + of (fnil + 0): as ctx.call, without the call
-    check_native_stack("calling a function from a builtin");
-    return call_builtin(ctx, f.builtin_id(), args.data(), n);
-  }
   return ctx.call(f, args.data(), n);
 }
 
