@@ -35,7 +35,8 @@ TEST(FormHeads, EveryHeadTheDispatchComparesIsListed) {
   names.insert(macros.begin(), macros.end());
   EXPECT_GE(names.size(), 35u);  // the chains were found
   for (const std::string& name : names)
-    EXPECT_TRUE(is_form_head(name)) << name << " is dispatched on but not in form_heads.cpp";
+    EXPECT_TRUE(is_form_head(name))
+        << name << " is dispatched on but not in kFormHeads (form_heads.hpp)";
   for (const char* internal : {"fn ", "let ", "if ", "do "})
     EXPECT_TRUE(is_form_head(internal)) << '"' << internal << '"';
 }
