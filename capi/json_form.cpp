@@ -143,10 +143,7 @@ std::string step_json(const Step& step) {
   prints.reserve(step.prints.size());
   for (const std::string& line : step.prints)
     prints.push_back(str(line));
-  HostValue usage = HostValue::map(
-      {{str("duration_ms"), num(step.usage.duration_ms)},
-       {str("memory_bytes"), count(step.usage.memory_bytes)},
-       {str("eval_reductions"), count(static_cast<size_t>(step.usage.eval_reductions))}});
+  HostValue usage = usage_value(step.usage);
   HostValue doc = HostValue::map({{str("ok"), HostValue::boolean(step.ok)},
                                   {str("value"), with_json_form(step.value)},
                                   {str("printed"), str(step.printed)},

@@ -157,6 +157,18 @@ std::string format_error(const Error& error) {
   return error.describe();
 }
 
+HostValue usage_value(const Usage& u) {
+  auto key = [](const char* k) { return HostValue::string(k); };
+  auto count = [](uint64_t n) { return HostValue::integer(static_cast<int64_t>(n)); };
+  return HostValue::map({{key("duration_ms"), HostValue::floating(u.duration_ms)},
+                         {key("memory_bytes"), count(u.memory_bytes)},
+                         {key("eval_reductions"), count(u.eval_reductions)},
+                         {key("peak_live_bytes"), count(u.peak_live_bytes)},
+                         {key("allocated_bytes"), count(u.allocated_bytes)},
+                         {key("collections"), count(u.collections)},
+                         {key("collect_ms"), HostValue::floating(u.collect_ms)}});
+}
+
 Session::Session(RunOptions defaults, size_t history_depth)
     : options_(std::move(defaults)), depth_(history_depth) {}
 

@@ -266,6 +266,9 @@ void ExecutionState::stopped(Ctx& ctx) const {
 ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_view tool,
                                         const HostValue& args) {
   if (stopping_ != Stopping::None) stopped(ctx);
+  // A part of the run that parks keeps only what is live: the VM is at its
+  // tool call, and every value the frames between hold is rooted.
+  ctx.collect_while_parked();
   Pending p;
   p.ctx = &ctx;
   p.call = PendingCall{call_id(ctx.place.path, number), std::string(tool), args};

@@ -253,9 +253,6 @@ const CompiledProgram* compile_or_reuse(Ctx& ctx, std::string_view source, const
   AnalyzerOptions analyzer_options = analyzer_options_for(options, memory, &memory_functions);
   ctx.start_clock_at(started, options.limits.compile_timeout_ms, "compilation");
   compiled_here = compile_source(ctx, source, analyzer_options);
-  size_t cap;  // saturating: a max_heap of SIZE_MAX means no limit, not a wrapped one
-  if (__builtin_add_overflow(ctx.arena.used(), options.limits.max_heap_bytes, &cap)) cap = SIZE_MAX;
-  ctx.arena.set_cap(cap);
   ctx.start_clock();
   return compiled_here.get();
 }
@@ -266,6 +263,9 @@ const CompiledProgram* compile_or_reuse(Ctx& ctx, std::string_view source, const
 std::vector<Value> import_inputs(Ctx& ctx, VM& vm, const RunOptions& options,
                                  const CompiledProgram& code, const MemoryEntries& memory,
                                  MemoryFunctions& memory_functions) {
+  // Restoring a function in memory runs code, while the values being
+  // imported are held only by C++ frames.
+  Ctx::NoCollection importing(ctx);
   vm.data = import_context(ctx, options, code);
   for (auto it = options.turn_history.rbegin(); it != options.turn_history.rend(); ++it)
     vm.turn_history.push_back(import_value(ctx, *it));  // *1 is the most recent
@@ -391,6 +391,12 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
       step.tool_calls = tools.take_ledger();
       if (parallel) step.pmap_calls = parallel->take_records();
       step.usage.eval_reductions = ctx.reductions();
+      HeapStats heap = ctx.arena.stats();
+      step.usage.allocated_bytes = heap.allocated_bytes;
+      step.usage.memory_bytes = heap.allocated_bytes + ctx.arena.charged();
+      step.usage.peak_live_bytes = heap.peak_live_bytes;
+      step.usage.collections = heap.collections;
+      step.usage.collect_ms = static_cast<double>(heap.collect_ns) / 1e6;
     }
   } collect{ctx, tools, parallel, step};
 
@@ -398,7 +404,9 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   std::unique_ptr<CompiledProgram> compiled_here;
   const CompiledProgram* code = compile_or_reuse(ctx, source, program, options, memory,
                                                  memory_functions, compiled_here, started);
-  size_t base_used = ctx.arena.used();
+  // What the program makes is collected from here on; what compiling made
+  // stays (runtime/arena.hpp).
+  ctx.start_collecting();
   parallel.emplace(*code, ctx.limits);
   ctx.parallel = &*parallel;
   VM vm(ctx, *code);
@@ -406,10 +414,13 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
     return tools.call(c, name, args);
   };
   std::vector<Value> imported = import_inputs(ctx, vm, options, *code, memory, memory_functions);
+  // Kept live: exporting compares each global with its imported value by
+  // identity, and a freed one's place may hold a new object.
+  RootScope imports(ctx);
+  imports.add(imported);
   Value v = run_program(ctx, vm, options, step);
   if (ctx.abandoned) return;  // a dropped execution: nobody reads the step
   HostValue result = export_outputs(vm, v, options, *code, memory, imported, step);
-  step.usage.memory_bytes = ctx.arena.used() - base_used;
   finish_result(std::move(result), v, signature, options, step);
   step.returned = vm.returned();
   step.ok = true;

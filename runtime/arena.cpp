@@ -5,7 +5,13 @@
 #include <fmt/format.h>
 #include <cstdlib>
 
+#include "runtime/collected_space.hpp"
 #include "runtime/error.hpp"
+#include "runtime/sanitizers.hpp"
+
+#if defined(PTC_SANITIZER_ADDRESS)
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace ptc {
 
@@ -58,16 +64,40 @@ struct ChunkPool {
 thread_local ChunkPool t_pool;
 #endif
 
+// Collecting mode: the hole the bump pointer fills is claimed this much at a
+// time; a request this large (or one that finds a good part of the hole
+// left) is placed exactly instead, so a hole is not given up for it.
+constexpr size_t kHolePiece = size_t{64} << 10;
+constexpr size_t kFitBytes = 2048;
+constexpr size_t kKeepRemainder = 256;
+// Collecting mode: a collection is not asked for before this much was
+// allocated, however small the cap's headroom (tiny caps would collect at
+// every safe point).
+constexpr size_t kMinBudget = 4096;
+// The footprint (memory handed out since the run began) may reach this many
+// times the cap: the live heap plus a budget's worth of garbage, with room
+// for holes too small to reuse. Sanitizer builds add a granule to every
+// object.
+constexpr size_t kFootprintFactor = CollectedSpace::kRedzones ? 4 : 2;
+constexpr size_t kRedzone = CollectedSpace::kRedzones ? CollectedSpace::kGranule : 0;
+
 std::string human_bytes(size_t n) {
   if (n >= (size_t{1} << 20)) return fmt::format("{:.1f} MB", n / 1048576.0);
   if (n >= 1024) return fmt::format("{:.1f} KB", n / 1024.0);
   return fmt::format("{} bytes", n);
 }
+
+const char* const kOverCapHint =
+    "process data in smaller pieces, or keep fewer intermediate collections alive";
 }  // namespace
 
 Arena::Arena(size_t cap_bytes) : cap_(std::min(cap_bytes, kMaxCap)), left_(cap_), limit_(cap_) {}
 
 Arena::~Arena() {
+  // Objects of the collected space first, while it is mapped.
+  for (auto it = collected_finalizers_.rbegin(); it != collected_finalizers_.rend(); ++it)
+    it->first(it->second);
+  space_.reset();
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it)
     it->first(it->second);
 #ifdef PTC_ARENA_USE_MALLOC
@@ -83,23 +113,201 @@ Arena::~Arena() {
 #endif
 }
 
+size_t Arena::used() const {
+  if (!space_) return limit_ - left_;
+  return chunk_used_ + live_ + allocated_since_collection() + external_;
+}
+
+void Arena::set_cap(size_t cap) {
+  size_t u = used();
+  cap_ = cap = std::min(cap, kMaxCap);
+  left_ = u < cap ? cap - u : 0;
+  limit_ = u + left_;
+}
+
+size_t Arena::remaining() const {
+  if (!space_) return left_;
+  size_t hard = space_->footprint_cap();
+  size_t possible = live_ + allocated_since_collection() + external_;
+  if (possible >= hard || external_ >= cap_) return 0;
+  return std::min(hard - possible, cap_ - external_);
+}
+
 void Arena::throw_over_cap(size_t bytes) const {
+  // A request that could never fit says only that: what the heap holds
+  // besides depends on when the last collection ran.
+  if (space_ && bytes > cap_ - std::min(cap_, external_))
+    throw_error(ErrorKind::MemoryLimit,
+                fmt::format("memory limit exceeded: the program needs more than {} of heap "
+                            "(asked for {} at once)",
+                            human_bytes(cap_), human_bytes(bytes)),
+                kOverCapHint);
+  if (space_)
+    throw_error(ErrorKind::MemoryLimit,
+                fmt::format("memory limit exceeded: the program needs more than {} of heap "
+                            "({} live after the last collection, {} allocated since, asked for "
+                            "{} more)",
+                            human_bytes(cap_), human_bytes(live_ + external_),
+                            human_bytes(allocated_since_collection()), human_bytes(bytes)),
+                kOverCapHint);
   throw_error(ErrorKind::MemoryLimit,
               fmt::format("memory limit exceeded: the program needs more than {} of heap "
                           "(used {}, asked for {} more)",
                           human_bytes(cap_), human_bytes(used()), human_bytes(bytes)),
-              "process data in smaller pieces, or keep fewer intermediate collections alive");
+              kOverCapHint);
+}
+
+void Arena::throw_live_over_cap(size_t live) const {
+  throw_error(ErrorKind::MemoryLimit,
+              fmt::format("memory limit exceeded: {} is still reachable after a collection, "
+                          "more than the heap cap of {}",
+                          human_bytes(live), human_bytes(cap_)),
+              "the program keeps more data alive at once than max_heap allows: process data "
+              "in smaller pieces, keep only the fields you need, or raise max_heap");
 }
 
 void Arena::reserve_check(size_t bytes) const {
   if (bytes > remaining()) throw_over_cap(bytes);
 }
 
+void Arena::charge(size_t bytes) {
+  if (space_) {
+    if (bytes > cap_ - std::min(cap_, external_)) throw_over_cap(bytes);
+    external_ += bytes;
+    return;
+  }
+  if (bytes > left_) [[unlikely]]
+    throw_over_cap(bytes);
+  left_ -= bytes;
+}
+
+void Arena::uncharge(size_t bytes) {
+  external_ -= std::min(bytes, external_);
+}
+
 void Arena::add_finalizer(void (*fn)(void*), void* p) {
-  finalizers_.emplace_back(fn, p);
+  if (in_collected_space(p))
+    collected_finalizers_.emplace_back(fn, p);
+  else
+    finalizers_.emplace_back(fn, p);
+}
+
+bool Arena::in_collected_space(const void* p) const {
+  return space_ && space_->contains(p);
+}
+
+void Arena::start_collecting(size_t cap, void (*wanted)(void*), void* arg) {
+  chunk_used_ = used();
+  cap_ = std::min(cap, kMaxCap);
+  size_t footprint;
+  if (__builtin_mul_overflow(cap_, kFootprintFactor, &footprint)) footprint = SIZE_MAX;
+  space_ = std::make_unique<CollectedSpace>(footprint);
+  wanted_ = wanted;
+  wanted_arg_ = arg;
+  cur_ = end_ = nullptr;
+  live_ = external_ = taken_ = 0;
+  reset_budget();
+}
+
+void Arena::reset_budget() {
+  size_t held = live_ + external_;
+  size_t budget = held < cap_ ? cap_ - held : 0;
+  // Also at least half the live heap: a collection costs about what is
+  // live, so the work stays linear in what the program allocates.
+  budget = std::max({budget, held / 2, kMinBudget});
+  left_ = window_ = std::min(budget, kMaxCap);
+  taken_ = 0;
+}
+
+void* Arena::alloc_past_budget(size_t bytes) {
+  if (!space_ || bytes > kMaxCap) throw_over_cap(bytes);
+  // The budget is spent: a collection is due at the next safe point. Until
+  // then allocation goes on, held by the footprint cap alone.
+  taken_ += window_ - left_;
+  left_ = window_ = kMaxCap;
+  if (wanted_) wanted_(wanted_arg_);
+  return alloc(bytes);
+}
+
+void* Arena::alloc_collected(size_t bytes) {
+  if (bytes > cap_ - std::min(cap_, external_)) {
+    left_ += bytes;  // not allocated
+    throw_over_cap(bytes);
+  }
+#ifdef PTC_ARENA_USE_MALLOC
+  size_t need = bytes + kRedzone;
+  char* p;
+  if (static_cast<size_t>(asan_end_ - asan_cur_) >= need) {
+    p = asan_cur_;
+    asan_cur_ += need;
+  } else if (need >= kFitBytes) {
+    p = space_->claim_fit(need);
+  } else if (space_->claim_hole(need, kHolePiece, &asan_cur_, &asan_end_)) {
+    p = asan_cur_;
+    asan_cur_ += need;
+  } else {
+    p = nullptr;
+  }
+  if (!p) {
+    left_ += bytes;
+    throw_over_cap(bytes);
+  }
+#if defined(PTC_SANITIZER_ADDRESS)
+  ASAN_UNPOISON_MEMORY_REGION(p, bytes);
+#endif
+  return p;
+#else
+  (void)kRedzone;
+  char* p = nullptr;
+  if (bytes >= kFitBytes || static_cast<size_t>(end_ - cur_) >= kKeepRemainder) {
+    p = space_->claim_fit(bytes);
+  } else if (space_->claim_hole(bytes, kHolePiece, &cur_, &end_)) {
+    p = cur_;
+    cur_ += bytes;
+  }
+  if (!p) {
+    left_ += bytes;
+    throw_over_cap(bytes);
+  }
+  return p;
+#endif
+}
+
+void Arena::collection_between(size_t live_bytes, uint64_t ns) {
+  live_ = live_bytes;
+  stats_.collections += 1;
+  stats_.collect_ns += ns;
+  stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, live_ + external_);
+  cur_ = end_ = nullptr;
+#ifdef PTC_ARENA_USE_MALLOC
+  asan_cur_ = asan_end_ = nullptr;
+#endif
+}
+
+void Arena::collection_done(size_t live_bytes, uint64_t ns) {
+  stats_.allocated_bytes += allocated_since_collection();
+  live_ = live_bytes;
+  stats_.collections += 1;
+  stats_.collect_ns += ns;
+  stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, live_ + external_);
+  cur_ = end_ = nullptr;  // the hole being filled is free again unless marked
+#ifdef PTC_ARENA_USE_MALLOC
+  asan_cur_ = asan_end_ = nullptr;
+#endif
+  reset_budget();
+}
+
+HeapStats Arena::stats() const {
+  HeapStats s = stats_;
+  if (!space_) return s;
+  size_t since = allocated_since_collection();
+  s.allocated_bytes += since;
+  s.peak_live_bytes = std::max(s.peak_live_bytes, live_ + since + external_);
+  return s;
 }
 
 void* Arena::alloc_slow(size_t bytes) {
+  if (space_) return alloc_collected(bytes);
 #ifdef PTC_ARENA_USE_MALLOC
   void* p = std::aligned_alloc(16, bytes);
   if (!p) throw std::bad_alloc();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/collector.hpp"
 #include "runtime/error.hpp"
 #include "runtime/strings.hpp"
 
@@ -62,8 +63,10 @@ int64_t Ctx::remaining_ms() const {
 }
 
 void Ctx::end_slice() {
-  spent_ += static_cast<uint64_t>(kSlice - budget_);
-  budget_ = kSlice;
+  spent_ += static_cast<uint64_t>(window_ - budget_);
+  // While a collection is due (and only a safe point may make it), short
+  // windows bring the VM's next tick here soon.
+  window_ = budget_ = !collection_due_ ? kSlice : collect_always_ ? 0 : 64;
   auto steady = std::chrono::steady_clock::now();
   auto now = steady;
   if (paused_ns_) now -= std::chrono::nanoseconds(paused_ns_->load(std::memory_order_relaxed));
@@ -77,6 +80,55 @@ void Ctx::end_slice() {
     throw_error(ErrorKind::Cancelled, "execution was cancelled");
   }
   if (on_slice) on_slice(on_slice_arg, steady);
+}
+
+void Ctx::end_slice_at_safepoint() {
+  if (collection_due_ && no_collection_ == 0) collect();
+  end_slice();
+}
+
+void Ctx::collect_if_due() {
+  if (collection_due_ && no_collection_ == 0) collect();
+}
+
+void Ctx::collect_around(Value fn, const Value* args, uint32_t nargs) {
+  RootScope call(*this);
+  call.add(fn);
+  call.add(args, nargs);
+  collect_if_due();
+}
+
+void Ctx::start_collecting() {
+  start_collecting(limits.max_heap_bytes);
+}
+
+void Ctx::start_collecting(size_t cap) {
+  arena.start_collecting(cap, &Ctx::collection_wanted_thunk, this);
+  collect_always_ = collect_stress_for_testing();
+  if (collect_always_) collection_wanted();
+}
+
+void Ctx::collection_wanted() {
+  collection_due_ = true;
+  spent_ += static_cast<uint64_t>(window_ - budget_);
+  window_ = budget_ = 0;
+}
+
+void Ctx::collect() {
+  collection_due_ = collect_always_;
+  if (arena.collecting()) collect_heap(*this, Collection::Scheduled);
+}
+
+void Ctx::collect_while_parked() {
+  if (arena.collecting()) collect_heap(*this, Collection::Between);
+}
+
+void Ctx::remove_root_source(RootSource* source) {
+  for (size_t i = root_sources_.size(); i-- > 0;)
+    if (root_sources_[i] == source) {
+      root_sources_.erase(root_sources_.begin() + static_cast<ptrdiff_t>(i));
+      return;
+    }
 }
 
 int64_t Ctx::clock_ms() {

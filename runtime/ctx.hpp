@@ -19,6 +19,7 @@
 #include "runtime/interner.hpp"
 #include "runtime/limits.hpp"
 #include "runtime/objects.hpp"
+#include "runtime/roots.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/value.hpp"
 
@@ -150,13 +151,22 @@ class Ctx {
   // directly, with the stack check the VM's path makes: they nest. Always
   // inlined: builtins call it per item, and left to itself the compiler
   // makes it a call of its own.
+  //
+  // A call is a safe point: whoever calls keeps what it uses afterwards in a
+  // root scope (roots.hpp), as it must anyway since `fn` may be a closure;
+  // the callee and the arguments are rooted here. So a builtin that calls a
+  // builtin per item ((reduce * xs), (reduce str xs)) collects as it goes.
   [[gnu::always_inline]] Value call(Value fn, const Value* args, uint32_t nargs) {
     if (fn.is(Type::Builtin)) {
       check_native_stack("calling a function from a builtin");
+      if (collection_due_) [[unlikely]]
+        collect_around(fn, args, nargs);
       return call_builtin(*this, fn.builtin_id(), args, nargs);
     }
     if (fn.is(Type::NativeFn)) {  // (fnil + 0), (partial f x), ...: C++ too
       check_native_stack("calling a function from a builtin");
+      if (collection_due_) [[unlikely]]
+        collect_around(fn, args, nargs);
       const auto* native = fn.as<const NativeFnObj>();
       return native->impl(*this, native, args, nargs);
     }
@@ -180,6 +190,53 @@ class Ctx {
     if (budget_ < 0) [[unlikely]]
       end_slice();
   }
+  // tick, from a safe point of the VM (a call, a backward jump): a
+  // collection that is due happens here (runtime/roots.hpp).
+  void safepoint_tick(int64_t cost = 1) {
+    budget_ -= cost;
+    if (budget_ < 0) [[unlikely]]
+      end_slice_at_safepoint();
+  }
+  // Whether a collection is due; the VM asks before a builtin call and
+  // collects there (collect_if_due).
+  bool collection_due() const { return collection_due_; }
+  void collect_if_due();
+  // collect_if_due, with a call's callee and arguments rooted.
+  void collect_around(Value fn, const Value* args, uint32_t nargs);
+
+  // ---- the collected heap (runtime/collector.hpp)
+  // From now on the run's objects are collected; the live heap is capped at
+  // limits.max_heap_bytes (or `cap`).
+  void start_collecting();
+  void start_collecting(size_t cap);
+  // The arena's budget is spent: a collection is due at the next safe point.
+  // The next tick of any kind reaches the slow path, and a builtin's ticks
+  // keep coming back to it until the VM's does.
+  void collection_wanted();
+  // Collects now, at a safe point. Throws memory_limit when more than the
+  // cap is still live.
+  void collect();
+  // Collects a suspended execution's part as it parks: memory only, outside
+  // the schedule (collect_heap's Collection::Between).
+  void collect_while_parked();
+  // Roots: sources (a VM, a pmap call) register for as long as they live.
+  void add_root_source(RootSource* source) { root_sources_.push_back(source); }
+  void remove_root_source(RootSource* source);
+  const std::vector<RootSource*>& root_sources() const { return root_sources_; }
+  RootStack roots;
+  // While one lives, due collections wait (importing the inputs: a memory
+  // function is restored by running code, while the values being imported
+  // are held by C++ frames that no root knows).
+  class NoCollection {
+   public:
+    explicit NoCollection(Ctx& ctx) : ctx_(ctx) { ++ctx_.no_collection_; }
+    ~NoCollection() { --ctx_.no_collection_; }
+    NoCollection(const NoCollection&) = delete;
+    NoCollection& operator=(const NoCollection&) = delete;
+
+   private:
+    Ctx& ctx_;
+  };
   // Starts the clock for the run phase (limits.timeout_ms), or for another
   // phase with its own limit; `phase` names it in the timeout message.
   void start_clock();
@@ -232,7 +289,7 @@ class Ctx {
       if (c->cancel && c->cancel->load(std::memory_order_relaxed)) return true;
     return false;
   }
-  uint64_t reductions() const { return spent_ + static_cast<uint64_t>(kSlice - budget_); }
+  uint64_t reductions() const { return spent_ + static_cast<uint64_t>(window_ - budget_); }
   int64_t elapsed_ms() const;
   // Milliseconds until the current phase's deadline (0 when past it).
   int64_t remaining_ms() const;
@@ -247,8 +304,17 @@ class Ctx {
 
  private:
   void end_slice();
+  void end_slice_at_safepoint();
+  static void collection_wanted_thunk(void* ctx) { static_cast<Ctx*>(ctx)->collection_wanted(); }
+  // Reductions left in the current window and the window's length (a
+  // slice; shorter while a collection is due).
   int64_t budget_ = kSlice;
+  int64_t window_ = kSlice;
   uint64_t spent_ = 0;
+  bool collection_due_ = false;
+  bool collect_always_ = false;  // the test builds' stress mode
+  int no_collection_ = 0;
+  std::vector<RootSource*> root_sources_;
   std::chrono::steady_clock::time_point start_, deadline_;
   std::chrono::steady_clock::time_point cap_ = std::chrono::steady_clock::time_point::max();
   uint32_t timeout_ms_ = 0;

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "runtime/arena.hpp"
+#include "runtime/collector.hpp"
 
 namespace ptc {
 
@@ -204,6 +205,16 @@ const HamtNode* hamt_remove(Arena& arena, const HamtNode* root, uint32_t hash, u
 const HamtNode* hamt_build(Arena& arena, std::vector<HamtEntry>& entries) {
   if (entries.empty()) return nullptr;
   return build(arena, std::span<HamtEntry>(entries), 0);
+}
+
+void trace_hamt(Tracer& t, const HamtNode* node) {
+  if (!node || !t.ours(node)) return;
+  uint32_t nchildren = node->ncoll ? 0 : popcount(node->nodemap);
+  size_t bytes =
+      sizeof(HamtNode) + node->nentries() * sizeof(HamtEntry) + nchildren * sizeof(void*);
+  if (!t.mark(node, bytes)) return;
+  for (uint32_t i = 0; i < nchildren; ++i)
+    trace_hamt(t, node->children()[i]);
 }
 
 }  // namespace ptc

@@ -11,6 +11,7 @@
 namespace ptc {
 
 class Arena;
+class Tracer;
 
 struct HamtEntry {
   uint32_t hash;
@@ -62,5 +63,7 @@ const HamtNode* hamt_insert(Arena& arena, const HamtNode* root, uint32_t hash, u
 const HamtNode* hamt_remove(Arena& arena, const HamtNode* root, uint32_t hash, uint32_t slot);
 // Builds an index over many entries in one pass, allocating each node once.
 const HamtNode* hamt_build(Arena& arena, std::vector<HamtEntry>& entries);
+// Marks the nodes of an index that are in the space being collected.
+void trace_hamt(Tracer& t, const HamtNode* node);
 
 }  // namespace ptc

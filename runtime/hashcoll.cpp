@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/arena.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hash.hpp"
 #include "runtime/objects.hpp"
@@ -252,6 +253,31 @@ int64_t find_flex(const HashObj* h, Value key) {
 
 const MapObj* empty_map() {
   return &kEmptyMap;
+}
+
+size_t hash_object_bytes(const HashObj* h) {
+  if (!h->small()) return sizeof(HashObj);
+  // A small collection's `slots` is nonzero only while a reduce owns it.
+  uint32_t room = h->slots ? kSmallMax : h->count;
+  return sizeof(HashObj) + sizeof(Value) * room * h->stride();
+}
+
+void trace_hash(Tracer& t, const HashObj* h) {
+  if (h->small()) {
+    t.values(h->inline_data(), h->count * h->stride());
+    return;
+  }
+  t.object(h->entries);
+  trace_hamt(t, h->index);
+}
+
+void HashBuilder::trace(Tracer& t) const {
+  if (small_ <= kSmallMax) {
+    t.values(small_keys_, small_);
+    t.values(small_vals_, small_);
+  }
+  t.values(keys_.data(), keys_.size());
+  t.values(vals_.data(), vals_.size());
 }
 const SetObj* empty_set() {
   return &kEmptySet;

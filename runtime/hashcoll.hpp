@@ -22,6 +22,7 @@
 namespace ptc {
 
 class Arena;
+class Tracer;
 
 constexpr uint32_t kSmallMax = 8;
 // Marks a removed slot in the entries vector of a large collection.
@@ -57,6 +58,11 @@ struct SetObj : HashObj {};
 
 const MapObj* empty_map();
 const SetObj* empty_set();
+
+// For the collector: the bytes a map or set object holds (its inline entries
+// included; a tagged accumulator has room for kSmallMax), and its values.
+size_t hash_object_bytes(const HashObj* h);
+void trace_hash(Tracer& t, const HashObj* h);
 
 // Exact lookups (equality as in `=`).
 const Value* map_find(const MapObj* m, Value key);  // the stored value, or nullptr
@@ -157,6 +163,8 @@ class HashBuilder {
   void put_all(const HashObj* h);
   size_t size() const { return small_ <= kSmallMax ? small_ : keys_.size(); }
   const HashObj* finish();
+  // What it holds so far, for a root scope (roots.hpp).
+  void trace(Tracer& t) const;
 
  private:
   void grow();

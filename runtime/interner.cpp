@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "runtime/arena.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/error.hpp"
 #include "runtime/hash.hpp"
 
@@ -59,6 +60,11 @@ const KeywordObj* Interner::intern(std::string_view name, Type type) {
   ++count_;
   if (count_ * 2 > slots_.size()) grow();
   return k;
+}
+
+void Interner::trace(Tracer& t) const {
+  for (const KeywordObj* k : slots_)
+    if (k) t.object(k);
 }
 
 void Interner::grow() {

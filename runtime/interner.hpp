@@ -14,6 +14,7 @@
 namespace ptc {
 
 class Arena;
+class Tracer;
 
 class Interner {
  public:
@@ -32,6 +33,8 @@ class Interner {
   const Interner* parent() const { return parent_; }
 
   uint32_t count() const { return count_; }
+  // Its keywords and symbols live as long as the run: roots of its heap.
+  void trace(Tracer& t) const;
   void set_max_symbols(uint32_t max) { max_ = max; }
 
  private:

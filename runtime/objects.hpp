@@ -16,6 +16,7 @@ class RE2;
 namespace ptc {
 
 class Ctx;
+class Tracer;
 
 struct StrObj : Obj {
   static constexpr uint8_t kAsciiKnown = 1;
@@ -84,6 +85,7 @@ struct NativeFnObj : Obj {
 struct RegexObj : Obj {
   re2::RE2* re = nullptr;  // owned; freed by an arena finalizer
   const StrObj* source = nullptr;
+  size_t charged = 0;  // heap bytes charged for `re`, given back when it dies
 };
 
 struct VarObj : Obj {
@@ -99,6 +101,9 @@ struct OpaqueVTable {
   bool (*equals)(const OpaqueObj* a, const OpaqueObj* b);
   uint32_t (*hash)(const OpaqueObj* self);
   int (*compare)(const OpaqueObj* a, const OpaqueObj* b);  // same vtable only
+  size_t size;                                             // bytes of the object
+  // The values it holds, for the collector; nullptr when it holds none.
+  void (*trace)(const OpaqueObj* self, Tracer& tracer) = nullptr;
 };
 struct OpaqueObj : Obj {
   const OpaqueVTable* vt = nullptr;

@@ -39,8 +39,10 @@ constexpr int64_t kSmallRegexMemory = 256 << 10;
 constexpr int64_t kLargeRegexMemory = 1 << 20;
 constexpr size_t kRegexBaseBytes = 4096;  // the RE2 objects themselves
 
-void delete_re2(void* p) {
-  delete static_cast<re2::RE2*>(p);
+// The finalizer of a RegexObj: when it dies (a collection), or when its
+// arena ends.
+void delete_re2(void* obj) {
+  delete static_cast<RegexObj*>(obj)->re;
 }
 
 }  // namespace
@@ -99,12 +101,12 @@ Value make_regex(Ctx& ctx, std::string_view pattern) {
   // It lives outside the arena until the run ends, and its DFA cache grows
   // while matching: the run is charged all it may hold.
   ctx.arena.charge(memory);
-  ctx.arena.add_finalizer(delete_re2, re.get());
-  re2::RE2* compiled = re.release();
   auto* obj = ctx.arena.make<RegexObj>();
   obj->type = Type::Regex;
-  obj->re = compiled;
+  obj->charged = memory;
   obj->source = new_string(ctx.arena, pattern);
+  ctx.arena.add_finalizer(delete_re2, obj);
+  obj->re = re.release();
   Value v = Value::object(obj);
   ctx.regexes.emplace(std::string(pattern), v);
   return v;

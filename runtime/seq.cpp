@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/collector.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
 #include "runtime/objects.hpp"
@@ -125,6 +126,11 @@ void SeqIter::next() {
       break;
   }
   load();
+}
+
+void SeqIter::trace(Tracer& t) const {
+  t.value(coll_);
+  t.value(cur_);
 }
 
 size_t seq_count(Ctx& ctx, Value coll, std::string_view fname, int arg_position) {

@@ -13,6 +13,7 @@
 namespace ptc {
 
 class Ctx;
+class Tracer;
 
 bool is_seqable(Value v);
 
@@ -26,6 +27,9 @@ class SeqIter {
   bool done() const { return done_; }
   Value value() const { return cur_; }
   void next();
+  // The collection and the current item (a map's entry is made for it), for
+  // a root scope (roots.hpp).
+  void trace(Tracer& t) const;
 
  private:
   void load();

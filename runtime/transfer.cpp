@@ -1,42 +1,18 @@
 #include "runtime/transfer.hpp"
 
+#include <fmt/format.h>
+
+#include <cstring>
+
 #include "runtime/bignum.hpp"
+#include "runtime/error.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/objects.hpp"
+#include "runtime/regex.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/vector.hpp"
 
 namespace ptc {
-
-bool is_transferable(Value v) {
-  check_native_stack("inspecting a parallel result");
-  switch (v.type()) {
-    case Type::Nil:
-    case Type::Bool:
-    case Type::Int:
-    case Type::Float:
-    case Type::BigInt:
-    case Type::String:
-    case Type::Keyword:
-    case Type::Symbol:
-    case Type::Builtin:  // an immediate id, valid in every run
-      return true;
-    case Type::Vector:
-      for (VecIter it(v.vec()); !it.done(); it.next())
-        if (!is_transferable(it.value())) return false;
-      return true;
-    case Type::Map:
-      for (HashIter it(v.map()); !it.done(); it.next())
-        if (!is_transferable(it.key()) || !is_transferable(it.val())) return false;
-      return true;
-    case Type::Set:
-      for (HashIter it(v.set()); !it.done(); it.next())
-        if (!is_transferable(it.key())) return false;
-      return true;
-    default:
-      return false;
-  }
-}
 
 Value transfer_value(Ctx& dst, Value v) {
   check_native_stack("copying a parallel result");
@@ -71,6 +47,53 @@ Value transfer_value(Ctx& dst, Value v) {
       for (HashIter it(v.set()); !it.done(); it.next())
         b.put(transfer_value(dst, it.key()));
       return Value::object(b.finish());
+    }
+    case Type::Closure: {
+      const auto* from = v.as<const ClosureObj>();
+      uint32_t n = from->ncaptured;
+      auto* c = static_cast<ClosureObj*>(dst.arena.alloc(sizeof(ClosureObj) + n * sizeof(Value)));
+      new (c) ClosureObj();
+      c->type = Type::Closure;
+      c->fn = from->fn;  // the program both runs share
+      c->ncaptured = n;
+      for (uint32_t i = 0; i < n; ++i)
+        c->captured()[i] = Value();
+      for (uint32_t i = 0; i < n; ++i)
+        c->captured()[i] = transfer_value(dst, from->captured()[i]);
+      return Value::object(c);
+    }
+    case Type::NativeFn: {
+      const auto* from = v.as<const NativeFnObj>();
+      uint32_t n = from->ncaptured;
+      auto* f = static_cast<NativeFnObj*>(dst.arena.alloc(sizeof(NativeFnObj) + n * sizeof(Value)));
+      new (f) NativeFnObj();
+      f->type = Type::NativeFn;
+      f->impl = from->impl;
+      f->name = from->name;
+      f->ncaptured = n;
+      for (uint32_t i = 0; i < n; ++i)
+        f->captured()[i] = Value();
+      for (uint32_t i = 0; i < n; ++i)
+        f->captured()[i] = transfer_value(dst, from->captured()[i]);
+      return Value::object(f);
+    }
+    case Type::Regex:
+      return make_regex(dst, v.as<const RegexObj>()->source->view());
+    case Type::Var: {
+      auto* var = dst.arena.make<VarObj>();
+      var->type = Type::Var;
+      var->name = dst.interner.symbol(v.as<const VarObj>()->name->name());
+      return Value::object(var);
+    }
+    case Type::Opaque: {
+      const auto* from = v.as<const OpaqueObj>();
+      if (from->vt->trace)
+        throw_error(
+            ErrorKind::RuntimeError,
+            fmt::format("internal error: a parallel branch returned a {}", from->vt->type_name));
+      void* copy = dst.arena.alloc(from->vt->size);
+      std::memcpy(copy, static_cast<const void*>(from), from->vt->size);
+      return Value::object(static_cast<const Obj*>(copy));
     }
     default:  // immediates
       return v;

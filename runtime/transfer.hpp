@@ -1,19 +1,20 @@
 // Moving a value from one run's arena into another's: how a parallel
-// branch's result reaches the calling run. Data (numbers, strings, keywords,
-// collections) is copied; a value holding code or native state (a closure,
-// a regex) cannot be, and the caller keeps the branch's arena alive instead.
+// branch's result reaches the calling run. Everything is copied: data
+// (numbers, strings, keywords, collections), and functions too, whose code
+// (the compiled program, a builtin's C++) both runs share; a regex is
+// compiled again in the destination (its cache). The branch's heap can then
+// be freed as soon as the branch ends, and the caller's collector never
+// meets another run's objects in its values.
 #pragma once
 
 #include "runtime/ctx.hpp"
 
 namespace ptc {
 
-// True when v is plain data all the way down, so transfer_value can copy it.
-bool is_transferable(Value v);
-
-// A deep copy of transferable v in dst's arena, keywords interned in dst.
-// Shared structure is copied each time it appears, so the copy charges dst's
-// heap and time limits as it goes.
+// A deep copy of v in dst's arena, keywords interned in dst. Shared
+// structure is copied each time it appears, so the copy charges dst's heap
+// and time limits as it goes. A value only the engine makes for itself (a
+// `for` accumulator) cannot leave its run and is an internal error.
 Value transfer_value(Ctx& dst, Value v);
 
 }  // namespace ptc

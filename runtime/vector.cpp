@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "runtime/arena.hpp"
+#include "runtime/collector.hpp"
 
 namespace ptc {
 
@@ -312,6 +313,58 @@ const VecObj* VecBuilder::finish() {
     shift += kVecBits;
   }
   return new_vec(arena_, count, 0, shift, static_cast<const VecNode*>(level[0]), leaf_, true);
+}
+
+namespace {
+
+// A trie node at `level` (0: a leaf of 32 values). Inner nodes are marked
+// once; a node of another heap leads only to what was there when it was
+// made, none of it ours. Leaves are read wherever they live: a full tail
+// becomes a leaf, and a tail may hold values this run appended in place.
+void trace_node(Tracer& t, const VecNode* node, uint32_t level) {
+  if (level == 0) {
+    const auto* leaf = static_cast<const Value*>(static_cast<const void*>(node));
+    if (t.ours(leaf)) t.mark_range(leaf, sizeof(Value) * kVecWidth);
+    t.values(leaf, kVecWidth);
+    return;
+  }
+  if (!t.ours(node) || !t.mark(node, sizeof(VecNode))) return;
+  for (const void* child : node->slots)
+    if (child) trace_node(t, static_cast<const VecNode*>(child), level - kVecBits);
+}
+
+}  // namespace
+
+void trace_vector(Tracer& t, const VecObj* v) {
+  if (v->tail) {
+    uint32_t len = v->tail_len();
+    if (t.ours(v->tail)) {
+      // A claimable tail's version may append in place: its whole buffer
+      // (header, every slot) stays. Other views mark what they show.
+      if (v->flags & VecObj::kClaimableTail) {
+        const TailHeader* h = header_of(v->tail);
+        t.mark_range(h, sizeof(TailHeader) + sizeof(Value) * h->cap);
+      } else {
+        t.mark_range(v->tail, sizeof(Value) * len);
+      }
+    }
+    t.values(v->tail, len);
+  }
+  if (v->root) trace_node(t, v->root, v->shift());
+}
+
+void VecBuilder::trace(Tracer& t) const {
+  if (full_ && t.ours(full_)) t.mark_range(full_, sizeof(Value*) * full_cap_);
+  for (uint32_t i = 0; i < nfull_; ++i) {
+    if (t.ours(full_[i]))
+      t.mark_range(header_of(full_[i]), sizeof(TailHeader) + sizeof(Value) * kVecWidth);
+    t.values(full_[i], kVecWidth);
+  }
+  if (leaf_) {
+    if (t.ours(leaf_))
+      t.mark_range(header_of(leaf_), sizeof(TailHeader) + sizeof(Value) * leaf_cap_);
+    t.values(leaf_, fill_);
+  }
 }
 
 }  // namespace ptc

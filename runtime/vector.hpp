@@ -11,6 +11,7 @@
 namespace ptc {
 
 class Arena;
+class Tracer;
 
 constexpr uint32_t kVecBits = 5;
 constexpr uint32_t kVecWidth = 1u << kVecBits;
@@ -66,6 +67,12 @@ const VecObj* vec_pop(Arena& arena, const VecObj* v);                         //
 // slice to the end is a view sharing v's structure (O(1)); others copy.
 const VecObj* vec_slice(Arena& arena, const VecObj* v, uint32_t from, uint32_t to);
 
+// The collector's view of a vector (runtime/collector.hpp): marks its tail
+// and trie nodes that are in the space being collected, and reads the values
+// of every tail and leaf it reaches (a tail in another heap may have been
+// appended to in place by this run).
+void trace_vector(Tracer& t, const VecObj* v);
+
 inline Value vec_value(const VecObj* v) {
   return Value::object(v);
 }
@@ -109,6 +116,8 @@ class VecBuilder {
   size_t size() const { return count_; }
   // The builder may not be used after finish().
   const VecObj* finish();
+  // What it holds so far, for a root scope (roots.hpp).
+  void trace(Tracer& t) const;
 
  private:
   void new_leaf();

@@ -101,19 +101,12 @@ void BranchExecutor::settle_prints(Call& call, size_t i, Ctx& bctx) {
   call.prints[i] = std::move(bctx.prints);
 }
 
-// Copies a finished branch's result into the calling context. Returns true
-// when the branch's context must outlive the call instead (the result holds
-// code, which cannot be copied); its heap is then charged to the caller.
-bool BranchExecutor::settle_result(Call& call, size_t i, Ctx& bctx, Value result) {
+// Copies a finished branch's result into the calling context, which holds
+// it in the call's results (a root of the caller: run_branches).
+void BranchExecutor::settle_result(Call& call, size_t i, Value result) {
   Ctx& parent = *call.parent;
   std::lock_guard lock(parent.foreign);
-  if (is_transferable(result)) {
-    call.results[i] = transfer_value(parent, result);
-    return false;
-  }
-  parent.arena.charge(bctx.arena.used());
-  call.results[i] = result;
-  return true;
+  call.results[i] = transfer_value(parent, result);
 }
 
 void BranchExecutor::run_branch(Call& call, size_t i) {
@@ -122,6 +115,7 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
   try {
     owned = std::make_unique<Ctx>(call.branch_limits);
     Ctx& bctx = *owned;
+    bctx.start_collecting();
     bctx.interner.set_parent(call.parent->interner.parent());
     bctx.cancel = &call.cancel;
     bctx.outer = call.parent;
@@ -145,7 +139,6 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
         if (branch.world) branch.world->branch_ended(branch);
       }
     } in_world(call, bctx, i);
-    bool keep;
     try {
       VM vm(bctx, program_);
       vm.globals() = call.parent_vm->globals();
@@ -161,7 +154,7 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
       }
       call.reductions.fetch_add(bctx.reductions(), std::memory_order_relaxed);
       settle_prints(call, i, bctx);
-      keep = settle_result(call, i, bctx, result);
+      settle_result(call, i, result);
     } catch (LispError& e) {
       if (b.annotate) b.annotate(e, i, b.count);
       call.errors[i] = e.error();
@@ -171,10 +164,6 @@ void BranchExecutor::run_branch(Call& call, size_t i) {
         settle_prints(call, i, bctx);  // what a failed branch printed is kept when it fits
       } catch (LispError&) {}
       return;
-    }
-    if (keep) {
-      std::lock_guard lock(mutex_);
-      kept_.push_back(std::move(owned));
     }
   } catch (LispError& e) {  // setting up the branch failed
     call.errors[i] = e.error();
@@ -347,6 +336,13 @@ Value BranchExecutor::run_branches(Ctx& ctx, const ParallelBranches& b) {
     call->deadline_phase = ctx.phase();
   }
   call->results.resize(b.count);
+  // Roots of the calling run while its branches go on: what they call, and
+  // the results already copied in (a suspended execution is collected while
+  // it waits here).
+  RootScope roots(ctx);
+  roots.add(b.fns, b.one_fn ? 1 : b.count);
+  if (b.args) roots.add(b.args, b.count * b.arity);
+  roots.add(call->results);
   call->prints.resize(b.count);
   call->errors.resize(b.count);
   call->ran.resize(b.count);

@@ -48,18 +48,16 @@ class BranchExecutor final : public ParallelExecutor {
   static void add_lane_if_busy(Call& call, std::chrono::steady_clock::time_point now);
   void run_branch(Call& call, size_t i);
   void settle_prints(Call& call, size_t i, Ctx& bctx);
-  bool settle_result(Call& call, size_t i, Ctx& bctx, Value result);
+  void settle_result(Call& call, size_t i, Value result);
   bool try_acquire_slot();
   void release_slots(uint32_t n);
 
   const CompiledProgram& program_;
   const Limits& limits_;
   std::atomic<uint32_t> slots_held_{0};
-  std::mutex mutex_;  // guards records_ and kept_
+  std::mutex mutex_;  // guards records_
   std::vector<ParallelCall> records_;
   std::atomic<bool> recorded_{false};  // records_ has had an entry
-  // Branch contexts whose results hold code (a closure) live until the run ends.
-  std::vector<std::unique_ptr<Ctx>> kept_;
 };
 
 }  // namespace ptc

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
 #include "spec/clojure_data.hpp"
@@ -84,6 +85,7 @@ struct Options {
 const char* kUsage =
     "usage: ptc_conformance [--cases DIR] [--expected FILE] [--update-expected]\n"
     "                       [--filter SUBSTR] [--file NAME] [--verbose] [--trace]\n"
+    "                       [--gc-stress]\n"
     "       ptc_conformance --self-test\n"
     "\n"
     "  --cases DIR         the corpus (spec_examples.jsonl, clojure_equivalence.jsonl,\n"
@@ -96,6 +98,8 @@ const char* kUsage =
     "  --verbose           show every failure, expected or not, and every pass\n"
     "                      that needed a looser level than exact\n"
     "  --trace             print each id before running it (to find a crash)\n"
+    "  --gc-stress         collect the heap at every safe point of every run (the\n"
+    "                      results must not change)\n"
     "  --self-test         check the runner's own parser and comparer\n";
 
 std::optional<std::string> read_file(const std::string& path) {
@@ -562,6 +566,8 @@ int main(int argc, char** argv) {
       opt.verbose = true;
     else if (a == "--trace")
       opt.trace = true;
+    else if (a == "--gc-stress")
+      ptc::set_collect_stress_for_testing(true);
     else if (a == "--self-test")
       self_test = true;
     else if (a == "--help" || a == "-h") {

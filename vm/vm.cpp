@@ -11,6 +11,7 @@
 #include "runtime/access.hpp"
 #include "runtime/builtins/owned.hpp"
 #include "runtime/builtins/registry.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/numbers.hpp"
@@ -105,6 +106,7 @@ VM::VM(Ctx& ctx, const CompiledProgram& program)
   var_values_.assign(program.globals.size(), Value());
   stack_ = acquire_stack();
   stack_end_ = stack_ + kStackValues;
+  stack_high_ = stack_;
   // Frames never move while execute() points at them: the vector is reserved
   // for the run's whole call depth (400 KB at the default), and reused by
   // later runs on this thread instead of allocated per run.
@@ -114,11 +116,16 @@ VM::VM(Ctx& ctx, const CompiledProgram& program)
   }
   frames_.reserve(max_frames_ + 2);
   ctx_.invoker = this;
+  ctx_.add_root_source(this);
 }
 
 VM::~VM() {
+  ctx_.remove_root_source(this);
   frames_.clear();
   if (spare_frames().size() < 4) spare_frames().push_back(std::move(frames_));
+  // The next VM on this thread may collect before it has written every
+  // register it scans: none may hold this run's values.
+  std::fill(stack_, stack_high_, Value());
   release_stack(stack_);
   if (ctx_.invoker == this) ctx_.invoker = nullptr;
 }
@@ -194,6 +201,7 @@ void VM::push_frame(const ClosureObj* closure, Value* slot, uint32_t nargs) {
   Value* base = slot + 1;
   if (frames_.size() >= max_frames_ || base + p->nregs + 1 > stack_end_) [[unlikely]]
     throw_call_depth(max_frames_);
+  if (base + p->nregs > stack_high_) stack_high_ = base + p->nregs;
   if (p->variadic) {
     uint32_t fixed = p->nparams;
     base[fixed] =
@@ -248,12 +256,13 @@ Value VM::invoke_owned(Value fn, const Value* args, uint32_t nargs, uint32_t own
   if (slot + 1 + nargs >= stack_end_)
     throw_error(ErrorKind::CallDepthExceeded, "call depth exceeded: the register stack is full",
                 "deep recursion: use loop/recur or reduce");
+  if (slot + 1 + nargs > stack_high_) stack_high_ = slot + 1 + nargs;
   slot[0] = fn;
   copy_values(slot + 1, args, nargs);
   size_t depth = frames_.size();
   push_frame(fn.as<const ClosureObj>(), slot, nargs);
   if (owner && frames_.back().proto->owns_accumulator) frames_.back().owner = owner;
-  ctx_.tick();
+  ctx_.safepoint_tick();
   return execute(depth);
 }
 
@@ -275,9 +284,23 @@ Value VM::top_level_closure(const FnProto* fn) {
   return Value::object(c);
 }
 
+void VM::trace_roots(Tracer& t) {
+  Value* top = stack_top();
+  t.values(stack_, static_cast<size_t>(top - stack_));
+  if (stack_high_ > top) std::fill(top, stack_high_, Value());
+  stack_high_ = top;
+  for (const Frame& f : frames_)
+    t.object(f.closure);
+  t.values(globals_.data(), globals_.size());
+  t.values(var_values_.data(), var_values_.size());
+  t.value(data);
+  t.values(turn_history.data(), turn_history.size());
+}
+
 Value VM::run() {
   frames_.clear();
   Value* slot = stack_;
+  if (stack_high_ < slot + 1) stack_high_ = slot + 1;
   slot[0] = top_level_closure(program_.main);
   push_frame(slot[0].as<ClosureObj>(), slot, 0);
   try {
@@ -432,13 +455,13 @@ Value VM::execute(size_t stop_depth) {
           }
           if (count > ctx_.limits.loop_limit)
             loop_limit(f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data())));
-          ctx_.tick();
+          ctx_.safepoint_tick();
           pc += in.sbx();
           NEXT;
         }
         VM_CASE(JMPBACK) {
           SAVE_PC();
-          ctx_.tick();
+          ctx_.safepoint_tick();
           pc += in.sbx();
           NEXT;
         }
@@ -448,20 +471,26 @@ Value VM::execute(size_t stop_depth) {
           SAVE_PC();
           if (callee.type() == Type::Closure) {
             push_frame(callee.as<const ClosureObj>(), slot, in.b());
-            ctx_.tick();
+            ctx_.safepoint_tick();
             LOAD_FRAME();
             NEXT;
           }
+          if (ctx_.collection_due()) [[unlikely]]
+            ctx_.collect_if_due();
           *slot = call_other(callee, slot + 1, in.b());
           NEXT;
         }
         VM_CASE(CALLB) {
           SAVE_PC();
+          if (ctx_.collection_due()) [[unlikely]]
+            ctx_.collect_if_due();
           R[in.a] = builtin_def(in.c()).fn(ctx_, R + in.a, in.b());
           NEXT;
         }
         VM_CASE(CALLO) {
           SAVE_PC();
+          if (ctx_.collection_due()) [[unlikely]]
+            ctx_.collect_if_due();
           R[in.a] = owned_variant(in.c())(ctx_, R + in.a, in.b(), f->owner);
           NEXT;
         }
@@ -469,6 +498,8 @@ Value VM::execute(size_t stop_depth) {
           SAVE_PC();
           Value* r = R + in.a;
           if (r[0].type() != Type::Closure || !r[2].is_vector()) {
+            if (ctx_.collection_due()) [[unlikely]]
+              ctx_.collect_if_due();
             r[0] = builtin_def(in.c()).fn(ctx_, r, in.b());
             pc += 2;  // past REDUCESTEP and its JMP
             NEXT;
@@ -497,7 +528,7 @@ Value VM::execute(size_t stop_depth) {
           r[7] = items->nth(i);
           r[5] = r[0];
           // As the builtin's loop charges: one for the item, one for the call.
-          ctx_.tick(2);
+          ctx_.safepoint_tick(2);
           push_frame(r[5].as<const ClosureObj>(), r + 5, 2);
           if (frames_.back().proto->owns_accumulator) frames_.back().owner = owner;
           LOAD_FRAME();
@@ -556,6 +587,8 @@ Value VM::execute(size_t stop_depth) {
             throw_error(ErrorKind::UnknownTool,
                         fmt::format("unknown tool tool/{}: no tools are available", name),
                         "this run has no tools registered");
+          if (ctx_.collection_due()) [[unlikely]]
+            ctx_.collect_if_due();
           ctx_.tool_call_outermost = stop_depth == 0;
           R[in.a] = tool_caller(ctx_, name, R[in.a]);
           if (ctx_.abandoned) [[unlikely]]

@@ -25,7 +25,10 @@ struct ReturnSignal {
 // Calls a host tool: name after tool/, and the argument map. Returns the result.
 using ToolCaller = std::function<Value(Ctx& ctx, std::string_view tool, Value args)>;
 
-class VM final : public Invoker {
+// A VM is a root source of its run (runtime/roots.hpp): its registers up to
+// the top frame, its frames' closures, its globals, #'var values, data/ map
+// and *1..*3.
+class VM final : public Invoker, public RootSource {
  public:
   VM(Ctx& ctx, const CompiledProgram& program);
   ~VM() override;
@@ -59,6 +62,8 @@ class VM final : public Invoker {
   static bool is_unbound(Value v) { return v.identical(unbound()); }
   std::vector<Value>& globals() { return globals_; }
 
+  void trace_roots(Tracer& tracer) override;
+
  private:
   struct Frame {
     const Proto* proto;
@@ -89,6 +94,10 @@ class VM final : public Invoker {
   std::vector<Value> var_values_;  // cached #'name values per global
   Value* stack_ = nullptr;
   Value* stack_end_ = nullptr;
+  // The highest register any frame has had: registers above the top frame
+  // hold what finished calls left, cleared by a collection (trace_roots) so
+  // that a later frame never finds a value the collection freed.
+  Value* stack_high_ = nullptr;
   Frames frames_;
   size_t max_frames_;
   bool returned_ = false;

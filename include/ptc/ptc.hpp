@@ -236,10 +236,19 @@ struct RunOptions {
   uint32_t attempt_us = 0;
 };
 
+// What a run used. The heap cap (limits.max_heap_bytes) bounds the live
+// heap: what is still reachable when a collection runs.
 struct Usage {
   double duration_ms = 0;
-  size_t memory_bytes = 0;  // heap bytes the run allocated
+  size_t memory_bytes = 0;  // heap bytes the run allocated (allocated_bytes, and charged bytes)
   uint64_t eval_reductions = 0;
+  // The most a collection found live (with the bytes charged to the run:
+  // prints, compiled regexes, tool results kept); what the run allocated
+  // after its last collection counts as live here.
+  size_t peak_live_bytes = 0;
+  size_t allocated_bytes = 0;  // every heap byte the program's run allocated
+  uint64_t collections = 0;    // how many times its heap was collected
+  double collect_ms = 0;       // time spent collecting
 };
 
 // The outcome of a run. On failure `error` holds fail.reason (error.kind),
@@ -412,6 +421,11 @@ std::string format_value(const HostValue& value, size_t limit, bool* truncated, 
 
 // "type_error at 3:7: message\n  hint: ..." — the text an LLM gets to retry with.
 std::string format_error(const Error& error);
+
+// A run's usage as data (the JSON every surface shows): duration_ms,
+// memory_bytes, eval_reductions, peak_live_bytes, allocated_bytes,
+// collections, collect_ms.
+HostValue usage_value(const Usage& usage);
 
 // ---------------------------------------------------------------- session
 

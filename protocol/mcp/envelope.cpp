@@ -132,7 +132,7 @@ std::string success_text(const HostValue& payload, const std::vector<std::string
 
 }  // namespace
 
-HostValue payload_result(const HostValue& payload, ResponseProfile profile) {
+HostValue payload_result(const HostValue& payload, ResponseProfile profile, const Usage* usage) {
   Caps c = caps_of(profile);
   bool ok = text_of(payload.get("status")) == "ok";
   bool prints_cut = false;
@@ -156,6 +156,7 @@ HostValue payload_result(const HostValue& payload, ResponseProfile profile) {
     if (payload.get("prints")) f.emplace_back(str("prints"), HostValue::vector(std::move(kept)));
     if (payload.get("feedback")) f.emplace_back(str("feedback"), str(feedback));
     add_validated(f, payload, c.validated_bytes, &output_truncated);
+    if (usage) f.emplace_back(str("usage"), usage_value(*usage));
     if (output_truncated) f.emplace_back(str("output_truncated"), HostValue::boolean(true));
     HostValue structured = HostValue::map(std::move(f));
     std::string text = json(structured);

@@ -7,7 +7,8 @@
 //   structured      the text plus a compact structuredContent; caps 50 / 16 KiB,
 //                   16 KiB, validated kept up to 32 KiB, whole 96 KiB
 //   debug           the whole payload as structuredContent and as its JSON
-//                   text; caps 200 / 64 KiB, 64 KiB, 128 KiB, whole 512 KiB
+//                   text, with the run's usage (heap, collections, time);
+//                   caps 200 / 64 KiB, 64 KiB, 128 KiB, whole 512 KiB
 #pragma once
 
 #include <string_view>
@@ -19,8 +20,10 @@ namespace ptc::mcp {
 
 // From a lisp_eval payload (the map of protocol/lisp_eval.hpp's renderers:
 // status, result, prints, feedback, truncated, validated | reason, message,
-// feedback, result). isError is status != "ok".
-HostValue payload_result(const HostValue& payload, ResponseProfile profile);
+// feedback, result). isError is status != "ok". The debug profile adds
+// `usage` (ptc::usage_value) when the run's is given.
+HostValue payload_result(const HostValue& payload, ResponseProfile profile,
+                         const Usage* usage = nullptr);
 
 // A tool-level error of the server itself (busy, cancelled, shutting_down,
 // unknown_tool, args_error, session errors): {status: "error", reason,

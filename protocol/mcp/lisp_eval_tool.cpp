@@ -309,7 +309,7 @@ HostValue eval_result(const Step& step, const EvalArgs& args, const ServerConfig
     if (step.error.kind == ErrorKind::Cancelled)
       return error_result("cancelled", "the call was cancelled before the program finished",
                           "nothing was returned; call again if the result is still needed");
-    return payload_result(protocol::step_error_payload(step), profile);
+    return payload_result(protocol::step_error_payload(step), profile, &step.usage);
   }
   protocol::SuccessOptions options;
   options.include_memory = include_memory;
@@ -324,12 +324,12 @@ HostValue eval_result(const Step& step, const EvalArgs& args, const ServerConfig
                            "shape (keys as in the schema), or change the schema.",
                            check.message),
                std::nullopt}),
-          profile);
+          profile, &step.usage);
     options.validated = check.value;
   }
   protocol::ExecutionFeedback fb = protocol::execution_feedback(
       step, prior_memory.is_nil() ? HostValue::map({}) : prior_memory, include_memory ? 2 : 1);
-  return payload_result(protocol::success_payload(step, fb, options), profile);
+  return payload_result(protocol::success_payload(step, fb, options), profile, &step.usage);
 }
 
 std::unique_ptr<McpTool> make_lisp_eval_tool(const ServerConfig& config) {

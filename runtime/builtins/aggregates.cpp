@@ -18,6 +18,7 @@
 #include "runtime/access.hpp"
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/numbers.hpp"
@@ -99,7 +100,12 @@ Total total(Ctx& ctx, Value coll, const char* fname) {
 Total total_by(Ctx& ctx, Value key, Value coll, const char* fname) {
   check_key(key, fname);
   Total t;
-  for (SeqIter it(ctx, coll, fname, 2); !it.done(); it.next()) {
+  RootScope roots(ctx);  // a key function calls back
+  roots.add(key);
+  roots.add(t.sum);
+  SeqIter it(ctx, coll, fname, 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     add_to(ctx, t, key_of(ctx, key, it.value(), fname), fname, " as a field value");
   }
@@ -130,6 +136,10 @@ Value extreme_by(Ctx& ctx, const Value* a, uint32_t n, const char* fname, int wa
   Value key = a[0];
   check_key(key, fname);
   Value best, best_key;
+  RootScope roots(ctx);
+  roots.add(a, n);
+  roots.add(best);
+  roots.add(best_key);
   bool found = false;
   auto consider = [&](Value item) {
     ctx.tick();
@@ -143,7 +153,9 @@ Value extreme_by(Ctx& ctx, const Value* a, uint32_t n, const char* fname, int wa
   };
   Value coll = a[1];
   if (n == 2 && (coll.is_nil() || coll.is_vector() || coll.is_map() || coll.is_set())) {
-    for (SeqIter it(ctx, coll, fname, 2); !it.done(); it.next())
+    SeqIter it(ctx, coll, fname, 2);
+    roots.add(it);
+    for (; !it.done(); it.next())
       consider(it.value());
   } else {
     for (uint32_t i = 1; i < n; ++i)
@@ -165,8 +177,11 @@ Value extreme_key(Ctx& ctx, const Value* a, uint32_t n, const char* fname, int w
   if (!key.is_keyword() && !key.is_string() && !is_callable(key))
     type_error(fname, "a function", key, 1);
   if (n == 2) return a[1];
+  RootScope roots(ctx);
+  roots.add(a, n);
   Value best = a[1];
   Value best_key = apply_key(ctx, key, best, fname, 1);
+  roots.add(best_key);
   for (uint32_t i = 2; i < n; ++i) {
     ctx.tick();
     Value k = apply_key(ctx, key, a[i], fname, 1);
@@ -190,7 +205,17 @@ Value distinct_by(Ctx& ctx, const Value* a, uint32_t) {
   check_key(key, "distinct-by");
   ValueSet seen;
   VecBuilder out(ctx.arena);
-  for (SeqIter it(ctx, a[1], "distinct-by", 2); !it.done(); it.next()) {
+  RootScope roots(ctx);
+  roots.add(a, 2);
+  roots.add(out);
+  TracedBy seen_keys([&seen](Tracer& t) {
+    for (Value k : seen)
+      t.value(k);
+  });
+  roots.add(seen_keys);
+  SeqIter it(ctx, a[1], "distinct-by", 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     if (seen.insert(key_of(ctx, key, it.value(), "distinct-by")).second) {
       check_index_growth(ctx, seen.size());
@@ -210,7 +235,17 @@ Value group_by(Ctx& ctx, const Value* a, uint32_t) {
   ValueIndex index;
   std::vector<Value> keys;
   std::deque<VecBuilder> groups;
-  for (SeqIter it(ctx, a[1], "group-by", 2); !it.done(); it.next()) {
+  RootScope roots(ctx);
+  roots.add(a, 2);
+  roots.add(keys);
+  TracedBy filling([&groups](Tracer& t) {
+    for (const VecBuilder& g : groups)
+      g.trace(t);
+  });
+  roots.add(filling);
+  SeqIter it(ctx, a[1], "group-by", 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     Value k = apply_key(ctx, key, it.value(), "group-by", 1);
     // find first: emplace would allocate a node even for a key already there

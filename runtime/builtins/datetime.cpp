@@ -130,12 +130,12 @@ uint32_t hash_duration(const OpaqueObj* self) {
   return mix_hash(temporal_value(self), 0x4475726174ULL);
 }
 
-const OpaqueVTable kLocalDate{"LocalDate", print_local_date, temporal_equals, hash_local_date,
-                              temporal_compare};
-const OpaqueVTable kDateTime{"DateTime", print_date_time, temporal_equals, hash_date_time,
-                             temporal_compare};
-const OpaqueVTable kDuration{"Duration", print_duration, temporal_equals, hash_duration,
-                             temporal_compare};
+const OpaqueVTable kLocalDate{"LocalDate",     print_local_date, temporal_equals,
+                              hash_local_date, temporal_compare, sizeof(TemporalObj)};
+const OpaqueVTable kDateTime{"DateTime",     print_date_time,  temporal_equals,
+                             hash_date_time, temporal_compare, sizeof(TemporalObj)};
+const OpaqueVTable kDuration{"Duration",    print_duration,   temporal_equals,
+                             hash_duration, temporal_compare, sizeof(TemporalObj)};
 
 Value make_temporal(Ctx& ctx, const OpaqueVTable& vt, int64_t v) {
   auto* o = ctx.arena.make<TemporalObj>();

@@ -50,6 +50,8 @@ Value apply(Ctx& ctx, const Value* a, uint32_t n) {
 // comp: the rightmost function takes the call's arguments, each one to its
 // left takes the previous result.
 Value comp_call(Ctx& ctx, const NativeFnObj* self, const Value* args, uint32_t nargs) {
+  RootScope roots(ctx);  // the functions to its left are called later
+  roots.add(self);
   const Value* fns = self->captured();
   uint32_t i = self->ncaptured - 1;
   Value r = ctx.call(fns[i], args, nargs);
@@ -83,7 +85,11 @@ Value partial(Ctx& ctx, const Value* a, uint32_t n) {
 
 // juxt: every function gets all of the call's arguments (GAP-S58).
 Value juxt_call(Ctx& ctx, const NativeFnObj* self, const Value* args, uint32_t nargs) {
+  RootScope roots(ctx);  // each call gets the same arguments
+  roots.add(self);
+  roots.add(args, nargs);
   VecBuilder out(ctx.arena);
+  roots.add(out);
   for (uint32_t i = 0; i < self->ncaptured; ++i)
     out.push(ctx.call(self->captured()[i], args, nargs));
   return Value::object(out.finish());
@@ -114,6 +120,9 @@ Value constantly(Ctx& ctx, const Value* a, uint32_t) {
 // every-pred: true when every predicate holds for every argument (true for
 // no arguments); always a boolean.
 Value every_pred_call(Ctx& ctx, const NativeFnObj* self, const Value* args, uint32_t nargs) {
+  RootScope roots(ctx);
+  roots.add(self);
+  roots.add(args, nargs);
   for (uint32_t p = 0; p < self->ncaptured; ++p)
     for (uint32_t i = 0; i < nargs; ++i)
       if (!ctx.call(self->captured()[p], args[i]).truthy()) return Value::boolean(false);
@@ -128,6 +137,9 @@ Value every_pred(Ctx& ctx, const Value* a, uint32_t n) {
 // some-fn: the first truthy (f x) over the functions, then the arguments;
 // otherwise the last falsy result (nil for no arguments), as Clojure's `or`.
 Value some_fn_call(Ctx& ctx, const NativeFnObj* self, const Value* args, uint32_t nargs) {
+  RootScope roots(ctx);
+  roots.add(self);
+  roots.add(args, nargs);
   Value last;
   for (uint32_t p = 0; p < self->ncaptured; ++p)
     for (uint32_t i = 0; i < nargs; ++i) {

@@ -35,7 +35,11 @@ uint32_t tv_hash(const OpaqueObj* a) {
 int tv_compare(const OpaqueObj*, const OpaqueObj*) {
   return 0;
 }
-const OpaqueVTable kTransientVT = {"transient", tv_print, tv_equals, tv_hash, tv_compare};
+void tv_trace(const OpaqueObj* self, Tracer& t) {
+  static_cast<const TransientVec*>(self)->builder.trace(t);
+}
+const OpaqueVTable kTransientVT = {"transient",          tv_print, tv_equals, tv_hash, tv_compare,
+                                   sizeof(TransientVec), tv_trace};
 
 TransientVec* as_tv(Value v) {
   if (!v.is(Type::Opaque) || v.as<OpaqueObj>()->vt != &kTransientVT)

@@ -257,6 +257,9 @@ Value put_in(Ctx& ctx, Value root, const std::vector<Value>& ks, bool exact_last
   std::vector<Value> colls, wkeys;
   colls.reserve(ks.size());
   wkeys.reserve(ks.size());
+  RootScope roots(ctx);  // update-in's leaf calls back
+  roots.add(colls);
+  roots.add(wkeys);
   Value cur = root;
   for (size_t i = 0; i < ks.size(); ++i) {
     check_assoc_target(cur, ks[i], fname, i == 0 ? 1 : 0, 2);
@@ -282,6 +285,9 @@ Value update(Ctx& ctx, const Value* a, uint32_t n) {
   check_assoc_target(coll, k, "update", 1, 2);
   expect_callable("update", f, 3);
   Slot s = slot_of(ctx, coll, k);
+  RootScope roots(ctx);
+  roots.add(a, n);
+  roots.add(s.key);
   Value v = call_updater(ctx, f, s.val, a + 3, n - 3);
   return assoc_one(ctx, coll, s.key, v);
 }
@@ -290,6 +296,9 @@ Value update_in(Ctx& ctx, const Value* a, uint32_t n) {
   std::vector<Value> ks = path_keys(ctx, a[1], "update-in");
   Value f = a[2];
   expect_callable("update-in", f, 3);
+  RootScope roots(ctx);
+  roots.add(a, n);
+  roots.add(ks);
   return put_in(ctx, a[0], ks, false, "update-in",
                 [&](Value old) { return call_updater(ctx, f, old, a + 3, n - 3); });
 }
@@ -405,6 +414,11 @@ class OrderedTable {
       b.put(keys_[i], vals_[i]);
     return finish_map(b);
   }
+  // Its keys and values stay live while it is filled (merge-with calls back).
+  void add_to(RootScope& roots) const {
+    roots.add(keys_);
+    roots.add(vals_);
+  }
 
  private:
   std::unordered_map<Value, uint32_t, ValueHash, ValueEq> index_;
@@ -416,6 +430,8 @@ class OrderedTable {
 Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
   Value f = a[0];
   expect_callable("merge-with", f, 1);
+  RootScope roots(ctx);
+  roots.add(a, n);
   const Value* maps = a + 1;
   uint32_t nmaps = n - 1;
   uint32_t first = 0;
@@ -432,6 +448,7 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
   if (target.is_vector()) {
     // Keys of the sources are indexes into the vector (GAP-S90).
     const VecObj* v = target.vec();
+    roots.add(v);
     for (uint32_t i = 1; i < nmaps; ++i) {
       for (HashIter it(source_map(i)); !it.done(); it.next()) {
         ctx.tick();
@@ -449,6 +466,7 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
   }
   if (!target.is_map()) type_error("merge-with", "a map", target, 2);
   const MapObj* m = target.map();
+  roots.add(m);
   size_t incoming = 0;
   for (uint32_t i = 1; i < nmaps; ++i)
     incoming += source_map(i)->count;
@@ -467,6 +485,7 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
   // per key, checked against the heap left before it is built.
   reserve_scratch(ctx, m->count + incoming, 128);
   OrderedTable t;
+  t.add_to(roots);
   t.put_all(m);
   ctx.tick(m->count);
   for (uint32_t i = 1; i < nmaps; ++i) {
@@ -488,7 +507,10 @@ Value merge_with(Ctx& ctx, const Value* a, uint32_t n) {
 Value update_keys(Ctx& ctx, const Value* a, uint32_t) {
   Value m = a[0], f = a[1];
   expect_callable("update-keys", f, 2);
+  RootScope roots(ctx);
+  roots.add(a, 2);
   HashBuilder b(ctx.arena, Type::Map);
+  roots.add(b);
   if (m.is_vector()) {
     for (VecIter it(m.vec()); !it.done(); it.next()) {
       ctx.tick();
@@ -508,8 +530,11 @@ Value update_keys(Ctx& ctx, const Value* a, uint32_t) {
 Value update_vals(Ctx& ctx, const Value* a, uint32_t) {
   Value m = a[0], f = a[1];
   expect_callable("update-vals", f, 2);
+  RootScope roots(ctx);
+  roots.add(a, 2);
   if (m.is_vector()) {
     VecBuilder b(ctx.arena);
+    roots.add(b);
     for (VecIter it(m.vec()); !it.done(); it.next()) {
       ctx.tick();
       b.push(ctx.call(f, it.value()));
@@ -518,6 +543,7 @@ Value update_vals(Ctx& ctx, const Value* a, uint32_t) {
   }
   const MapObj* map = expect_map_or_nil(m, "update-vals", 1);
   HashBuilder b(ctx.arena, Type::Map);
+  roots.add(b);
   for (HashIter it(map); !it.done(); it.next()) {
     ctx.tick();
     b.put(it.key(), ctx.call(f, it.val()));

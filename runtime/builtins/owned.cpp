@@ -63,8 +63,13 @@ Value owned_update(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
   if (!m) return plain().update(ctx, a, n);
   Value k = a[1], f = a[2];
   builtins::expect_callable("update", f, 3);
+  // The accumulator (maybe a fresh copy) and the key outlive f's call.
+  RootScope roots(ctx);
+  roots.add(a, n);
+  roots.add(m);
   // As update does: read flexibly, write back under the key that was found.
   Value stored_key = k;
+  roots.add(stored_key);
   const Value* found = map_find_flex_entry(static_cast<const MapObj*>(m), k, &stored_key);
   Value old = found ? *found : Value();
   Value v = builtins::call_updater(ctx, f, old, a + 3, n - 3);

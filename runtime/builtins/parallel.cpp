@@ -22,8 +22,14 @@ namespace {
 // otherwise one after another here. Results are in branch order either way.
 Value run_branches(Ctx& ctx, const ParallelBranches& b) {
   ctx.arena.reserve_check(b.count * sizeof(Value));  // the result vector
+  // The branches' functions and arguments (a map's entries are made for
+  // them) live while any branch runs.
+  RootScope roots(ctx);
+  roots.add(b.fns, b.one_fn ? 1 : b.count);
+  if (b.args) roots.add(b.args, b.count * b.arity);
   if (ctx.parallel && b.count > 0) return ctx.parallel->run_branches(ctx, b);
   std::vector<Value> results(b.count);
+  roots.add(results);
   for (size_t i = 0; i < b.count; ++i) {
     ctx.tick();
     try {

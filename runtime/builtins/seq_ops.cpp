@@ -7,6 +7,8 @@
 // which have no positions (DIV-29, spec §3.9).
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +17,7 @@
 
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/objects.hpp"
@@ -106,6 +109,9 @@ Value drop_last(Ctx& ctx, const Value* a, uint32_t nargs) {
 
 // Number of leading items of `v` for which pred is truthy.
 uint32_t leading_run(Ctx& ctx, Value pred, const VecObj* v) {
+  RootScope roots(ctx);
+  roots.add(pred);
+  roots.add(v);
   uint32_t i = 0;
   for (VecIter it(v); !it.done(); it.next(), ++i) {
     ctx.tick();
@@ -116,8 +122,13 @@ uint32_t leading_run(Ctx& ctx, Value pred, const VecObj* v) {
 
 Value take_while(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("take-while", a[0], 1);
+  RootScope roots(ctx);
+  roots.add(a, 2);
   VecBuilder out(ctx.arena);
-  for (SeqIter it(ctx, a[1], "take-while", 2); !it.done(); it.next()) {
+  roots.add(out);
+  SeqIter it(ctx, a[1], "take-while", 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     if (!ctx.call(a[0], it.value()).truthy()) break;
     out.push(it.value());
@@ -127,7 +138,9 @@ Value take_while(Ctx& ctx, const Value* a, uint32_t) {
 
 Value drop_while(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("drop-while", a[0], 1);
+  RootScope roots(ctx);
   const VecObj* v = items_of(ctx, a[1], "drop-while", 2);
+  roots.add(v);
   return Value::object(slice(ctx, v, leading_run(ctx, a[0], v), v->count));
 }
 
@@ -143,7 +156,9 @@ Value split_at(Ctx& ctx, const Value* a, uint32_t) {
 
 Value split_with(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("split-with", a[0], 1);
+  RootScope roots(ctx);
   const VecObj* v = items_of(ctx, a[1], "split-with", 2);
+  roots.add(v);
   uint32_t k = leading_run(ctx, a[0], v);
   return pair(ctx, slice(ctx, v, 0, k), slice(ctx, v, k, v->count));
 }
@@ -211,18 +226,28 @@ Value partition_all(Ctx& ctx, const Value* a, uint32_t nargs) {
 
 Value partition_by(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("partition-by", a[0], 1);
+  RootScope roots(ctx);
+  roots.add(a, 2);
   VecBuilder out(ctx.arena);
-  VecBuilder* run = nullptr;
+  roots.add(out);
+  std::optional<VecBuilder> run;  // the window being filled
   Value run_key;
-  for (SeqIter it(ctx, a[1], "partition-by", 2); !it.done(); it.next()) {
+  roots.add(run_key);
+  TracedBy window([&run](Tracer& t) {
+    if (run) run->trace(t);
+  });
+  roots.add(window);
+  SeqIter it(ctx, a[1], "partition-by", 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     Value key = ctx.call(a[0], it.value());
     if (run && !equals(key, run_key)) {
       out.push(Value::object(run->finish()));
-      run = nullptr;
+      run.reset();
     }
     if (!run) {
-      run = ctx.arena.make<VecBuilder>(ctx.arena);
+      run.emplace(ctx.arena);
       run_key = key;
     }
     run->push(it.value());

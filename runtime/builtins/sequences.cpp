@@ -13,6 +13,7 @@
 
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/numbers.hpp"
@@ -27,12 +28,18 @@ namespace {
 // ---- map and friends --------------------------------------------------------
 
 // Calls f on the items of one collection, or on items of several collections
-// in step (stopping at the shortest), handing each result to `emit`.
+// in step (stopping at the shortest), handing each result to `emit` (whose
+// caller roots what emit fills).
 template <class Emit>
 void map_each(Ctx& ctx, Value f, const Value* colls, uint32_t ncolls, const char* fname,
               Emit&& emit) {
+  RootScope roots(ctx);
+  roots.add(f);
+  roots.add(colls, ncolls);
   if (ncolls == 1) {
-    for (SeqIter it(ctx, colls[0], fname, 2); !it.done(); it.next()) {
+    SeqIter it(ctx, colls[0], fname, 2);
+    roots.add(it);
+    for (; !it.done(); it.next()) {
       ctx.tick();
       emit(ctx.call(f, it.value()));
     }
@@ -40,8 +47,10 @@ void map_each(Ctx& ctx, Value f, const Value* colls, uint32_t ncolls, const char
   }
   std::vector<SeqIter> its;
   its.reserve(ncolls);
-  for (uint32_t i = 0; i < ncolls; ++i)
+  for (uint32_t i = 0; i < ncolls; ++i) {
     its.emplace_back(ctx, colls[i], fname, static_cast<int>(i) + 2);
+    roots.add(its.back());  // reserved: the iterators stay where they are
+  }
   std::vector<Value> args(ncolls);
   for (;;) {
     for (uint32_t i = 0; i < ncolls; ++i) {
@@ -57,7 +66,9 @@ void map_each(Ctx& ctx, Value f, const Value* colls, uint32_t ncolls, const char
 
 Value map_impl(Ctx& ctx, const Value* a, uint32_t n, const char* fname) {
   expect_callable(fname, a[0], 1);
+  RootScope roots(ctx);
   VecBuilder out(ctx.arena);
+  roots.add(out);
   map_each(ctx, a[0], a + 1, n - 1, fname, [&](Value r) { out.push(r); });
   return Value::object(out.finish());
 }
@@ -73,7 +84,9 @@ Value mapv(Ctx& ctx, const Value* a, uint32_t n) {
 // joined into one vector (GAP-S49).
 Value mapcat(Ctx& ctx, const Value* a, uint32_t n) {
   expect_callable("mapcat", a[0], 1);
+  RootScope roots(ctx);
   VecBuilder out(ctx.arena);
+  roots.add(out);
   map_each(ctx, a[0], a + 1, n - 1, "mapcat", [&](Value r) {
     if (r.is_vector()) {
       ctx.tick(static_cast<int64_t>(r.vec()->count / 8));
@@ -93,9 +106,14 @@ Value mapcat(Ctx& ctx, const Value* a, uint32_t n) {
 
 Value map_indexed_impl(Ctx& ctx, const Value* a, bool keep_nil, const char* fname) {
   expect_callable(fname, a[0], 1);
+  RootScope roots(ctx);
+  roots.add(a, 2);
   VecBuilder out(ctx.arena);
+  roots.add(out);
   int64_t i = 0;
-  for (SeqIter it(ctx, a[1], fname, 2); !it.done(); it.next(), ++i) {
+  SeqIter it(ctx, a[1], fname, 2);
+  roots.add(it);
+  for (; !it.done(); it.next(), ++i) {
     ctx.tick();
     Value r = ctx.call(a[0], Value::integer(i), it.value());
     if (keep_nil || !r.is_nil()) out.push(r);
@@ -112,7 +130,9 @@ Value keep_indexed(Ctx& ctx, const Value* a, uint32_t) {
 
 Value keep(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("keep", a[0], 1);
+  RootScope roots(ctx);
   VecBuilder out(ctx.arena);
+  roots.add(out);
   map_each(ctx, a[0], a + 1, 1, "keep", [&](Value r) {
     if (!r.is_nil()) out.push(r);
   });
@@ -122,8 +142,13 @@ Value keep(Ctx& ctx, const Value* a, uint32_t) {
 Value filter_impl(Ctx& ctx, const Value* a, bool keep, const char* fname) {
   Value pred = a[0];
   expect_callable(fname, pred, 1);
+  RootScope roots(ctx);
+  roots.add(a, 2);
   VecBuilder out(ctx.arena);
-  for (SeqIter it(ctx, a[1], fname, 2); !it.done(); it.next()) {
+  roots.add(out);
+  SeqIter it(ctx, a[1], fname, 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     if (ctx.call(pred, it.value()).truthy() == keep) out.push(it.value());
   }
@@ -145,7 +170,11 @@ Value remove(Ctx& ctx, const Value* a, uint32_t) {
 // The first truthy (pred item), or nil.
 Value some(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("some", a[0], 1);
-  for (SeqIter it(ctx, a[1], "some", 2); !it.done(); it.next()) {
+  RootScope roots(ctx);
+  roots.add(a, 2);
+  SeqIter it(ctx, a[1], "some", 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     Value r = ctx.call(a[0], it.value());
     if (r.truthy()) return r;
@@ -156,7 +185,11 @@ Value some(Ctx& ctx, const Value* a, uint32_t) {
 // Whether (pred item) is truthy for every item; stops at the first miss.
 bool all_match(Ctx& ctx, const Value* a, const char* fname) {
   expect_callable(fname, a[0], 1);
-  for (SeqIter it(ctx, a[1], fname, 2); !it.done(); it.next()) {
+  RootScope roots(ctx);
+  roots.add(a, 2);
+  SeqIter it(ctx, a[1], fname, 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     if (!ctx.call(a[0], it.value()).truthy()) return false;
   }
@@ -165,7 +198,11 @@ bool all_match(Ctx& ctx, const Value* a, const char* fname) {
 
 bool any_match(Ctx& ctx, const Value* a, const char* fname) {
   expect_callable(fname, a[0], 1);
-  for (SeqIter it(ctx, a[1], fname, 2); !it.done(); it.next()) {
+  RootScope roots(ctx);
+  roots.add(a, 2);
+  SeqIter it(ctx, a[1], fname, 2);
+  roots.add(it);
+  for (; !it.done(); it.next()) {
     ctx.tick();
     if (ctx.call(a[0], it.value()).truthy()) return true;
   }
@@ -188,8 +225,12 @@ Value reduce(Ctx& ctx, const Value* a, uint32_t n) {
   Value f = a[0];
   expect_callable("reduce", f, 1);
   Value coll = n == 3 ? a[2] : a[1];
+  RootScope roots(ctx);
+  roots.add(a, n);
   SeqIter it(ctx, coll, "reduce", static_cast<int>(n));
+  roots.add(it);
   Value acc;
+  roots.add(acc);
   if (n == 3) {
     acc = a[1];
   } else {
@@ -222,6 +263,9 @@ Value reduce_kv(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("reduce-kv", f, 1);
   Value acc = a[1];
   Value args[3];
+  RootScope roots(ctx);
+  roots.add(a, 3);
+  roots.add(acc);
   uint32_t owner = f.is(Type::Closure) ? ctx.new_owner() : 0;  // as in reduce
   auto step = [&] {
     args[0] = acc;
@@ -274,6 +318,15 @@ Value tree_seq(Ctx& ctx, const Value* a, uint32_t) {
   };
   std::vector<Level> stack;
   Value node = a[2];
+  RootScope roots(ctx);
+  roots.add(a, 3);
+  roots.add(out);
+  roots.add(node);
+  TracedBy pending([&stack](Tracer& t) {
+    for (const Level& level : stack)
+      t.object(level.kids);
+  });
+  roots.add(pending);
   bool leaf_only = false;
   for (;;) {
     ctx.tick();

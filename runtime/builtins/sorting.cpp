@@ -173,6 +173,9 @@ Value sort(Ctx& ctx, const Value* a, uint32_t n) {
   Comparator c = n == 2 ? parse_comparator(a[0], "sort", 1) : Comparator{};
   c.fname = "sort";
   std::vector<Value> items = collect_items(ctx, a[n - 1], "sort", static_cast<int>(n));
+  RootScope roots(ctx);  // a comparator function calls back
+  roots.add(a, n);
+  roots.add(items);
   return build_sorted(ctx, items, sorted_positions(ctx, items, c));
 }
 
@@ -189,6 +192,10 @@ Value sort_by(Ctx& ctx, const Value* a, uint32_t n) {
   // Each key is computed once, not once per comparison.
   std::vector<Value> keys;
   keys.reserve(items.size());
+  RootScope roots(ctx);
+  roots.add(a, n);
+  roots.add(items);
+  roots.add(keys);
   for (Value item : items) {
     ctx.tick();
     try {

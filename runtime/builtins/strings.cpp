@@ -743,6 +743,10 @@ class Replacement {
 Value replace_regex(Ctx& ctx, const char* fname, const StrObj* s, Value regex, Value rep,
                     bool all) {
   std::string_view text = s->view();
+  RootScope roots(ctx);  // (f groups) calls back while the text is read
+  roots.add(s);
+  roots.add(regex);
+  roots.add(rep);
   RegexWalker w(ctx, regex, text, true);
   if (!w.next()) return Value::object(s);
   bool with_fn = !rep.is_string();

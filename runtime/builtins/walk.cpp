@@ -40,9 +40,12 @@ void put_entry(HashBuilder& out, Value e, const char* fname) {
 // collection; leaves are returned as they are.
 template <class Inner>
 Value map_children(Ctx& ctx, Value form, const char* fname, Inner&& inner) {
+  RootScope roots(ctx);  // `inner` calls back
+  roots.add(form);
   switch (form.type()) {
     case Type::Vector: {
       VecBuilder out(ctx.arena);
+      roots.add(out);
       for (VecIter it(form.vec()); !it.done(); it.next()) {
         ctx.tick();
         out.push(inner(it.value()));
@@ -51,6 +54,7 @@ Value map_children(Ctx& ctx, Value form, const char* fname, Inner&& inner) {
     }
     case Type::Map: {
       HashBuilder out(ctx.arena, Type::Map);
+      roots.add(out);
       for (HashIter it(form.map()); !it.done(); it.next()) {
         ctx.tick();
         put_entry(out, inner(make_entry(ctx, it.key(), it.val())), fname);
@@ -59,6 +63,7 @@ Value map_children(Ctx& ctx, Value form, const char* fname, Inner&& inner) {
     }
     case Type::Set: {
       HashBuilder out(ctx.arena, Type::Set);
+      roots.add(out);
       for (HashIter it(form.set()); !it.done(); it.next()) {
         ctx.tick();
         out.put(inner(it.key()));
@@ -74,12 +79,16 @@ Value walk_fn(Ctx& ctx, const Value* a, uint32_t) {
   expect_callable("walk", a[0], 1);
   expect_callable("walk", a[1], 2);
   Value inner = a[0];
+  RootScope roots(ctx);
+  roots.add(a, 3);
   Value walked = map_children(ctx, a[2], "walk", [&](Value x) { return ctx.call(inner, x); });
   return ctx.call(a[1], walked);
 }
 
 Value prewalk_node(Ctx& ctx, Value f, Value form) {
   check_native_stack("walking a nested value");
+  RootScope roots(ctx);
+  roots.add(f);
   ctx.tick();
   Value replaced = ctx.call(f, form);
   return map_children(ctx, replaced, "prewalk", [&](Value x) { return prewalk_node(ctx, f, x); });
@@ -87,6 +96,8 @@ Value prewalk_node(Ctx& ctx, Value f, Value form) {
 
 Value postwalk_node(Ctx& ctx, Value f, Value form) {
   check_native_stack("walking a nested value");
+  RootScope roots(ctx);
+  roots.add(f);
   ctx.tick();
   Value rebuilt =
       map_children(ctx, form, "postwalk", [&](Value x) { return postwalk_node(ctx, f, x); });
