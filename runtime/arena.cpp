@@ -97,7 +97,7 @@ Arena::~Arena() {
   // Objects of the collected space first, while it is mapped.
   for (auto it = collected_finalizers_.rbegin(); it != collected_finalizers_.rend(); ++it)
     it->first(it->second);
-  space_.reset();
+  if (space_) CollectedSpace::give(space_);
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it)
     it->first(it->second);
 #ifdef PTC_ARENA_USE_MALLOC
@@ -123,14 +123,6 @@ void Arena::set_cap(size_t cap) {
   cap_ = cap = std::min(cap, kMaxCap);
   left_ = u < cap ? cap - u : 0;
   limit_ = u + left_;
-}
-
-size_t Arena::remaining() const {
-  if (!space_) return left_;
-  size_t hard = space_->footprint_cap();
-  size_t possible = live_ + allocated_since_collection() + external_;
-  if (possible >= hard || external_ >= cap_) return 0;
-  return std::min(hard - possible, cap_ - external_);
 }
 
 void Arena::throw_over_cap(size_t bytes) const {
@@ -166,14 +158,11 @@ void Arena::throw_live_over_cap(size_t live) const {
               "in smaller pieces, keep only the fields you need, or raise max_heap");
 }
 
-void Arena::reserve_check(size_t bytes) const {
-  if (bytes > remaining()) throw_over_cap(bytes);
-}
-
 void Arena::charge(size_t bytes) {
   if (space_) {
     if (bytes > cap_ - std::min(cap_, external_)) throw_over_cap(bytes);
     external_ += bytes;
+    refresh_room();
     return;
   }
   if (bytes > left_) [[unlikely]]
@@ -183,6 +172,7 @@ void Arena::charge(size_t bytes) {
 
 void Arena::uncharge(size_t bytes) {
   external_ -= std::min(bytes, external_);
+  if (space_) refresh_room();
 }
 
 void Arena::add_finalizer(void (*fn)(void*), void* p) {
@@ -201,12 +191,25 @@ void Arena::start_collecting(size_t cap, void (*wanted)(void*), void* arg) {
   cap_ = std::min(cap, kMaxCap);
   size_t footprint;
   if (__builtin_mul_overflow(cap_, kFootprintFactor, &footprint)) footprint = SIZE_MAX;
-  space_ = std::make_unique<CollectedSpace>(footprint);
+  space_ = CollectedSpace::take(footprint);
+  collecting_ = true;
+  footprint_cap_ = space_->footprint_cap();
   wanted_ = wanted;
   wanted_arg_ = arg;
   cur_ = end_ = nullptr;
+#ifndef PTC_ARENA_USE_MALLOC
+  // The first hole is fresh memory: most runs never leave it.
+  cur_ = space_->take_fresh(std::min(kHolePiece, space_->footprint_cap()));
+  end_ = cur_ ? cur_ + std::min(kHolePiece, space_->footprint_cap()) : nullptr;
+#endif
   live_ = external_ = taken_ = 0;
   reset_budget();
+}
+
+void Arena::refresh_room() {
+  auto s = [](size_t x) { return static_cast<int64_t>(std::min(x, kMaxCap)); };
+  room_base_ = s(footprint_cap_) - s(live_) - s(taken_) - s(window_) - s(external_);
+  alone_ = cap_ > external_ ? cap_ - external_ : 0;
 }
 
 void Arena::reset_budget() {
@@ -217,6 +220,7 @@ void Arena::reset_budget() {
   budget = std::max({budget, held / 2, kMinBudget});
   left_ = window_ = std::min(budget, kMaxCap);
   taken_ = 0;
+  refresh_room();
 }
 
 void* Arena::alloc_past_budget(size_t bytes) {
@@ -225,6 +229,7 @@ void* Arena::alloc_past_budget(size_t bytes) {
   // then allocation goes on, held by the footprint cap alone.
   taken_ += window_ - left_;
   left_ = window_ = kMaxCap;
+  refresh_room();
   if (wanted_) wanted_(wanted_arg_);
   return alloc(bytes);
 }
@@ -275,6 +280,7 @@ void* Arena::alloc_collected(size_t bytes) {
 
 void Arena::collection_between(size_t live_bytes, uint64_t ns) {
   live_ = live_bytes;
+  refresh_room();
   stats_.collections += 1;
   stats_.collect_ns += ns;
   stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, live_ + external_);

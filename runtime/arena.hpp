@@ -32,15 +32,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace ptc {
+#include "runtime/collected_space.hpp"
 
-class CollectedSpace;
+namespace ptc {
 
 // What a run's collections did, for RunUsage.
 struct HeapStats {
@@ -104,8 +103,12 @@ class Arena {
   }
 
   // Throws MemoryLimit now if `bytes` more would not fit; lets a builtin refuse
-  // a huge request (range of 10^9 elements) before doing any work.
-  void reserve_check(size_t bytes) const;
+  // a huge request (range of 10^9 elements) before doing any work. Inline:
+  // text builders ask before every piece they add.
+  void reserve_check(size_t bytes) const {
+    if (bytes > remaining()) [[unlikely]]
+      throw_over_cap(bytes);
+  }
 
   // Counts `bytes` the run keeps outside the arena (captured prints, a
   // compiled regex) against the cap, as if allocated here; uncharge gives
@@ -119,8 +122,17 @@ class Arena {
   size_t used() const;
   size_t cap() const { return cap_; }
   void set_cap(size_t cap);  // chunk mode
-  // What may still be allocated before a request fails.
-  size_t remaining() const;
+  // What may still be allocated before a request fails. Collecting mode: a
+  // request alone may take the cap less the charges, and all that might
+  // still be live may reach the footprint cap.
+  size_t remaining() const {
+    if (!collecting_) return left_;
+    // room_base_ + left_: the footprint cap less what might be live
+    // (refreshed whenever anything but left_ changes: room()).
+    int64_t room = room_base_ + static_cast<int64_t>(left_);
+    if (room <= 0) return 0;
+    return static_cast<size_t>(room) < alone_ ? static_cast<size_t>(room) : alone_;
+  }
 
   // Objects that own memory outside the arena (compiled regexes) register a
   // finalizer that runs when the arena is destroyed, or, for an object in the
@@ -131,8 +143,9 @@ class Arena {
   // From now on objects go to a collected space whose live heap is capped at
   // `cap` bytes. `wanted(arg)` is told when a collection is due.
   void start_collecting(size_t cap, void (*wanted)(void*), void* arg);
-  bool collecting() const { return space_ != nullptr; }
-  CollectedSpace* space() const { return space_.get(); }
+  bool collecting() const { return collecting_; }
+  CollectedSpace* space() { return space_; }
+  const CollectedSpace* space() const { return space_; }
   // Whether `p` is an object of the collected space (not of chunk mode, nor
   // of another arena, nor static).
   bool in_collected_space(const void* p) const;
@@ -171,6 +184,7 @@ class Arena {
   void* alloc_past_budget(size_t bytes);
   void* alloc_collected(size_t bytes);
   void reset_budget();
+  void refresh_room();  // room_base_ and alone_, after a change to the accounting
 
   struct Block {  // header of every chunk and large block
     Block* next;
@@ -195,7 +209,9 @@ class Arena {
 #endif
 
   // Collecting mode.
-  std::unique_ptr<CollectedSpace> space_;
+  CollectedSpace* space_ = nullptr;  // CollectedSpace::take's, given back when the arena ends
+  bool collecting_ = false;
+  size_t footprint_cap_ = 0;
   void (*wanted_)(void*) = nullptr;
   void* wanted_arg_ = nullptr;
   size_t chunk_used_ = 0;  // what chunk mode had taken
@@ -203,6 +219,8 @@ class Arena {
   size_t taken_ = 0;       // allocated since the last collection, before window_
   size_t live_ = 0;        // what the last collection found live
   size_t external_ = 0;    // charged bytes
+  int64_t room_base_ = 0;  // remaining(): footprint cap - live - taken - window - charged
+  size_t alone_ = 0;       // remaining(): the cap less the charges
   HeapStats stats_;
   std::vector<std::pair<void (*)(void*), void*>> collected_finalizers_;
 };

@@ -57,22 +57,23 @@ size_t span_for(size_t cap) {
 // Regions for later runs on this thread. A suspended execution may end on
 // another thread than it started on: its region then joins that thread's pool.
 struct RegionPool {
-  std::vector<Region> free;
+  Region free[kPoolRegions];
+  size_t count = 0;
   bool gone = false;
   ~RegionPool() {
     gone = true;
-    for (const Region& r : free)
-      unmap(r);
+    for (size_t i = 0; i < count; ++i)
+      unmap(free[i]);
   }
 };
 thread_local RegionPool t_regions;
 
 Region acquire(size_t span) {
-  auto& pool = t_regions.free;
-  for (size_t i = 0; i < pool.size(); ++i) {
-    if (pool[i].span != span) continue;
-    Region r = pool[i];
-    pool.erase(pool.begin() + static_cast<ptrdiff_t>(i));
+  RegionPool& pool = t_regions;
+  for (size_t i = pool.count; i-- > 0;) {
+    if (pool.free[i].span != span) continue;
+    Region r = pool.free[i];
+    pool.free[i] = pool.free[--pool.count];
     return r;
   }
   Region r;
@@ -88,21 +89,27 @@ Region acquire(size_t span) {
   return r;
 }
 
-void release(const Region& r, size_t touched) {
+// `marked`: a collection ran, so bits may be set (claims of holes only
+// happen after one).
+void release(const Region& r, size_t touched, bool marked) {
 #if defined(PTC_SANITIZER_ADDRESS)
   ASAN_UNPOISON_MEMORY_REGION(r.base, touched);
 #endif
-  if (t_regions.gone || t_regions.free.size() >= kPoolRegions) {
+  RegionPool& pool = t_regions;
+  if (pool.gone || pool.count >= kPoolRegions) {
     unmap(r);
     return;
   }
+  // The next run finds the bitmap clear: what is kept is cleared here, what
+  // is given back reads as zero pages.
+  size_t keep_bits = kKeepTouched / CollectedSpace::kGranule / 8;
+  size_t bits_touched = (touched / CollectedSpace::kGranule + 63) / 64 * sizeof(uint64_t);
+  if (marked) std::memset(r.bits, 0, std::min(bits_touched, keep_bits));
   if (touched > kKeepTouched) {
     ::madvise(r.base + kKeepTouched, touched - kKeepTouched, MADV_DONTNEED);
-    size_t keep_bits = kKeepTouched / CollectedSpace::kGranule / 8;
-    size_t bits_touched = touched / CollectedSpace::kGranule / 8;
     ::madvise(reinterpret_cast<char*>(r.bits) + keep_bits, bits_touched - keep_bits, MADV_DONTNEED);
   }
-  t_regions.free.push_back(r);
+  pool.free[pool.count++] = r;
 }
 
 constexpr size_t granules(size_t bytes) {
@@ -117,26 +124,74 @@ CollectedSpace::CollectedSpace(size_t footprint_cap) {
   span_ = r.span;
   bits_ = r.bits;
   bits_bytes_ = r.bits_bytes;
-  high_ = base_;
+  high_ = swept_ = base_;
   cap_ = std::min(footprint_cap, span_);
-  // A pooled region's bitmap may hold bits of its last run.
-  std::memset(bits_, 0, std::min(bits_bytes_, kKeepTouched / kGranule / 8));
 }
 
 CollectedSpace::~CollectedSpace() {
   Region r{base_, span_, bits_, bits_bytes_};
-  release(r, footprint());
+  release(r, footprint(), swept_ != base_ || collected_);
+}
+
+namespace {
+// The space this thread's last run used, ready for the next one: taking it
+// is a pointer swap, where a new one would look through the region pool.
+struct SpareSpace {
+  CollectedSpace* space = nullptr;
+  bool gone = false;
+  ~SpareSpace() {
+    gone = true;
+    delete space;
+  }
+};
+thread_local SpareSpace t_spare;
+}  // namespace
+
+CollectedSpace* CollectedSpace::take(size_t footprint_cap) {
+  SpareSpace& spare = t_spare;
+  if (spare.space && spare.space->span_ == span_for(footprint_cap)) {
+    CollectedSpace* s = spare.space;
+    spare.space = nullptr;
+    s->cap_ = std::min(footprint_cap, s->span_);
+    return s;
+  }
+  return new CollectedSpace(footprint_cap);
+}
+
+void CollectedSpace::give(CollectedSpace* space) {
+  SpareSpace& spare = t_spare;
+  if (spare.gone || spare.space || space->footprint() > kKeepTouched) {
+    delete space;  // its region goes back to the pool (trimmed)
+    return;
+  }
+  space->clean();
+  spare.space = space;
+}
+
+void CollectedSpace::clean() {
+#if defined(PTC_SANITIZER_ADDRESS)
+  ASAN_UNPOISON_MEMORY_REGION(base_, footprint());
+#endif
+  if (swept_ != base_ || collected_)
+    std::memset(bits_, 0, (granule_of(high_) + 63) / 64 * sizeof(uint64_t));
+  high_ = swept_ = base_;
+  collected_ = false;
+  hole_scan_ = fit_scan_ = 0;
 }
 
 void CollectedSpace::set_bits(size_t from, size_t to) {
-  while (from < to && from % 64) {
-    bits_[from / 64] |= uint64_t{1} << (from % 64);
-    ++from;
+  if (from >= to) return;
+  size_t first = from / 64, last = (to - 1) / 64;
+  uint64_t head = ~uint64_t{0} << (from % 64);
+  uint64_t tail = ~uint64_t{0} >> (63 - (to - 1) % 64);
+  if (first == last) {
+    bits_[first] |= head & tail;
+    return;
   }
-  for (; from + 64 <= to; from += 64)
-    bits_[from / 64] = ~uint64_t{0};
-  for (; from < to; ++from)
-    bits_[from / 64] |= uint64_t{1} << (from % 64);
+  bits_[first] |= head;
+  for (size_t w = first + 1; w < last; ++w)
+    bits_[w] = ~uint64_t{0};
+  bits_[last] |= tail;
 }
 
 size_t CollectedSpace::next_clear(size_t g, size_t limit) const {
@@ -157,13 +212,16 @@ size_t CollectedSpace::next_set(size_t g, size_t limit) const {
   return limit;
 }
 
-bool CollectedSpace::find_run(size_t* scan, size_t need, size_t* from, size_t* to) const {
-  size_t limit = granule_of(high_);
+bool CollectedSpace::find_run(size_t* scan, size_t need, size_t want, size_t* from,
+                              size_t* to) const {
+  size_t limit = granule_of(swept_);
   size_t g = *scan;
   while (g < limit) {
     g = next_clear(g, limit);
     if (g >= limit) break;
-    size_t e = next_set(g, limit);
+    // The end of the run, looked for no further than `want` granules: a
+    // free heap is one long run, and a claim needs only its start.
+    size_t e = next_set(g, std::min(limit, g + want));
     if (e - g >= need) {
       *from = g;
       *to = e;
@@ -177,8 +235,7 @@ bool CollectedSpace::find_run(size_t* scan, size_t need, size_t* from, size_t* t
 
 bool CollectedSpace::grow(size_t bytes, char** begin) {
   if (bytes > cap_ - footprint()) return false;
-  *begin = high_;
-  set_bits(granule_of(high_), granule_of(high_) + granules(bytes));
+  *begin = high_;  // past swept_: no bits needed, nothing looks there for holes
 #if defined(PTC_SANITIZER_ADDRESS)
   ASAN_POISON_MEMORY_REGION(high_, bytes);
 #endif
@@ -198,8 +255,7 @@ bool CollectedSpace::claim_hole(size_t min_bytes, size_t piece, char** begin, ch
     }
   }
   size_t from, to;
-  if (find_run(&hole_scan_, granules(min_bytes), &from, &to)) {
-    to = std::min(to, from + granules(piece));
+  if (find_run(&hole_scan_, granules(min_bytes), granules(piece), &from, &to)) {
     set_bits(from, to);
     hole_scan_ = to;
     *begin = base_ + from * kGranule;
@@ -217,7 +273,7 @@ char* CollectedSpace::claim_fit(size_t bytes) {
   if (kRedzones && grow(bytes, &p)) return p;
   size_t from, to;
   size_t need = granules(bytes);
-  if (find_run(&fit_scan_, need, &from, &to)) {
+  if (find_run(&fit_scan_, need, need, &from, &to)) {
     set_bits(from, from + need);
     fit_scan_ = from + need;
     return base_ + from * kGranule;
@@ -226,6 +282,7 @@ char* CollectedSpace::claim_fit(size_t bytes) {
 }
 
 void CollectedSpace::begin_collection() {
+  collected_ = true;
   std::memset(bits_, 0, (granule_of(high_) + 63) / 64 * sizeof(uint64_t));
 }
 
@@ -247,6 +304,7 @@ size_t CollectedSpace::end_collection() {
   for (size_t i = 0; i < words; ++i)
     live += static_cast<size_t>(std::popcount(bits_[i]));
   hole_scan_ = fit_scan_ = 0;
+  swept_ = high_;
   poison_free();
   return live * kGranule;
 }

@@ -16,6 +16,8 @@
 // The bitmap's rule: between collections, a set bit means "claimed" (the
 // allocator set it when it took the granule); during a collection, "marked
 // live". A collection starts by clearing it, so both meanings never mix.
+// Holes are looked for only below the high mark of the last collection;
+// memory past it is handed out fresh, in order, and needs no bits.
 #pragma once
 
 #include <cstddef>
@@ -28,8 +30,11 @@ class CollectedSpace {
   static constexpr size_t kGranule = 16;
 
   // A space whose footprint (memory ever handed out) may reach
-  // `footprint_cap` bytes. Throws std::bad_alloc when no address range can
-  // be reserved.
+  // `footprint_cap` bytes: the one this thread kept from its last run when
+  // it fits, else a new one. Throws std::bad_alloc when no address range can
+  // be reserved. give() ends its use (it is kept for the next run).
+  static CollectedSpace* take(size_t footprint_cap);
+  static void give(CollectedSpace* space);
   explicit CollectedSpace(size_t footprint_cap);
   ~CollectedSpace();
   CollectedSpace(const CollectedSpace&) = delete;
@@ -46,6 +51,14 @@ class CollectedSpace {
   // Exactly `bytes` from the first free run that holds them, claimed;
   // nullptr when none does within the footprint cap.
   char* claim_fit(size_t bytes);
+  // `bytes` of fresh memory past the high mark (a run's first hole), or
+  // nullptr.
+  char* take_fresh(size_t bytes) {
+    if (kRedzones || bytes > cap_ - footprint()) return nullptr;
+    char* p = high_;
+    high_ += bytes;
+    return p;
+  }
 
   // ---- collection
   void begin_collection();  // every bit cleared
@@ -78,15 +91,19 @@ class CollectedSpace {
   void set_bits(size_t from, size_t to);
   size_t next_clear(size_t g, size_t limit) const;
   size_t next_set(size_t g, size_t limit) const;
-  // A free run of at least `granules` at or after *scan, below the high mark.
-  bool find_run(size_t* scan, size_t granules, size_t* from, size_t* to) const;
+  // A free run of at least `need` granules at or after *scan, below swept_;
+  // *to is at most `want` (>= need) granules past *from.
+  bool find_run(size_t* scan, size_t need, size_t want, size_t* from, size_t* to) const;
   bool grow(size_t bytes, char** begin);  // fresh memory past the high mark
   void poison_free() const;
+  void clean();  // what give does before keeping it
 
   char* base_ = nullptr;
-  size_t span_ = 0;       // bytes of address space reserved
-  size_t cap_ = 0;        // the footprint may not pass this
-  char* high_ = nullptr;  // end of the memory ever handed out
+  size_t span_ = 0;        // bytes of address space reserved
+  size_t cap_ = 0;         // the footprint may not pass this
+  char* high_ = nullptr;   // end of the memory ever handed out
+  char* swept_ = nullptr;  // high_ when the last collection ended
+  bool collected_ = false;
   uint64_t* bits_ = nullptr;
   size_t bits_bytes_ = 0;
   size_t hole_scan_ = 0;  // granule where claim_hole looks next

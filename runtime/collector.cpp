@@ -159,11 +159,10 @@ void collect_heap(Ctx& ctx, Collection kind) {
     for (const auto& [pattern, regex] : ctx.regexes)
       t.value(regex);
   // 2. Root sources.
-  for (RootSource* source : ctx.root_sources())
+  for (RootSource* source = ctx.root_sources(); source; source = source->next_root_source)
     source->trace_roots(t);
   // 3. Root scopes.
-  for (const RootEntry& e : ctx.roots.entries())
-    trace_entry(t, e);
+  ctx.roots.for_each([&t](const RootEntry& e) { trace_entry(t, e); });
   t.drain();
 
   drop_dead_regexes(ctx, space);

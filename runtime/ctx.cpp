@@ -124,9 +124,9 @@ void Ctx::collect_while_parked() {
 }
 
 void Ctx::remove_root_source(RootSource* source) {
-  for (size_t i = root_sources_.size(); i-- > 0;)
-    if (root_sources_[i] == source) {
-      root_sources_.erase(root_sources_.begin() + static_cast<ptrdiff_t>(i));
+  for (RootSource** at = &root_sources_; *at; at = &(*at)->next_root_source)
+    if (*at == source) {
+      *at = source->next_root_source;
       return;
     }
 }

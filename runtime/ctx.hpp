@@ -220,9 +220,12 @@ class Ctx {
   // the schedule (collect_heap's Collection::Between).
   void collect_while_parked();
   // Roots: sources (a VM, a pmap call) register for as long as they live.
-  void add_root_source(RootSource* source) { root_sources_.push_back(source); }
+  void add_root_source(RootSource* source) {
+    source->next_root_source = root_sources_;
+    root_sources_ = source;
+  }
   void remove_root_source(RootSource* source);
-  const std::vector<RootSource*>& root_sources() const { return root_sources_; }
+  RootSource* root_sources() const { return root_sources_; }
   RootStack roots;
   // While one lives, due collections wait (importing the inputs: a memory
   // function is restored by running code, while the values being imported
@@ -314,7 +317,7 @@ class Ctx {
   bool collection_due_ = false;
   bool collect_always_ = false;  // the test builds' stress mode
   int no_collection_ = 0;
-  std::vector<RootSource*> root_sources_;
+  RootSource* root_sources_ = nullptr;  // a list through RootSource::next_root_source
   std::chrono::steady_clock::time_point start_, deadline_;
   std::chrono::steady_clock::time_point cap_ = std::chrono::steady_clock::time_point::max();
   uint32_t timeout_ms_ = 0;
@@ -353,5 +356,8 @@ class CurrentRun {
 inline void charge_walk(int64_t items = 1) {
   if (Ctx* c = CurrentRun::get()) c->tick(items);
 }
+
+// Inline: builtins open one per call, some per item.
+inline RootScope::RootScope(Ctx& ctx) : stack_(ctx.roots), mark_(ctx.roots.size()) {}
 
 }  // namespace ptc

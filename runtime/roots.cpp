@@ -4,10 +4,9 @@
 
 namespace ptc {
 
-RootScope::RootScope(Ctx& ctx) : stack_(ctx.roots), mark_(ctx.roots.size()) {}
-
-RootScope::~RootScope() {
-  stack_.truncate(mark_);
+void RootStack::push_more(RootEntry e) {
+  more_.push_back(e);
+  ++size_;
 }
 
 }  // namespace ptc

@@ -56,6 +56,8 @@ class SeqIter;
 class RootSource {
  public:
   virtual void trace_roots(Tracer& tracer) = 0;
+  // The next source registered with the same context (Ctx::add_root_source).
+  RootSource* next_root_source = nullptr;
 
  protected:
   ~RootSource() = default;
@@ -78,16 +80,38 @@ struct RootEntry {
   size_t n;
 };
 
-// The values native frames hold, as a stack of entries (RootScope).
+// The values native frames hold, as a stack of entries (RootScope). The
+// first entries live in the context itself: most runs open a few scopes,
+// and a run should not pay an allocation for them.
 class RootStack {
  public:
-  size_t size() const { return entries_.size(); }
-  void push(RootEntry e) { entries_.push_back(e); }
-  void truncate(size_t n) { entries_.resize(n); }
-  const std::vector<RootEntry>& entries() const { return entries_; }
+  size_t size() const { return size_; }
+  void push(RootEntry e) {
+    if (size_ < kInline) [[likely]] {
+      inline_[size_++] = e;
+      return;
+    }
+    push_more(e);
+  }
+  void truncate(size_t n) {
+    if (size_ > kInline) [[unlikely]]
+      more_.resize(n > kInline ? n - kInline : 0);
+    size_ = n;
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    for (size_t i = 0; i < size_ && i < kInline; ++i)
+      f(inline_[i]);
+    for (const RootEntry& e : more_)
+      f(e);
+  }
 
  private:
-  std::vector<RootEntry> entries_;
+  void push_more(RootEntry e);
+  static constexpr size_t kInline = 16;
+  size_t size_ = 0;
+  RootEntry inline_[kInline];
+  std::vector<RootEntry> more_;
 };
 
 // Adds roots for as long as it lives. What is added is read when a
@@ -102,7 +126,7 @@ class RootStack {
 class RootScope {
  public:
   explicit RootScope(Ctx& ctx);
-  ~RootScope();
+  ~RootScope() { stack_.truncate(mark_); }
   RootScope(const RootScope&) = delete;
   RootScope& operator=(const RootScope&) = delete;
 

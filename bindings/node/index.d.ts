@@ -163,9 +163,19 @@ export interface ParallelCall {
 
 export interface Usage {
   durationMs: number;
-  /** Heap bytes the run allocated. */
+  /** Heap bytes the run allocated (allocatedBytes), with the bytes charged to it. */
   memoryBytes: number;
   evalReductions: number;
+  /** The most a collection found live (max_heap bounds this, not what was
+   * allocated); what the run allocated after its last collection counts as
+   * live here. */
+  peakLiveBytes: number;
+  /** Every heap byte the program allocated. */
+  allocatedBytes: number;
+  /** How many times the run's heap was collected. */
+  collections: number;
+  /** Time spent collecting. */
+  collectMs: number;
 }
 
 /** The outcome of a run. */

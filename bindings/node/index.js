@@ -195,17 +195,23 @@ function signalOf(options) {
 
 // The Result object the addon makes (src/addon.cpp result_object): an
 // object literal, so every Result shares one shape built once.
-// truncated, returned, usage's three, and a scalar value: its kind and number
-const plainSlots = new Float64Array(7);
+// truncated, returned, usage's first three, a scalar value (its kind and
+// number), then usage's heap figures
+const plainSlots = new Float64Array(11);
 native.setResultFactory((ok, value, printed, truncated, returned, prints, memory, toolCalls,
-  pmapCalls, durationMs, memoryBytes, evalReductions, error, payload) => {
+  pmapCalls, durationMs, memoryBytes, evalReductions, peakLiveBytes, allocatedBytes, collections,
+  collectMs, error, payload) => {
   const result = {
     ok, value, printed, truncated, returned,
     prints: prints === undefined ? [] : prints,
     memory: memory === undefined ? {} : memory,
     toolCalls: toolCalls === undefined ? [] : toolCalls,
     pmapCalls: pmapCalls === undefined ? [] : pmapCalls,
-    usage: { durationMs, memoryBytes, evalReductions }, error,
+    usage: {
+      durationMs, memoryBytes, evalReductions, peakLiveBytes, allocatedBytes, collections,
+      collectMs,
+    },
+    error,
   };
   if (payload !== undefined) result.payload = payload;
   return result;
@@ -216,7 +222,11 @@ function makePlain(value, printed) {
   return {
     ok: true, value, printed, truncated: plainSlots[0] === 1, returned: plainSlots[1] === 1,
     prints: [], memory: {}, toolCalls: [], pmapCalls: [],
-    usage: { durationMs: plainSlots[2], memoryBytes: plainSlots[3], evalReductions: plainSlots[4] },
+    usage: {
+      durationMs: plainSlots[2], memoryBytes: plainSlots[3], evalReductions: plainSlots[4],
+      peakLiveBytes: plainSlots[7], allocatedBytes: plainSlots[8], collections: plainSlots[9],
+      collectMs: plainSlots[10],
+    },
     error: null,
   };
 }

@@ -1,6 +1,7 @@
 #include "runtime/builtins/owned.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -63,13 +64,16 @@ Value owned_update(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
   if (!m) return plain().update(ctx, a, n);
   Value k = a[1], f = a[2];
   builtins::expect_callable("update", f, 3);
-  // The accumulator (maybe a fresh copy) and the key outlive f's call.
-  RootScope roots(ctx);
-  roots.add(a, n);
-  roots.add(m);
+  // A fresh copy of the accumulator outlives f's call (any later step's is
+  // the argument itself, held by the caller); the key found is m's or the
+  // argument's.
+  std::optional<RootScope> roots;
+  if (m != a[0].obj()) {
+    roots.emplace(ctx);
+    roots->add(m);
+  }
   // As update does: read flexibly, write back under the key that was found.
   Value stored_key = k;
-  roots.add(stored_key);
   const Value* found = map_find_flex_entry(static_cast<const MapObj*>(m), k, &stored_key);
   Value old = found ? *found : Value();
   Value v = builtins::call_updater(ctx, f, old, a + 3, n - 3);

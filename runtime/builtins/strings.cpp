@@ -57,9 +57,10 @@ class TextBuilder {
   // print far larger than it is; charges the time per byte written.
   void append_value(Value v) {
     size_t before = out_.size();
-    str_append(out_, v, before + std::max<size_t>(ctx_.arena.remaining(), 1));
+    size_t room = ctx_.arena.remaining();  // printing allocates nothing in the arena
+    str_append(out_, v, before + std::max<size_t>(room, 1));
     charge(ctx_, out_.size() - before);
-    check();
+    if (out_.size() > room) ctx_.arena.reserve_check(out_.size());
   }
   const std::string& text() const { return out_; }
   Value finish() { return ctx_.string(out_); }

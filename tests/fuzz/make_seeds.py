@@ -669,6 +669,7 @@ def main():
     write(out, "reader", progs)
     write(out, "compile", progs)
     write(out, "run", progs)
+    write(out, "collect", progs)
     write(out, "json", json_docs())
     write(out, "signature", signature_inputs())
     write(out, "memory", memory_inputs())

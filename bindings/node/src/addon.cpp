@@ -82,8 +82,8 @@ namespace {
 
 // index.js's makeResult(ok, value, printed, truncated, returned, prints,
 // memory, toolCalls, pmapCalls, durationMs, memoryBytes, evalReductions,
-// error, payload?): a JS object literal, whose shape V8 builds once, costs a
-// fraction of defining its properties one by one from here.
+// peakLiveBytes, allocatedBytes, collections, collectMs, error, payload?): a JS object literal,
+// whose shape V8 builds once, costs a fraction of defining its properties one by one from here.
 struct Instance {
   napi_ref make_result = nullptr;
   // index.js's Float64Array for plain results (plain_result): its memory,
@@ -144,6 +144,10 @@ napi_value plain_result(napi_env env, const Step& step) {
   slots[2] = step.usage.duration_ms;
   slots[3] = static_cast<double>(step.usage.memory_bytes);
   slots[4] = static_cast<double>(step.usage.eval_reductions);
+  slots[7] = static_cast<double>(step.usage.peak_live_bytes);
+  slots[8] = static_cast<double>(step.usage.allocated_bytes);
+  slots[9] = static_cast<double>(step.usage.collections);
+  slots[10] = step.usage.collect_ms;
   // A scalar value goes in the slots too, and only `printed` is made here:
   // no call into JS at all (index.js builds the Result around them).
   constexpr int64_t kMaxSafeInt = (int64_t{1} << 53) - 1;
@@ -202,6 +206,10 @@ napi_value result_object(napi_env env, const Step& step, const std::string* payl
       js_number(env, step.usage.duration_ms),
       js_number(env, static_cast<double>(step.usage.memory_bytes)),
       js_number(env, static_cast<double>(step.usage.eval_reductions)),
+      js_number(env, static_cast<double>(step.usage.peak_live_bytes)),
+      js_number(env, static_cast<double>(step.usage.allocated_bytes)),
+      js_number(env, static_cast<double>(step.usage.collections)),
+      js_number(env, step.usage.collect_ms),
       step.ok ? js_null(env) : error_object(env, step.error, &step.fail_value),
       payload ? js_string(env, *payload) : js_undefined(env),
   };

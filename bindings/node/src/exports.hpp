@@ -49,8 +49,10 @@ napi_value result_object(napi_env env, const Step& step, const std::string* payl
 // evalReductions), fewer values to make and pass; for a scalar value
 // (number, boolean, nil) only `printed`, a string, with the value in the
 // slots too (slot 5: 1 a number in slot 6, 2 true, 3 false, 4 nil), for
-// index.js to build the Result without a call into JS from here.
-inline constexpr size_t kPlainSlots = 7;
+// index.js to build the Result without a call into JS from here; slots 7-10
+// are usage's heap figures (peakLiveBytes, allocatedBytes, collections,
+// collectMs).
+inline constexpr size_t kPlainSlots = 11;
 napi_value plain_result(napi_env env, const Step& step);
 // An error as {reason, message, hint, line, column, text, failValue}.
 napi_value error_object(napi_env env, const Error& error, const HostValue* fail_value);

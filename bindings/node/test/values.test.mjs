@@ -88,6 +88,8 @@ test('every field of a plain outcome (the addon passes it the short way) and of 
                      [true, [1, 2, 3], '[1 2 ...] (2/3)', true, true, null]);
     assert.deepEqual([r.prints, r.memory, r.toolCalls, r.pmapCalls], [[], {}, [], []]);
     assert.ok(r.usage.durationMs > 0 && r.usage.memoryBytes > 0 && r.usage.evalReductions > 0);
+    assert.ok(r.usage.peakLiveBytes > 0 && r.usage.allocatedBytes > 0);
+    assert.equal(r.usage.collections, 0);
   }
   const plain = runSync('7');
   assert.deepEqual([plain.truncated, plain.returned], [false, false]);

@@ -439,3 +439,18 @@ def test_a_result_converts_on_demand_and_copies_whole():
             [getattr(result, f) for f in ptc.Result._fields if f != "error"]
     failed = pickle.loads(pickle.dumps(ptc.run("(+ 1 :a)")))
     assert not failed.ok and failed.error.reason == "type_error" and failed.value is None
+
+
+def test_usage_reports_the_collected_heap():
+    # The cap bounds what is live: this allocates far more than 1 MB and keeps little.
+    result = ptc.run("(reduce (fn [acc i] (+ acc (count (vec (range 200))))) 0 (range 2000))",
+                     max_heap_bytes=1 << 20)
+    assert result.ok and result.value == 400000
+    usage = result.usage
+    assert usage["allocated_bytes"] > 1 << 20
+    assert usage["collections"] >= 1 and usage["collect_ms"] > 0
+    assert 0 < usage["peak_live_bytes"] < 1 << 20
+    kept = ptc.run("(count (reduce (fn [acc i] (conj acc (vec (range 200)))) [] (range 2000)))",
+                   max_heap_bytes=1 << 20)
+    assert not kept.ok and kept.error.reason == "memory_limit"
+    assert "still reachable after a collection" in kept.error.message
