@@ -115,7 +115,7 @@ Arena::~Arena() {
 
 size_t Arena::used() const {
   if (!space_) return limit_ - left_;
-  return chunk_used_ + live_ + allocated_since_collection() + external_;
+  return chunk_used_ + live_ + (allocated_since_collection() - between_) + external_;
 }
 
 void Arena::set_cap(size_t cap) {
@@ -202,13 +202,13 @@ void Arena::start_collecting(size_t cap, void (*wanted)(void*), void* arg) {
   cur_ = space_->take_fresh(std::min(kHolePiece, space_->footprint_cap()));
   end_ = cur_ ? cur_ + std::min(kHolePiece, space_->footprint_cap()) : nullptr;
 #endif
-  live_ = external_ = taken_ = 0;
+  live_ = external_ = taken_ = between_ = 0;
   reset_budget();
 }
 
 void Arena::refresh_room() {
   auto s = [](size_t x) { return static_cast<int64_t>(std::min(x, kMaxCap)); };
-  room_base_ = s(footprint_cap_) - s(live_) - s(taken_) - s(window_) - s(external_);
+  room_base_ = s(footprint_cap_) - s(live_) - s(taken_) - s(window_) + s(between_) - s(external_);
   alone_ = cap_ > external_ ? cap_ - external_ : 0;
 }
 
@@ -280,6 +280,7 @@ void* Arena::alloc_collected(size_t bytes) {
 
 void Arena::collection_between(size_t live_bytes, uint64_t ns) {
   live_ = live_bytes;
+  between_ = allocated_since_collection();
   refresh_room();
   stats_.collections += 1;
   stats_.collect_ns += ns;
@@ -293,6 +294,7 @@ void Arena::collection_between(size_t live_bytes, uint64_t ns) {
 void Arena::collection_done(size_t live_bytes, uint64_t ns) {
   stats_.allocated_bytes += allocated_since_collection();
   live_ = live_bytes;
+  between_ = 0;
   stats_.collections += 1;
   stats_.collect_ns += ns;
   stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, live_ + external_);
@@ -308,7 +310,7 @@ HeapStats Arena::stats() const {
   if (!space_) return s;
   size_t since = allocated_since_collection();
   s.allocated_bytes += since;
-  s.peak_live_bytes = std::max(s.peak_live_bytes, live_ + since + external_);
+  s.peak_live_bytes = std::max(s.peak_live_bytes, live_ + (since - between_) + external_);
   return s;
 }
 

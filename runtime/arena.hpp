@@ -218,6 +218,9 @@ class Arena {
   size_t window_ = 0;      // left_ when the budget was last set
   size_t taken_ = 0;       // allocated since the last collection, before window_
   size_t live_ = 0;        // what the last collection found live
+  // allocated_since_collection() when a collection between the scheduled
+  // ones ran (what it found is in live_), 0 after a scheduled one.
+  size_t between_ = 0;
   size_t external_ = 0;    // charged bytes
   int64_t room_base_ = 0;  // remaining(): footprint cap - live - taken - window - charged
   size_t alone_ = 0;       // remaining(): the cap less the charges
