@@ -175,6 +175,12 @@ std::string markdown(const std::vector<Section>& all) {
       "program, by category, each category sorted by name. Besides these names, a\n"
       "program reads its context as `data/<key>` and calls the host's tools as\n"
       "`(tool/<name> {{...}})`.\n"
+      "\n"
+      "A program's memory is bounded by what it keeps, not by what it makes: the heap\n"
+      "cap (`max_heap`, 10 MB by default) counts what is still reachable when the\n"
+      "run's heap is collected. Intermediate collections, strings and rows that are\n"
+      "dropped cost time but not room; holding more than the cap at once ends the run\n"
+      "with `memory_limit`.\n"
       "\n",
       forms, functions);
   for (const Section& s : all)

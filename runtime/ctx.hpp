@@ -177,8 +177,8 @@ class Ctx {
   Value call_owned(Value fn, const Value* args, uint32_t nargs, uint32_t owner) {
     return owner ? invoker->invoke_owned(fn, args, nargs, owner) : call(fn, args, nargs);
   }
-  Value call(Value fn, Value a) { return call(fn, &a, 1); }
-  Value call(Value fn, Value a, Value b) {
+  [[gnu::always_inline]] Value call(Value fn, Value a) { return call(fn, &a, 1); }
+  [[gnu::always_inline]] Value call(Value fn, Value a, Value b) {
     Value args[2] = {a, b};
     return call(fn, args, 2);
   }

@@ -8,15 +8,20 @@
 namespace ptc {
 
 struct Limits {
-  size_t max_heap_bytes = 10 * 1024 * 1024;  // run arena cap (spec: ~10 MB)
-  uint32_t timeout_ms = 1000;                // wall clock for the whole run
-  uint32_t loop_limit = 1000;                // loop/recur jumps per loop activation
-  uint32_t max_call_depth = 10000;           // nested function calls
-  uint32_t max_symbols = 10000;              // distinct keywords and symbols
-  size_t max_program_bytes = 1000000;        // source size
-  uint32_t max_print_length = 2000;          // characters kept per println
-  uint32_t max_nesting_depth = 1000;         // reader nesting of forms
-  uint32_t compile_timeout_ms = 5000;        // reading, analysis and compilation
+  // Cap on the run's live heap (spec: ~10 MB): a run fails with memory_limit
+  // when what is still reachable after a collection, with the bytes charged
+  // to it (prints, regexes, the tool ledger), is more, or when one request
+  // alone is. What it allocates in total is not capped; its memory is at
+  // most about twice this.
+  size_t max_heap_bytes = 10 * 1024 * 1024;
+  uint32_t timeout_ms = 1000;          // wall clock for the whole run
+  uint32_t loop_limit = 1000;          // loop/recur jumps per loop activation
+  uint32_t max_call_depth = 10000;     // nested function calls
+  uint32_t max_symbols = 10000;        // distinct keywords and symbols
+  size_t max_program_bytes = 1000000;  // source size
+  uint32_t max_print_length = 2000;    // characters kept per println
+  uint32_t max_nesting_depth = 1000;   // reader nesting of forms
+  uint32_t compile_timeout_ms = 5000;  // reading, analysis and compilation
   // Tool calls per run, counted across parallel branches; nullopt = unlimited.
   std::optional<uint32_t> max_tool_calls;
   size_t max_tool_call_result_bytes = 16384;  // per ledger entry; the program sees it all
