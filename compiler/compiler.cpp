@@ -141,6 +141,8 @@ class ProgramCompiler {
   FnProto* compile_fn(FnNode* fn) {
     check_native_stack("compiling deeply nested functions");
     FnProto* fp = out_->fns.add();
+    fp->top_closure.type = Type::Closure;
+    fp->top_closure.fn = fp;
     fp->name_text = std::string(fn->name);
     fp->params_text = fn->params_display;
     fp->name = fp->name_text;

@@ -96,6 +96,12 @@ struct FnProto : FnHeader {
   // a call then finds it without a search.
   const Proto* sole_fixed = nullptr;
 
+  // The closure of a top-level function (no captures: the program's main, a
+  // memory restorer's factory), made once with the function: a run starts
+  // without allocating it, and, living outside every run's heap, it is never
+  // collected (nor does it hold anything to trace).
+  ClosureObj top_closure;
+
   // The arity that accepts `nargs` arguments, or nullptr.
   const Proto* arity_for(uint32_t nargs) const {
     if (sole_fixed) return sole_fixed->nparams == nargs ? sole_fixed : nullptr;

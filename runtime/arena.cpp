@@ -114,7 +114,7 @@ Arena::~Arena() {
 }
 
 size_t Arena::used() const {
-  if (!space_) return limit_ - left_;
+  if (!collecting_) return limit_ - left_;
   return chunk_used_ + live_ + (allocated_since_collection() - between_) + external_;
 }
 
@@ -128,13 +128,13 @@ void Arena::set_cap(size_t cap) {
 void Arena::throw_over_cap(size_t bytes) const {
   // A request that could never fit says only that: what the heap holds
   // besides depends on when the last collection ran.
-  if (space_ && bytes > cap_ - std::min(cap_, external_))
+  if (collecting_ && bytes > cap_ - std::min(cap_, external_))
     throw_error(ErrorKind::MemoryLimit,
                 fmt::format("memory limit exceeded: the program needs more than {} of heap "
                             "(asked for {} at once)",
                             human_bytes(cap_), human_bytes(bytes)),
                 kOverCapHint);
-  if (space_)
+  if (collecting_)
     throw_error(ErrorKind::MemoryLimit,
                 fmt::format("memory limit exceeded: the program needs more than {} of heap "
                             "({} live after the last collection, {} allocated since, asked for "
@@ -159,7 +159,7 @@ void Arena::throw_live_over_cap(size_t live) const {
 }
 
 void Arena::charge(size_t bytes) {
-  if (space_) {
+  if (collecting_) {
     if (bytes > cap_ - std::min(cap_, external_)) throw_over_cap(bytes);
     external_ += bytes;
     refresh_room();
@@ -172,7 +172,7 @@ void Arena::charge(size_t bytes) {
 
 void Arena::uncharge(size_t bytes) {
   external_ -= std::min(bytes, external_);
-  if (space_) refresh_room();
+  if (collecting_) refresh_room();
 }
 
 void Arena::add_finalizer(void (*fn)(void*), void* p) {
@@ -191,23 +191,21 @@ void Arena::start_collecting(size_t cap, void (*wanted)(void*), void* arg) {
   cap_ = std::min(cap, kMaxCap);
   size_t footprint;
   if (__builtin_mul_overflow(cap_, kFootprintFactor, &footprint)) footprint = SIZE_MAX;
-  space_ = CollectedSpace::take(footprint);
+  // The space itself is taken at the first allocation: a run that makes
+  // nothing (arithmetic) needs none.
+  footprint_request_ = footprint;
   collecting_ = true;
-  footprint_cap_ = space_->footprint_cap();
+  footprint_cap_ = CollectedSpace::cap_for(footprint);
   wanted_ = wanted;
   wanted_arg_ = arg;
   cur_ = end_ = nullptr;
-#ifndef PTC_ARENA_USE_MALLOC
-  // The first hole is fresh memory: most runs never leave it.
-  cur_ = space_->take_fresh(std::min(kHolePiece, space_->footprint_cap()));
-  end_ = cur_ ? cur_ + std::min(kHolePiece, space_->footprint_cap()) : nullptr;
-#endif
   live_ = external_ = taken_ = between_ = 0;
   reset_budget();
 }
 
 void Arena::refresh_room() {
-  auto s = [](size_t x) { return static_cast<int64_t>(std::min(x, kMaxCap)); };
+  // Every term is at most about kMaxCap (a quarter of the range): no overflow.
+  auto s = [](size_t x) { return static_cast<int64_t>(x); };
   room_base_ = s(footprint_cap_) - s(live_) - s(taken_) - s(window_) + s(between_) - s(external_);
   alone_ = cap_ > external_ ? cap_ - external_ : 0;
 }
@@ -224,7 +222,7 @@ void Arena::reset_budget() {
 }
 
 void* Arena::alloc_past_budget(size_t bytes) {
-  if (!space_ || bytes > kMaxCap) throw_over_cap(bytes);
+  if (!collecting_ || bytes > kMaxCap) throw_over_cap(bytes);
   // The budget is spent: a collection is due at the next safe point. Until
   // then allocation goes on, held by the footprint cap alone.
   taken_ += window_ - left_;
@@ -238,6 +236,22 @@ void* Arena::alloc_collected(size_t bytes) {
   if (bytes > cap_ - std::min(cap_, external_)) {
     left_ += bytes;  // not allocated
     throw_over_cap(bytes);
+  }
+  if (!space_) [[unlikely]] {
+    space_ = CollectedSpace::take(footprint_request_);
+#ifndef PTC_ARENA_USE_MALLOC
+    // The first hole is fresh memory: most runs never leave it.
+    size_t first = std::min(kHolePiece, footprint_cap_);
+    if (bytes <= first) {
+      cur_ = space_->take_fresh(first);
+      if (cur_) {
+        end_ = cur_ + first;
+        void* p = cur_;
+        cur_ += bytes;
+        return p;
+      }
+    }
+#endif
   }
 #ifdef PTC_ARENA_USE_MALLOC
   size_t need = bytes + kRedzone;
@@ -307,7 +321,7 @@ void Arena::collection_done(size_t live_bytes, uint64_t ns) {
 
 HeapStats Arena::stats() const {
   HeapStats s = stats_;
-  if (!space_) return s;
+  if (!collecting_) return s;
   size_t since = allocated_since_collection();
   s.allocated_bytes += since;
   s.peak_live_bytes = std::max(s.peak_live_bytes, live_ + (since - between_) + external_);
@@ -315,7 +329,7 @@ HeapStats Arena::stats() const {
 }
 
 void* Arena::alloc_slow(size_t bytes) {
-  if (space_) return alloc_collected(bytes);
+  if (collecting_) return alloc_collected(bytes);
 #ifdef PTC_ARENA_USE_MALLOC
   void* p = std::aligned_alloc(16, bytes);
   if (!p) throw std::bad_alloc();

@@ -147,6 +147,10 @@ struct SpareSpace {
 thread_local SpareSpace t_spare;
 }  // namespace
 
+size_t CollectedSpace::cap_for(size_t footprint_cap) {
+  return std::min(footprint_cap, span_for(footprint_cap));
+}
+
 CollectedSpace* CollectedSpace::take(size_t footprint_cap) {
   SpareSpace& spare = t_spare;
   if (spare.space && spare.space->span_ == span_for(footprint_cap)) {

@@ -34,6 +34,8 @@ class CollectedSpace {
   // it fits, else a new one. Throws std::bad_alloc when no address range can
   // be reserved. give() ends its use (it is kept for the next run).
   static CollectedSpace* take(size_t footprint_cap);
+  // The footprint cap a space asked for `footprint_cap` gets.
+  static size_t cap_for(size_t footprint_cap);
   static void give(CollectedSpace* space);
   explicit CollectedSpace(size_t footprint_cap);
   ~CollectedSpace();

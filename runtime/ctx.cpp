@@ -116,11 +116,12 @@ void Ctx::collection_wanted() {
 
 void Ctx::collect() {
   collection_due_ = collect_always_;
-  if (arena.collecting()) collect_heap(*this, Collection::Scheduled);
+  // No space yet: nothing was allocated to collect.
+  if (arena.space()) collect_heap(*this, Collection::Scheduled);
 }
 
 void Ctx::collect_while_parked() {
-  if (arena.collecting()) collect_heap(*this, Collection::Between);
+  if (arena.space()) collect_heap(*this, Collection::Between);
 }
 
 void Ctx::remove_root_source(RootSource* source) {

@@ -14,6 +14,23 @@
 
 namespace ptc {
 
+namespace {
+
+// A function object (closure or native) with its captured values copied.
+template <class Fn>
+Value copy_function(Ctx& dst, const Fn* from) {
+  uint32_t n = from->ncaptured;
+  auto* f = static_cast<Fn*>(dst.arena.alloc(sizeof(Fn) + n * sizeof(Value)));
+  std::memcpy(static_cast<void*>(f), static_cast<const void*>(from), sizeof(Fn));
+  f->flags = 0;  // not frozen: the copy is the run's own
+  f->hash = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    f->captured()[i] = transfer_value(dst, from->captured()[i]);
+  return Value::object(f);
+}
+
+}  // namespace
+
 Value transfer_value(Ctx& dst, Value v) {
   check_native_stack("copying a parallel result");
   dst.tick();
@@ -48,35 +65,10 @@ Value transfer_value(Ctx& dst, Value v) {
         b.put(transfer_value(dst, it.key()));
       return Value::object(b.finish());
     }
-    case Type::Closure: {
-      const auto* from = v.as<const ClosureObj>();
-      uint32_t n = from->ncaptured;
-      auto* c = static_cast<ClosureObj*>(dst.arena.alloc(sizeof(ClosureObj) + n * sizeof(Value)));
-      new (c) ClosureObj();
-      c->type = Type::Closure;
-      c->fn = from->fn;  // the program both runs share
-      c->ncaptured = n;
-      for (uint32_t i = 0; i < n; ++i)
-        c->captured()[i] = Value();
-      for (uint32_t i = 0; i < n; ++i)
-        c->captured()[i] = transfer_value(dst, from->captured()[i]);
-      return Value::object(c);
-    }
-    case Type::NativeFn: {
-      const auto* from = v.as<const NativeFnObj>();
-      uint32_t n = from->ncaptured;
-      auto* f = static_cast<NativeFnObj*>(dst.arena.alloc(sizeof(NativeFnObj) + n * sizeof(Value)));
-      new (f) NativeFnObj();
-      f->type = Type::NativeFn;
-      f->impl = from->impl;
-      f->name = from->name;
-      f->ncaptured = n;
-      for (uint32_t i = 0; i < n; ++i)
-        f->captured()[i] = Value();
-      for (uint32_t i = 0; i < n; ++i)
-        f->captured()[i] = transfer_value(dst, from->captured()[i]);
-      return Value::object(f);
-    }
+    case Type::Closure:  // its code is the program both runs share
+      return copy_function(dst, v.as<const ClosureObj>());
+    case Type::NativeFn:  // its code is a builtin's
+      return copy_function(dst, v.as<const NativeFnObj>());
     case Type::Regex:
       return make_regex(dst, v.as<const RegexObj>()->source->view());
     case Type::Var: {

@@ -277,11 +277,7 @@ Value VM::invoke_until_return(Value fn, const Value* args, uint32_t nargs) {
 }
 
 Value VM::top_level_closure(const FnProto* fn) {
-  auto* c = static_cast<ClosureObj*>(ctx_.arena.alloc(sizeof(ClosureObj)));
-  new (c) ClosureObj();
-  c->type = Type::Closure;
-  c->fn = fn;
-  return Value::object(c);
+  return Value::object(&fn->top_closure);
 }
 
 void VM::trace_roots(Tracer& t) {

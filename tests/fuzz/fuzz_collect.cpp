@@ -16,6 +16,8 @@
 namespace {
 
 using ptc::HostValue;
+using ptc::fuzz::ended_at_a_limit;
+using ptc::fuzz::outcome;
 
 const ptc::RunOptions& base_options() {
   static const ptc::RunOptions* options = [] {
@@ -29,18 +31,6 @@ const ptc::RunOptions& base_options() {
     return o;
   }();
   return *options;
-}
-
-std::string outcome(const ptc::Step& s) {
-  std::string out = s.ok ? "ok " + s.printed : "error " + ptc::format_error(s.error);
-  for (const std::string& line : s.prints)
-    out += "\nprint " + line;
-  return out;
-}
-
-bool ended_at_a_limit(const ptc::Step& s) {
-  auto k = s.error.kind;
-  return !s.ok && (k == ptc::ErrorKind::Timeout || k == ptc::ErrorKind::MemoryLimit);
 }
 
 }  // namespace

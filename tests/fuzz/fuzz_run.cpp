@@ -17,6 +17,8 @@
 namespace {
 
 using ptc::HostValue;
+using ptc::fuzz::ended_at_a_limit;
+using ptc::fuzz::outcome;
 
 constexpr std::string_view kContext = R"({
   "orders": [{"id": 1, "total": 9.5, "status": "paid", "customer": "acme"},
@@ -60,18 +62,6 @@ const std::shared_ptr<const ptc::PreparedContext>& prepared() {
   static const auto* context =
       new std::shared_ptr<const ptc::PreparedContext>(ptc::prepare_context(kContext));
   return *context;
-}
-
-std::string outcome(const ptc::Step& s) {
-  std::string out = s.ok ? "ok " + s.printed : "error " + ptc::format_error(s.error);
-  for (const std::string& line : s.prints)
-    out += "\nprint " + line;
-  return out;
-}
-
-bool ended_at_a_limit(const ptc::Step& s) {
-  auto k = s.error.kind;
-  return !s.ok && (k == ptc::ErrorKind::Timeout || k == ptc::ErrorKind::MemoryLimit);
 }
 
 ptc::Step run_compiled(std::string_view source, const ptc::RunOptions& shared) {

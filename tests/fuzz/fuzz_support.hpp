@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "include/ptc/ptc.hpp"
 #include "runtime/limits.hpp"
 
 namespace ptc::fuzz {
@@ -60,6 +61,22 @@ inline Limits tight_limits() {
   l.max_parallel_workers = 2;
   l.worker_max_heap_bytes = 1 << 20;
   return l;
+}
+
+// How a run ended, for comparing two ways of running one input: the value or
+// the error, then the prints.
+inline std::string outcome(const Step& s) {
+  std::string out = s.ok ? "ok " + s.printed : "error " + format_error(s.error);
+  for (const std::string& line : s.prints)
+    out += "\nprint " + line;
+  return out;
+}
+
+// Whether a run ended at a limit whose point depends on the work or heap it
+// took (time, memory): two ways of running it may end there differently.
+inline bool ended_at_a_limit(const Step& s) {
+  auto k = s.error.kind;
+  return !s.ok && (k == ErrorKind::Timeout || k == ErrorKind::MemoryLimit);
 }
 
 }  // namespace ptc::fuzz
