@@ -210,7 +210,7 @@ class Arena {
 
   // Collecting mode.
   CollectedSpace* space_ = nullptr;  // CollectedSpace::take's, given back when the arena ends
-  size_t footprint_request_ = 0;      // what take() is asked for, at the first allocation
+  size_t footprint_request_ = 0;     // what take() is asked for, at the first allocation
   bool collecting_ = false;
   size_t footprint_cap_ = 0;
   void (*wanted_)(void*) = nullptr;

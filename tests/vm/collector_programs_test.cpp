@@ -13,8 +13,6 @@
 namespace ptc {
 namespace {
 
-using ptc::testing::eval;
-
 // 15,000 log events as JSON (about 1.7 MB): service, level, latency, user.
 std::string log_events_json() {
   const char* services[] = {"auth", "billing", "search", "mail", "export"};
@@ -41,10 +39,14 @@ Step run_default(const std::string& src, const std::string& context_json = "") {
 }
 
 TEST(CollectedPrograms, GarbageHeavyProgramsPassAtTheDefaultCap) {
-  EXPECT_EQ(eval("(count (reduce (fn [m i] (assoc m i (* i i))) {} (range 50000)))"), "50000");
-  EXPECT_EQ(eval("(count (reduce (fn [s x] (str s x \",\")) \"\" (range 3000)))"), "13890");
-  EXPECT_EQ(eval("(count (reduce (fn [m i] (assoc m (mod i 10) (vec (range 100)))) {} "
-                 "(range 5000)))"),
+  auto value = [](const char* src) {
+    Step s = run_default(src);
+    return s.ok ? s.printed : s.error.describe();
+  };
+  EXPECT_EQ(value("(count (reduce (fn [m i] (assoc m i (* i i))) {} (range 50000)))"), "50000");
+  EXPECT_EQ(value("(count (reduce (fn [s x] (str s x \",\")) \"\" (range 3000)))"), "13890");
+  EXPECT_EQ(value("(count (reduce (fn [m i] (assoc m (mod i 10) (vec (range 100)))) {} "
+                  "(range 5000)))"),
             "10");
   // 9000 steps, each summing a fresh (range 3000): 430 MB allocated, 48 KB held.
   RunOptions long_run;
