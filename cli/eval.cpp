@@ -9,8 +9,24 @@ namespace ptc::cli {
 
 namespace {
 
-int run_and_print(const std::string& source, CommonOptions& opts) {
+std::string megabytes(size_t bytes) {
+  return fmt::format("{:.1f} MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+// --usage: one line on stderr, whatever the outcome, so a user sees what a
+// program costs against its limits (the heap cap bounds peak live bytes).
+void print_usage(const Usage& u) {
+  fmt::print(stderr,
+             "usage: {:.1f} ms, {} reductions; heap: peak live {}, allocated {}, {} "
+             "collection{} ({:.1f} ms)\n",
+             u.duration_ms, u.eval_reductions, megabytes(u.peak_live_bytes),
+             megabytes(u.allocated_bytes), u.collections, u.collections == 1 ? "" : "s",
+             u.collect_ms);
+}
+
+int run_and_print(const std::string& source, CommonOptions& opts, bool show_usage) {
   Step r = run(source, opts.run);
+  if (show_usage) print_usage(r.usage);
   // println output: stdout normally; stderr when stdout must be pure JSON.
   std::FILE* prints = opts.json ? stderr : stdout;
   for (const std::string& line : r.prints)
@@ -23,7 +39,9 @@ int run_and_print(const std::string& source, CommonOptions& opts) {
   return print_value(r, opts.json) ? kExitOk : kExitProgramError;
 }
 
-int setup(std::vector<std::string>& args, CommonOptions& opts, const char* usage) {
+int setup(std::vector<std::string>& args, CommonOptions& opts, bool* show_usage,
+          const char* usage) {
+  *show_usage = take_flag(args, "--usage");
   std::string err = parse_common(args, opts);
   if (err.empty()) err = load_context(opts);
   if (!err.empty()) {
@@ -41,20 +59,22 @@ int setup(std::vector<std::string>& args, CommonOptions& opts, const char* usage
 
 int cmd_eval(std::vector<std::string> args) {
   CommonOptions opts;
-  if (int rc = setup(args, opts, "ptc eval 'EXPR' [options]"); rc >= 0) return rc;
-  return run_and_print(args[0], opts);
+  bool show_usage = false;
+  if (int rc = setup(args, opts, &show_usage, "ptc eval 'EXPR' [options]"); rc >= 0) return rc;
+  return run_and_print(args[0], opts, show_usage);
 }
 
 int cmd_run(std::vector<std::string> args) {
   CommonOptions opts;
-  if (int rc = setup(args, opts, "ptc run FILE.clj [options]"); rc >= 0) return rc;
+  bool show_usage = false;
+  if (int rc = setup(args, opts, &show_usage, "ptc run FILE.clj [options]"); rc >= 0) return rc;
   std::string err;
   auto source = read_program(args[0], &err);
   if (!source) {
     fmt::print(stderr, "ptc: {}\n", err);
     return kExitUsage;
   }
-  return run_and_print(*source, opts);
+  return run_and_print(*source, opts, show_usage);
 }
 
 int cmd_disasm(std::vector<std::string> args) {

@@ -51,10 +51,15 @@ const char* help_for(const std::string& cmd) {
     return "usage: ptc eval 'EXPR' [options]\n\n"
            "Runs EXPR (one or more forms; the last value is the result) and prints the\n"
            "value in Clojure syntax, or as JSON with --json. println output goes to\n"
-           "stdout (stderr with --json).\n\noptions:\n";
+           "stdout (stderr with --json).\n\n"
+           "options:\n"
+           "  --usage             after the run, print its usage to stderr: time,\n"
+           "                      reductions, peak live heap, bytes allocated, collections\n";
   if (cmd == "run")
     return "usage: ptc run FILE.clj [options]\n\n"
-           "Like eval, with the program read from FILE (- for stdin).\n\noptions:\n";
+           "Like eval, with the program read from FILE (- for stdin).\n\n"
+           "options:\n"
+           "  --usage             after the run, print its usage to stderr (as eval)\n";
   if (cmd == "batch")
     return "usage: ptc batch FILE.jsonl [options]\n\n"
            "Each input line is {\"id\":..., \"program\":\"...\", \"context\":{...}} (optionally\n"

@@ -32,6 +32,22 @@ contains "error names reason and location" "error: type_error at 1:1:" "$out"
 "$ptc" eval '(+ 1 :a)' >"$tmp/out" 2>"$tmp/err"
 check "errors go to stderr, not stdout" "" "$(cat "$tmp/out")"
 
+# --usage: the value on stdout as ever, one usage line on stderr; a
+# garbage-heavy program collects, and its peak live heap stays far below
+# what it allocated (45 MB allocated, a few MB live, at the default cap).
+"$ptc" eval '(count (reduce (fn [m i] (assoc m i (* i i))) {} (range 50000)))' --usage \
+  >"$tmp/out" 2>"$tmp/err"
+check "--usage keeps stdout the value" "50000" "$(cat "$tmp/out")"
+usage_line="$(cat "$tmp/err")"
+contains "--usage line" "usage: " "$usage_line"
+collections="$(sed -n 's/.* \([0-9][0-9]*\) collections\{0,1\} (.*/\1/p' <<<"$usage_line")"
+[ "${collections:-0}" -gt 0 ] || { echo "FAIL --usage counts collections: $usage_line"; failures=$((failures + 1)); }
+contains "--usage shows the heap" "peak live" "$usage_line"
+"$ptc" eval '(count (mapv (fn [i] (vec (range 1000))) (range 1000)))' --usage >/dev/null \
+  2>"$tmp/err"
+check "--usage on a failed run" "1" "$(grep -c '^usage: ' "$tmp/err")"
+contains "memory_limit says what is live" "still reachable after a collection" "$(cat "$tmp/err")"
+
 "$ptc" bogus >/dev/null 2>&1; check "unknown command exit code" "2" "$?"
 "$ptc" eval >/dev/null 2>&1; check "missing argument exit code" "2" "$?"
 "$ptc" eval '1' --timeout abc >/dev/null 2>&1; check "bad option exit code" "2" "$?"
