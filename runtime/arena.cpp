@@ -66,10 +66,10 @@ thread_local ChunkPool t_pool;
 
 // Collecting mode: the hole the bump pointer fills is claimed this much at a
 // time; a request this large (or one that finds a good part of the hole
-// left) is placed exactly instead, so a hole is not given up for it.
+// left, kKeepRemainder in alloc_past_budget) is placed exactly instead, so a
+// hole is not given up for it.
 constexpr size_t kHolePiece = size_t{64} << 10;
 constexpr size_t kFitBytes = 2048;
-constexpr size_t kKeepRemainder = 256;
 // Collecting mode: a collection is not asked for before this much was
 // allocated, however small the cap's headroom (tiny caps would collect at
 // every safe point).
@@ -284,6 +284,7 @@ void* Arena::alloc_collected(size_t bytes) {
   return p;
 #else
   (void)kRedzone;
+  constexpr size_t kKeepRemainder = 256;
   char* p = nullptr;
   if (bytes >= kFitBytes || static_cast<size_t>(end_ - cur_) >= kKeepRemainder) {
     p = space_->claim_fit(bytes);
