@@ -146,14 +146,19 @@ void run_blocking(const std::function<void()>& fn) {
       error = std::current_exception();
     }
     std::lock_guard lock(shared->mutex);
-    shared->error = error;
+    shared->error = std::move(error);  // one owner, handed over under the mutex
     shared->done = true;
     shared->done_cv.notify_one();  // under the mutex: the waiter may free nothing before
   });
   if (!started) return fn();
   std::unique_lock lock(shared->mutex);
   shared->done_cv.wait(lock, [&] { return shared->done; });
-  if (shared->error) std::rethrow_exception(shared->error);
+  // Taken out of `shared`: the pool thread may drop the last reference to
+  // `shared` after the caller has caught the exception, and the exception
+  // must not die there (exception_ptr's count is invisible to TSan).
+  std::exception_ptr error = std::move(shared->error);
+  lock.unlock();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace ptc::coop
