@@ -1,7 +1,6 @@
 #include "runtime/builtins/owned.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -59,19 +58,10 @@ Value owned_assoc(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
   return Value::object(m);
 }
 
-Value owned_update(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
-  HashObj* m = take(ctx, a[0], Type::Map, owner);
-  if (!m) return plain().update(ctx, a, n);
+// update on an owned map m: f's result written in place under the key found.
+[[gnu::always_inline]] inline Value update_owned_map(Ctx& ctx, HashObj* m, const Value* a,
+                                                     uint32_t n) {
   Value k = a[1], f = a[2];
-  builtins::expect_callable("update", f, 3);
-  // A fresh copy of the accumulator outlives f's call (any later step's is
-  // the argument itself, held by the caller); the key found is m's or the
-  // argument's.
-  std::optional<RootScope> roots;
-  if (m != a[0].obj()) {
-    roots.emplace(ctx);
-    roots->add(m);
-  }
   // As update does: read flexibly, write back under the key that was found.
   Value stored_key = k;
   const Value* found = map_find_flex_entry(static_cast<const MapObj*>(m), k, &stored_key);
@@ -85,6 +75,24 @@ Value owned_update(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
   }
   if (hash_put_owned(m, stored_key, v)) return Value::object(m);
   return Value::object(map_assoc(ctx.arena, static_cast<const MapObj*>(m), stored_key, v));
+}
+
+// The first step's fresh copy of the accumulator outlives f's call only
+// through this root (any later step's is the argument itself, held by the
+// caller); kept out of the hot path, which needs no scope.
+[[gnu::noinline]] Value update_fresh_copy(Ctx& ctx, HashObj* m, const Value* a, uint32_t n) {
+  RootScope roots(ctx);
+  roots.add(m);
+  return update_owned_map(ctx, m, a, n);
+}
+
+Value owned_update(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
+  HashObj* m = take(ctx, a[0], Type::Map, owner);
+  if (!m) return plain().update(ctx, a, n);
+  builtins::expect_callable("update", a[2], 3);
+  if (m != a[0].obj()) [[unlikely]]
+    return update_fresh_copy(ctx, m, a, n);
+  return update_owned_map(ctx, m, a, n);
 }
 
 Value owned_dissoc(Ctx& ctx, const Value* a, uint32_t n, uint32_t owner) {
