@@ -20,9 +20,6 @@ HamtNode* alloc_node(Arena& arena, uint32_t nentries, uint32_t nchildren) {
   return n;
 }
 
-uint32_t popcount(uint32_t x) {
-  return static_cast<uint32_t>(__builtin_popcount(x));
-}
 uint32_t bit_for(uint32_t hash, uint32_t shift) {
   return 1u << ((hash >> shift) & 31);
 }
@@ -56,7 +53,7 @@ const HamtNode* merge(Arena& arena, HamtEntry a, HamtEntry b, uint32_t shift) {
 
 // Copy of `node` with its data entry and child arrays edited.
 HamtNode* rebuild(Arena& arena, uint32_t datamap, uint32_t nodemap) {
-  HamtNode* out = alloc_node(arena, popcount(datamap), popcount(nodemap));
+  HamtNode* out = alloc_node(arena, bit_count(datamap), bit_count(nodemap));
   out->datamap = datamap;
   out->nodemap = nodemap;
   return out;
@@ -77,11 +74,11 @@ const HamtNode* insert(Arena& arena, const HamtNode* node, HamtEntry e, uint32_t
     return out;
   }
   uint32_t bit = bit_for(e.hash, shift);
-  uint32_t nd = popcount(node->datamap), nc = popcount(node->nodemap);
+  uint32_t nd = bit_count(node->datamap), nc = bit_count(node->nodemap);
   if (node->datamap & bit) {
     // The position holds one entry: push both down into a child node.
-    uint32_t di = popcount(node->datamap & (bit - 1));
-    uint32_t ci = popcount(node->nodemap & (bit - 1));
+    uint32_t di = bit_count(node->datamap & (bit - 1));
+    uint32_t ci = bit_count(node->nodemap & (bit - 1));
     HamtNode* out = rebuild(arena, node->datamap & ~bit, node->nodemap | bit);
     std::memcpy(out->entries(), node->entries(), di * sizeof(HamtEntry));
     std::memcpy(out->entries() + di, node->entries() + di + 1, (nd - di - 1) * sizeof(HamtEntry));
@@ -94,7 +91,7 @@ const HamtNode* insert(Arena& arena, const HamtNode* node, HamtEntry e, uint32_t
     return out;
   }
   if (node->nodemap & bit) {
-    uint32_t ci = popcount(node->nodemap & (bit - 1));
+    uint32_t ci = bit_count(node->nodemap & (bit - 1));
     HamtNode* out = rebuild(arena, node->datamap, node->nodemap);
     std::memcpy(out->entries(), node->entries(), nd * sizeof(HamtEntry));
     for (uint32_t i = 0; i < nc; ++i)
@@ -102,7 +99,7 @@ const HamtNode* insert(Arena& arena, const HamtNode* node, HamtEntry e, uint32_t
     out->children()[ci] = insert(arena, node->children()[ci], e, shift + 5);
     return out;
   }
-  uint32_t di = popcount(node->datamap & (bit - 1));
+  uint32_t di = bit_count(node->datamap & (bit - 1));
   HamtNode* out = rebuild(arena, node->datamap | bit, node->nodemap);
   std::memcpy(out->entries(), node->entries(), di * sizeof(HamtEntry));
   out->entries()[di] = e;
@@ -129,9 +126,9 @@ const HamtNode* remove(Arena& arena, const HamtNode* node, HamtEntry e, uint32_t
     return node;
   }
   uint32_t bit = bit_for(e.hash, shift);
-  uint32_t nd = popcount(node->datamap), nc = popcount(node->nodemap);
+  uint32_t nd = bit_count(node->datamap), nc = bit_count(node->nodemap);
   if (node->datamap & bit) {
-    uint32_t di = popcount(node->datamap & (bit - 1));
+    uint32_t di = bit_count(node->datamap & (bit - 1));
     const HamtEntry& have = node->entries()[di];
     if (have.hash != e.hash || have.slot != e.slot) return node;
     if (nd == 1 && nc == 0) return nullptr;
@@ -143,7 +140,7 @@ const HamtNode* remove(Arena& arena, const HamtNode* node, HamtEntry e, uint32_t
     return out;
   }
   if (!(node->nodemap & bit)) return node;
-  uint32_t ci = popcount(node->nodemap & (bit - 1));
+  uint32_t ci = bit_count(node->nodemap & (bit - 1));
   const HamtNode* child = remove(arena, node->children()[ci], e, shift + 5);
   if (child == node->children()[ci]) return node;
   if (!child) {
@@ -175,7 +172,7 @@ const HamtNode* build(Arena& arena, std::span<HamtEntry> es, uint32_t shift) {
     (j - i == 1 ? datamap : nodemap) |= 1u << pos(es[i]);
     i = j;
   }
-  HamtNode* node = alloc_node(arena, popcount(datamap), popcount(nodemap));
+  HamtNode* node = alloc_node(arena, bit_count(datamap), bit_count(nodemap));
   node->datamap = datamap;
   node->nodemap = nodemap;
   uint32_t d = 0, c = 0;
@@ -209,7 +206,7 @@ const HamtNode* hamt_build(Arena& arena, std::vector<HamtEntry>& entries) {
 
 void trace_hamt(Tracer& t, const HamtNode* node) {
   if (!node || !t.ours(node)) return;
-  uint32_t nchildren = node->ncoll ? 0 : popcount(node->nodemap);
+  uint32_t nchildren = node->ncoll ? 0 : bit_count(node->nodemap);
   size_t bytes =
       sizeof(HamtNode) + node->nentries() * sizeof(HamtEntry) + nchildren * sizeof(void*);
   if (!t.mark(node, bytes)) return;
