@@ -4,14 +4,11 @@
 #include <cstdio>
 
 #include "cli/cli.hpp"
+#include "runtime/strings.hpp"
 
 namespace ptc::cli {
 
 namespace {
-
-std::string megabytes(size_t bytes) {
-  return fmt::format("{:.1f} MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-}
 
 // --usage: one line on stderr, whatever the outcome, so a user sees what a
 // program costs against its limits (the heap cap bounds peak live bytes).
@@ -19,8 +16,8 @@ void print_usage(const Usage& u) {
   fmt::print(stderr,
              "usage: {:.1f} ms, {} reductions; heap: peak live {}, allocated {}, {} "
              "collection{} ({:.1f} ms)\n",
-             u.duration_ms, u.eval_reductions, megabytes(u.peak_live_bytes),
-             megabytes(u.allocated_bytes), u.collections, u.collections == 1 ? "" : "s",
+             u.duration_ms, u.eval_reductions, human_bytes(u.peak_live_bytes),
+             human_bytes(u.allocated_bytes), u.collections, u.collections == 1 ? "" : "s",
              u.collect_ms);
 }
 

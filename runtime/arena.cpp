@@ -8,6 +8,7 @@
 #include "runtime/collected_space.hpp"
 #include "runtime/error.hpp"
 #include "runtime/sanitizers.hpp"
+#include "runtime/strings.hpp"
 
 #if defined(PTC_SANITIZER_ADDRESS)
 #include <sanitizer/asan_interface.h>
@@ -81,12 +82,6 @@ constexpr size_t kPacedBudget = size_t{1} << 20;
 // object.
 constexpr size_t kFootprintFactor = CollectedSpace::kRedzones ? 4 : 2;
 constexpr size_t kRedzone = CollectedSpace::kRedzones ? CollectedSpace::kGranule : 0;
-
-std::string human_bytes(size_t n) {
-  if (n >= (size_t{1} << 20)) return fmt::format("{:.1f} MB", n / 1048576.0);
-  if (n >= 1024) return fmt::format("{:.1f} KB", n / 1024.0);
-  return fmt::format("{} bytes", n);
-}
 
 const char* const kOverCapHint =
     "process data in smaller pieces, or keep fewer intermediate collections alive";

@@ -130,7 +130,7 @@ CollectedSpace::CollectedSpace(size_t footprint_cap) {
   bits_ = r.bits;
   bits_bytes_ = r.bits_bytes;
   high_ = swept_ = base_;
-  cap_ = std::min(footprint_cap, span_);
+  cap_ = cap_for(footprint_cap);
 }
 
 CollectedSpace::~CollectedSpace() {
@@ -161,7 +161,7 @@ CollectedSpace* CollectedSpace::take(size_t footprint_cap) {
   if (spare.space && spare.space->span_ == span_for(footprint_cap)) {
     CollectedSpace* s = spare.space;
     spare.space = nullptr;
-    s->cap_ = std::min(footprint_cap, s->span_);
+    s->cap_ = cap_for(footprint_cap);
     return s;
   }
   return new CollectedSpace(footprint_cap);

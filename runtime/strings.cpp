@@ -1,5 +1,6 @@
 #include "runtime/strings.hpp"
 
+#include <fmt/format.h>
 #include <utf8proc.h>
 
 #include <atomic>
@@ -10,6 +11,12 @@
 #include "runtime/error.hpp"
 
 namespace ptc {
+
+std::string human_bytes(size_t n) {
+  if (n >= (size_t{1} << 20)) return fmt::format("{:.1f} MB", n / 1048576.0);
+  if (n >= 1024) return fmt::format("{:.1f} KB", n / 1024.0);
+  return fmt::format("{} bytes", n);
+}
 
 StrObj* new_string_uninit(Arena& arena, size_t len) {
   // The length is stored in 32 bits and the grapheme count in a signed 32-bit

@@ -36,6 +36,9 @@ size_t grapheme_offset(std::string_view s, size_t index);
 void split_graphemes(std::string_view s, std::vector<std::string_view>& out);
 
 // Appends `s` quoted and escaped as a string literal ("a\"b").
+// A byte count for people: "512 bytes", "14.0 KB", "10.0 MB".
+std::string human_bytes(size_t n);
+
 void append_quoted(std::string& out, std::string_view s);
 // True when append_quoted would escape a character of `s`: without one, the
 // literal is `s` between two quotes.
