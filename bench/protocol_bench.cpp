@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
-#include "protocol/agent.hpp"
-#include "protocol/lisp_eval.hpp"
+#include "protocol/agent/agent.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// ptc agent: the agent loop with a real model (--model SPEC, protocol/model)
+// ptc agent: the agent loop with a real model (--model SPEC, protocol/agent/model)
 // or a scripted one (--script FILE.json), for trying prompts, tools and
 // transports (tool_call, content) without an LLM, and for black-box tests.
 // A script gives the agent's options, its tools as replay tables, the
@@ -14,10 +14,11 @@
 
 #include "cli/agent_model.hpp"
 #include "cli/cli.hpp"
-#include "protocol/agent.hpp"
-#include "protocol/agent_json.hpp"
-#include "protocol/model/model_json.hpp"
+#include "protocol/agent/agent.hpp"
+#include "protocol/agent/agent_json.hpp"
+#include "protocol/agent/model/model_json.hpp"
 #include "runtime/error.hpp"
+#include "runtime/host_builders.hpp"
 
 namespace ptc::cli {
 
@@ -28,9 +29,7 @@ using protocol::LlmRequest;
 using protocol::LlmResponse;
 using K = HostValue::Kind;
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 bool is_text(const HostValue* v) {
   return v && (v->kind() == K::String || v->kind() == K::Keyword);

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "protocol/model/wire.hpp"
+#include "protocol/agent/model/wire.hpp"
 
 namespace ptc::cli {
 

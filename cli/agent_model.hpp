@@ -1,5 +1,5 @@
 // ptc agent --model SPEC: the flags that choose and tune a real model
-// (protocol/model), and the progress lines a person watches on stderr.
+// (protocol/agent/model), and the progress lines a person watches on stderr.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "protocol/agent.hpp"
-#include "protocol/model/model_client.hpp"
+#include "protocol/agent/agent.hpp"
+#include "protocol/agent/model/model_client.hpp"
 
 namespace ptc::cli {
 

@@ -101,7 +101,7 @@ const char* help_for(const std::string& cmd) {
            "                 [--transport tool_call|content] [--signature SIG] [--max-turns N]\n"
            "                 [--json] [model flags]\n"
            "       ptc agent --script FILE.json [--upstreams FILE [--upstream-required]]\n\n"
-           "Runs the agent loop (protocol/agent.hpp) with a model: a real one (--model), or\n"
+           "Runs the agent loop (protocol/agent/agent.hpp) with a model: a real one (--model), or\n"
            "a scripted one (--script) for trying prompts and tools without an LLM.\n\n"
            "With --model it prints the answer (text as it is, other values as JSON); with\n"
            "--json the same object as --script (below) plus \"usage\": {\"calls\", \"retries\",\n"

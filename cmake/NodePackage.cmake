@@ -74,8 +74,9 @@ if(PTC_NODE_UNAVAILABLE)
 endif()
 
 file(GLOB PTC_NODE_SOURCES CONFIGURE_DEPENDS ${PTC_NODE_DIR}/src/*.cpp)
-add_library(ptc_node_addon MODULE ${PTC_NODE_SOURCES} $<TARGET_OBJECTS:ptc_protocol>)
-add_dependencies(ptc_node_addon ptc_protocol)
+add_library(ptc_node_addon MODULE ${PTC_NODE_SOURCES} $<TARGET_OBJECTS:ptc_lisp_eval>
+                                   $<TARGET_OBJECTS:ptc_agent>)
+add_dependencies(ptc_node_addon ptc_lisp_eval ptc_agent)
 target_link_libraries(ptc_node_addon PRIVATE ptc_options ptc_static fmt::fmt)
 target_include_directories(ptc_node_addon PRIVATE ${PROJECT_SOURCE_DIR})
 target_include_directories(ptc_node_addon SYSTEM PRIVATE ${PTC_NODE_API_INCLUDE})

@@ -7,7 +7,7 @@
 #include <new>
 #include <vector>
 
-#include "include/ptc/ptc.hpp"
+#include "include/ptc/tools.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/sanitizers.hpp"
 #include "runtime/stack_guard.hpp"

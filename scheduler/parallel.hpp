@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "compiler/proto.hpp"
-#include "include/ptc/ptc.hpp"
+#include "include/ptc/tools.hpp"
 #include "runtime/ctx.hpp"
 #include "scheduler/lane.hpp"
 

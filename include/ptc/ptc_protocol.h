@@ -140,7 +140,7 @@ PTC_API ptc_status ptc_protocol_llm_reply_set_json(ptc_protocol_llm_reply* reply
 PTC_API ptc_status ptc_protocol_llm_reply_set_error(ptc_protocol_llm_reply* reply,
                                                     const char* message, size_t len);
 
-/* Runs the agent loop (protocol/agent.hpp) to its end, exactly as `ptc
+/* Runs the agent loop (protocol/agent/agent.hpp) to its end, exactly as `ptc
  * agent --script` runs a script whose "agent" object is `agent_json` and
  * whose model is `llm`. `agent_json` is an object:
  *   "prompt"            the mission (the first user message)

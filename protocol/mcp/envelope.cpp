@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runtime/error.hpp"
+#include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {
 
@@ -10,9 +11,7 @@ namespace {
 
 using K = HostValue::Kind;
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 struct Caps {
   size_t print_entries, print_bytes, feedback_bytes, validated_bytes, whole_bytes;

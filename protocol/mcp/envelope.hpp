@@ -18,7 +18,7 @@
 
 namespace ptc::mcp {
 
-// From a lisp_eval payload (the map of protocol/lisp_eval.hpp's renderers:
+// From a lisp_eval payload (the map of protocol/lisp_eval/tool.hpp's renderers:
 // status, result, prints, feedback, truncated, validated | reason, message,
 // feedback, result). isError is status != "ok". The debug profile adds
 // `usage` (ptc::usage_value) when the run's is given.

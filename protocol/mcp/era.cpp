@@ -4,14 +4,13 @@
 #include <simdjson.h>
 
 #include "protocol/mcp/json_rpc.hpp"
+#include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {
 
 namespace {
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 using simdjson::dom::element_type;
 

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include "runtime/error.hpp"
+#include "runtime/host_builders.hpp"
 #include "runtime/host_value.hpp"
 
 namespace ptc::mcp {
@@ -12,9 +13,7 @@ namespace {
 
 using K = HostValue::Kind;
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 bool usable_id(const HostValue& id) {
   switch (id.kind()) {

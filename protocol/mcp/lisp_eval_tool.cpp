@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 #include "protocol/mcp/envelope.hpp"
-#include "protocol/reference_card.hpp"
+#include "protocol/lisp_eval/reference_card.hpp"
 #include "runtime/error.hpp"
+#include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {
 
@@ -17,9 +18,7 @@ namespace {
 using K = HostValue::Kind;
 using protocol::Profile;
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 HostValue args_error(std::string message) {
   return error_result("args_error", message,

@@ -21,6 +21,7 @@
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/session_tools.hpp"
 #include "protocol/mcp/tasks.hpp"
+#include "runtime/host_builders.hpp"
 
 #ifndef PTC_VERSION
 #define PTC_VERSION "0.1.0"
@@ -32,9 +33,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 constexpr std::string_view kVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
 

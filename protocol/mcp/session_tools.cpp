@@ -6,13 +6,14 @@
 #include <climits>
 #include <utility>
 
-#include "protocol/feedback.hpp"
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/feedback.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 #include "protocol/mcp/envelope.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/output_schema.hpp"
-#include "protocol/text.hpp"
+#include "protocol/lisp_eval/text.hpp"
+#include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {
 
@@ -27,9 +28,7 @@ constexpr size_t kReasonChars = 200;   // lisp_session_close `reason`
 constexpr std::string_view kArgsFeedback =
     "Fix that argument and call again; the tool's input schema lists every argument.";
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 HostValue num(uint64_t n) {
   return HostValue::integer(static_cast<int64_t>(std::min<uint64_t>(n, INT64_MAX)));
 }

@@ -8,14 +8,13 @@
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/random_bytes.hpp"
+#include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {
 
 namespace {
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 }  // namespace
 

@@ -1,5 +1,5 @@
 // The one HTTP/1.1 client of ptc-lisp, for upstream MCP servers
-// (protocol/upstream) and model providers (protocol/model): http:// or
+// (protocol/upstream) and model providers (protocol/agent/model): http:// or
 // https:// (OpenSSL; the server's certificate is verified against the
 // system's trusted CAs or a given CA file, and must name the host), plain
 // http only to loopback unless the caller allows more, a connect timeout and

@@ -1,4 +1,5 @@
 #include "protocol/upstream/handshake.hpp"
+#include "runtime/host_builders.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
@@ -7,9 +8,7 @@ namespace ptc::upstream {
 
 namespace {
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using host::str;
 
 HostValue client_info() {
   return HostValue::map({{str("name"), str("ptc-lisp")}, {str("version"), str("0.1")}});

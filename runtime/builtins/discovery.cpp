@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "include/ptc/ptc.hpp"
+#include "include/ptc/tools.hpp"
 #include "runtime/builtins/documentation.hpp"
 #include "runtime/builtins/families.hpp"
 #include "runtime/builtins/support.hpp"

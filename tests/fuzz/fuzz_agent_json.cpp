@@ -1,8 +1,8 @@
 // What the agent loop reads of a model's answers (untrusted: an LLM's
 // message, through a host or `ptc agent --script`): the input as the text of
-// a content-mode reply (protocol/content_mode.hpp: the program found in it,
+// a content-mode reply (protocol/agent/content_turn.hpp: the program found in it,
 // the reply as kept), and, when it is JSON, as an answer and as a host's
-// agent options (protocol/agent_json.hpp). Properties: a program found is
+// agent options (protocol/agent/agent_json.hpp). Properties: a program found is
 // not empty; a JSON value that does not fit is refused with AgentJsonError
 // (or std::invalid_argument from the Agent it configures), never another
 // exception or a crash; a tool call's arguments are an object (with no
@@ -11,9 +11,9 @@
 #include <string>
 
 #include "include/ptc/ptc.hpp"
-#include "protocol/agent.hpp"
-#include "protocol/agent_json.hpp"
-#include "protocol/content_mode.hpp"
+#include "protocol/agent/agent.hpp"
+#include "protocol/agent/agent_json.hpp"
+#include "protocol/agent/content_turn.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {

@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "include/ptc/ptc.hpp"
-#include "protocol/model/anthropic_wire.hpp"
-#include "protocol/model/openai_wire.hpp"
+#include "protocol/agent/model/anthropic_wire.hpp"
+#include "protocol/agent/model/openai_wire.hpp"
 #include "runtime/strings.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 

@@ -12,10 +12,11 @@
 #include <string>
 
 #include "include/ptc/ptc.hpp"
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/output_schema.hpp"
 #include "runtime/error.hpp"
+#include "runtime/host_builders.hpp"
 #include "runtime/signature.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
@@ -25,9 +26,7 @@ using ptc::HostValue;
 using K = HostValue::Kind;
 namespace mcp = ptc::mcp;
 
-HostValue str(std::string_view s) {
-  return HostValue::string(std::string(s));
-}
+using ptc::host::str;
 
 HostValue with_keywords(const HostValue& h) {
   auto leaf = [](const HostValue& x) {

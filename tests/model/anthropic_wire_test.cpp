@@ -2,14 +2,14 @@
 // OpenAI-shaped conversation turned into alternating user and assistant
 // messages of blocks), answers of every shape (and malformed at every
 // level), and error replies by error type and by status.
-#include "protocol/model/anthropic_wire.hpp"
+#include "protocol/agent/model/anthropic_wire.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 #include "wire_test_support.hpp"
 
 namespace {

@@ -2,14 +2,14 @@
 // answers of every shape (and malformed at every level), and error replies
 // as OpenAI and the compatible servers (llama.cpp, Ollama, vLLM, OpenRouter)
 // word them.
-#include "protocol/model/openai_wire.hpp"
+#include "protocol/agent/model/openai_wire.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 #include "wire_test_support.hpp"
 
 namespace {

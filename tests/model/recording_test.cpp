@@ -1,7 +1,7 @@
 // Recording and replay of model calls: what a recording holds (no secret),
 // how a replay answers (by the canonical request, repeated requests in
 // order) and what a miss says.
-#include "protocol/model/recording.hpp"
+#include "protocol/agent/model/recording.hpp"
 
 #include <gtest/gtest.h>
 

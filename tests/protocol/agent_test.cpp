@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "protocol/agent.hpp"
-#include "protocol/content_mode.hpp"
-#include "protocol/lisp_eval.hpp"
+#include "protocol/agent/agent.hpp"
+#include "protocol/agent/content_turn.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // tool's configuration, native names and native schemas.
 #include <gtest/gtest.h>
 
-#include "protocol/exposure.hpp"
+#include "protocol/lisp_eval/exposure.hpp"
 
 namespace {
 

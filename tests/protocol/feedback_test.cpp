@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "protocol/feedback.hpp"
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/feedback.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace {
 

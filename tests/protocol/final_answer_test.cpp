@@ -3,7 +3,7 @@
 // leniently (combined mode), and the fenced-program check (facts 44-45).
 #include <gtest/gtest.h>
 
-#include "protocol/final_answer.hpp"
+#include "protocol/agent/final_answer.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // malformed shapes) and writing every role back.
 #include <gtest/gtest.h>
 
-#include "protocol/messages.hpp"
+#include "protocol/agent/messages.hpp"
 
 namespace {
 

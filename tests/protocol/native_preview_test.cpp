@@ -7,7 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "protocol/native_preview.hpp"
+#include "protocol/lisp_eval/native_preview.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "frontend/resolve.hpp"
-#include "protocol/reference_card.hpp"
+#include "protocol/lisp_eval/reference_card.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include "include/ptc/ptc.hpp"
 #include "napi_util.hpp"
 #include "options.hpp"
-#include "protocol/lisp_eval.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace ptc::node {
 

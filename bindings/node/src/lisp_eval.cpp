@@ -1,4 +1,4 @@
-// The lisp_eval tool of the protocol layer (protocol/lisp_eval.hpp) for
+// The lisp_eval tool of the protocol layer (protocol/lisp_eval/tool.hpp) for
 // lispEvalTool() and toolSchema(): the canonical description and input
 // schema of a profile, and the args_error payload of a call whose arguments
 // are wrong. The payloads of runs are rendered in jobs.cpp.
@@ -9,8 +9,8 @@
 
 #include "convert.hpp"
 #include "exports.hpp"
-#include "protocol/lisp_eval.hpp"
-#include "protocol/text.hpp"
+#include "protocol/lisp_eval/tool.hpp"
+#include "protocol/lisp_eval/text.hpp"
 
 namespace ptc::node {
 

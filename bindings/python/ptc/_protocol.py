@@ -470,7 +470,7 @@ class Agent:
     [...]}, optionally "tokens": {"input", "output", ...}), a str (content
     only), or the OpenAI SDK's message object. What it raises ends the run
     with llm_error. Runs are exactly those of `ptc agent --script` with the
-    same options (one C++ loop, protocol/agent.hpp).
+    same options (one C++ loop, protocol/agent/agent.hpp).
 
     tools: {"name": fn | ptc.Tool | ptc.AgentTool}.
     prompt: the mission (the first user message); run(prompt) may give it.
