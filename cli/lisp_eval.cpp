@@ -6,9 +6,9 @@
 #include <iterator>
 
 #include "cli/cli.hpp"
-#include "protocol/lisp_eval/tool.hpp"
 #include "protocol/lisp_eval/call.hpp"
 #include "protocol/lisp_eval/text.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace ptc::cli {
 

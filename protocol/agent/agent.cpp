@@ -10,11 +10,11 @@
 #include <stdexcept>
 
 #include "embedding/tool_broker.hpp"
-#include "protocol/agent/run_state.hpp"
 #include "protocol/agent/content_turn.hpp"
-#include "protocol/lisp_eval/tool.hpp"
-#include "protocol/lisp_eval/reference_card.hpp"
+#include "protocol/agent/run_state.hpp"
 #include "protocol/agent/tool_call_turn.hpp"
+#include "protocol/lisp_eval/reference_card.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 #include "runtime/error.hpp"
 #include "runtime/host_builders.hpp"
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/agent/messages.hpp"
 #include "protocol/lisp_eval/exposure.hpp"
 #include "protocol/lisp_eval/feedback.hpp"
-#include "protocol/agent/messages.hpp"
 
 namespace ptc::protocol {
 

@@ -10,11 +10,11 @@
 #include <exception>
 
 #include "embedding/tool_broker.hpp"
+#include "protocol/agent/final_answer.hpp"
 #include "protocol/agent/program_turn.hpp"
 #include "protocol/agent/run_state.hpp"
-#include "protocol/agent/final_answer.hpp"
-#include "protocol/lisp_eval/tool.hpp"
 #include "protocol/lisp_eval/native_preview.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 #include "runtime/error.hpp"
 #include "runtime/host_builders.hpp"
 
@@ -113,16 +113,10 @@ void lisp_eval_call(RunState& s, const LlmResponse& r, std::vector<ToolCallReque
     s.next_turn();
     return;
   }
-  const Step& step = run.step;
-  turn.program = run.program;
-  turn.prints = step.prints;
-  turn.tool_calls = step.tool_calls;
-  // The turn worked; the program's own outcome is in its payload.
-  ProgramTurn decided = decide_program_turn(s, step, ProgramEnds::Turn);
-  turn.result = decided.record;
-  turn.success = true;
-  done(program_payload(s, step, decided));
-  settle_program_turn(s, decided, step);
+  ProgramTurn decided = decide_program_turn(s, run.program, run.step, ProgramEnds::Turn, turn);
+  turn.success = true;  // the turn worked; the program's own outcome is in its payload
+  done(program_payload(s, run.step, decided));
+  settle_program_turn(s, decided, run.step);
 }
 
 // Runs one valid native call; returns the tool message content.

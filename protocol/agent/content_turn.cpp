@@ -307,12 +307,7 @@ void handle_content_turn(RunState& s, const LlmResponse& r) {
   }
 
   Step step = run_program(s, p.source);
-  t.program = p.source;
-  t.prints = step.prints;
-  t.tool_calls = step.tool_calls;
-  ProgramTurn decided = decide_program_turn(s, step, ProgramEnds::Run);
-  t.result = decided.record;
-  t.success = decided.success;
+  ProgramTurn decided = decide_program_turn(s, p.source, step, ProgramEnds::Run, t);
   keep_reply(s, content, decided.verdict == ProgramVerdict::Answered);
   if (std::optional<std::string> feedback = program_feedback(s, step, decided))
     s.add_user(std::move(*feedback));

@@ -29,9 +29,7 @@ ProgramTurn refused(ProgramVerdict verdict, std::string_view reason, std::string
   return t;
 }
 
-}  // namespace
-
-ProgramTurn decide_program_turn(const RunState& s, const Step& step, ProgramEnds ends) {
+ProgramTurn decide(const RunState& s, const Step& step, ProgramEnds ends) {
   const AgentOptions& o = s.options;
   if (!step.ok) {
     ProgramTurn t;
@@ -57,12 +55,25 @@ ProgramTurn decide_program_turn(const RunState& s, const Step& step, ProgramEnds
   }
   if (std::optional<std::string> over = s.memory_over_limit(step.memory))
     return refused(o.memory_strategy == MemoryStrategy::Rollback ? ProgramVerdict::MemoryRolledBack
-                                                                  : ProgramVerdict::MemoryExceeded,
+                                                                 : ProgramVerdict::MemoryExceeded,
                    "memory_limit", *over);
   ProgramTurn t;
   t.record = step.value;
   t.success = true;
   return t;
+}
+
+}  // namespace
+
+ProgramTurn decide_program_turn(const RunState& s, std::string program, const Step& step,
+                                ProgramEnds ends, AgentTurn& record) {
+  ProgramTurn decided = decide(s, step, ends);
+  record.program = std::move(program);
+  record.prints = step.prints;
+  record.tool_calls = step.tool_calls;
+  record.result = decided.record;
+  record.success = decided.success;
+  return decided;
 }
 
 std::string program_payload(const RunState& s, const Step& step, const ProgramTurn& turn) {

@@ -34,7 +34,10 @@ struct ProgramTurn {
 // the model's final text is the answer).
 enum class ProgramEnds { Run, Turn };
 
-ProgramTurn decide_program_turn(const RunState& s, const Step& step, ProgramEnds ends);
+// Decides, and records the program, its prints and tool calls and the
+// decision (result, success) in the turn's record.
+ProgramTurn decide_program_turn(const RunState& s, std::string program, const Step& step,
+                                ProgramEnds ends, AgentTurn& record);
 
 // The lisp_eval payload that answers the call of a decided program (the
 // tool-call and combined turns).

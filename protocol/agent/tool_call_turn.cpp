@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "protocol/agent/final_answer.hpp"
 #include "protocol/agent/program_turn.hpp"
 #include "protocol/agent/run_state.hpp"
-#include "protocol/agent/final_answer.hpp"
 #include "runtime/host_builders.hpp"
 
 namespace ptc::protocol {
@@ -78,16 +78,10 @@ void execute(RunState& s, const LlmResponse& r, std::vector<ToolCallRequest> cal
     s.next_turn();
     return;
   }
-  const Step& step = run.step;
-  t.program = run.program;
-  t.prints = step.prints;
-  t.tool_calls = step.tool_calls;
-  ProgramTurn decided = decide_program_turn(s, step, ProgramEnds::Run);
-  t.result = decided.record;
-  t.success = decided.success;
-  s.add_tool(call.id, program_payload(s, step, decided));
+  ProgramTurn decided = decide_program_turn(s, run.program, run.step, ProgramEnds::Run, t);
+  s.add_tool(call.id, program_payload(s, run.step, decided));
   s.turns.push_back(std::move(t));
-  settle_program_turn(s, decided, step);
+  settle_program_turn(s, decided, run.step);
 }
 
 }  // namespace
@@ -116,8 +110,7 @@ void handle_tool_call_turn(RunState& s, const LlmResponse& r) {
   if (calls.empty()) {
     if (!r.content) {
       AgentTurn t = turn_record(s, r);
-      t.result =
-          reason_record("no_content", kNoContent);
+      t.result = reason_record("no_content", kNoContent);
       s.add_assistant(r, {});
       s.add_user(error_feedback(kNoContent, s.turn_info(), s.options.format));
       s.turns.push_back(std::move(t));

@@ -14,9 +14,9 @@
 
 #include <vector>
 
+#include "protocol/agent/messages.hpp"
 #include "protocol/lisp_eval/exposure.hpp"
 #include "protocol/lisp_eval/tool.hpp"
-#include "protocol/agent/messages.hpp"
 
 namespace ptc::protocol {
 

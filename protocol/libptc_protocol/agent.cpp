@@ -15,9 +15,9 @@
 #include "capi/handles.hpp"
 #include "protocol/agent/agent.hpp"
 #include "protocol/agent/agent_json.hpp"
-#include "protocol/libptc_protocol/text_out.hpp"
 #include "protocol/agent/model/model_client.hpp"
 #include "protocol/agent/model/model_json.hpp"
+#include "protocol/libptc_protocol/text_out.hpp"
 #include "runtime/error.hpp"
 
 // A model's answer to one turn, set by the callback.

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "protocol/lisp_eval/reference_card.hpp"
 #include "protocol/lisp_eval/tool.hpp"
 #include "protocol/mcp/envelope.hpp"
-#include "protocol/lisp_eval/reference_card.hpp"
 #include "runtime/error.hpp"
 #include "runtime/host_builders.hpp"
 

@@ -7,12 +7,12 @@
 #include <utility>
 
 #include "protocol/lisp_eval/feedback.hpp"
+#include "protocol/lisp_eval/text.hpp"
 #include "protocol/lisp_eval/tool.hpp"
 #include "protocol/mcp/envelope.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/output_schema.hpp"
-#include "protocol/lisp_eval/text.hpp"
 #include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {

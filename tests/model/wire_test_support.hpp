@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "include/ptc/host_value.hpp"
-#include "protocol/lisp_eval/tool.hpp"
 #include "protocol/agent/messages.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace ptc::model::testing {
 

@@ -9,8 +9,8 @@
 
 #include "convert.hpp"
 #include "exports.hpp"
-#include "protocol/lisp_eval/tool.hpp"
 #include "protocol/lisp_eval/text.hpp"
+#include "protocol/lisp_eval/tool.hpp"
 
 namespace ptc::node {
 
