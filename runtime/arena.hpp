@@ -88,9 +88,12 @@ class Arena {
     return p;
   }
 
-  // Storage for a T followed by `extra` trailing bytes (flexible array objects).
+  // A value-initialised T followed by `extra` uninitialised trailing bytes
+  // (an object with its elements after it: a closure's captured values).
+  // No finalizer is registered, so T must not need one.
   template <class T>
   T* make_with_tail(size_t extra) {
+    static_assert(std::is_trivially_destructible_v<T>);
     return new (alloc(sizeof(T) + extra)) T();
   }
 

@@ -48,8 +48,7 @@ const KeywordObj* Interner::intern(std::string_view name, Type type) {
                 fmt::format("too many distinct keywords and symbols (limit {})", max_),
                 "programs should not generate keywords from data; use strings as map keys");
   }
-  auto* k = static_cast<KeywordObj*>(arena_.alloc(sizeof(KeywordObj) + name.size() + 1));
-  new (k) KeywordObj();
+  auto* k = arena_.make_with_tail<KeywordObj>(name.size() + 1);
   k->type = type;
   k->hash = h;
   k->len = static_cast<uint32_t>(name.size());

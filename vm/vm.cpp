@@ -165,8 +165,7 @@ void VM::loop_limit(SourceLoc loc) {
 
 Value VM::make_closure(const FnProto* fn, const Frame& creator) {
   size_t n = fn->captures.size();
-  auto* c = static_cast<ClosureObj*>(ctx_.arena.alloc(sizeof(ClosureObj) + n * sizeof(Value)));
-  new (c) ClosureObj();
+  auto* c = ctx_.arena.make_with_tail<ClosureObj>(n * sizeof(Value));
   c->type = Type::Closure;
   c->fn = fn;
   c->ncaptured = static_cast<uint32_t>(n);
