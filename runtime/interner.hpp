@@ -35,7 +35,6 @@ class Interner {
   uint32_t count() const { return count_; }
   // Its keywords and symbols live as long as the run: roots of its heap.
   void trace(Tracer& t) const;
-  void set_max_symbols(uint32_t max) { max_ = max; }
 
  private:
   const KeywordObj* find(std::string_view name, Type type) const;
@@ -47,7 +46,7 @@ class Interner {
   void grow();
 
   Arena& arena_;
-  uint32_t max_;
+  const uint32_t max_;
   uint32_t count_ = 0;
   const Interner* parent_ = nullptr;
   std::vector<const KeywordObj*> slots_;  // open addressing, power-of-two size
