@@ -39,7 +39,6 @@ void Ctx::start_clock(uint32_t timeout_ms, const char* phase) {
 
 void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t timeout_ms,
                          const char* phase) {
-  start_ = start;
   deadline_ = std::min(start + std::chrono::milliseconds(timeout_ms), cap_);
   timeout_ms_ = timeout_ms;
   phase_ = phase;
@@ -47,19 +46,9 @@ void Ctx::start_clock_at(std::chrono::steady_clock::time_point start, uint32_t t
 
 void Ctx::start_clock_until(std::chrono::steady_clock::time_point deadline, uint32_t timeout_ms,
                             const char* phase) {
-  start_ = clock_now();
   deadline_ = std::min(deadline, cap_);
   timeout_ms_ = timeout_ms;
   phase_ = phase;
-}
-
-int64_t Ctx::elapsed_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_now() - start_).count();
-}
-
-int64_t Ctx::remaining_ms() const {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock_now());
-  return left.count() > 0 ? left.count() : 0;
 }
 
 void Ctx::end_slice() {

@@ -293,9 +293,6 @@ class Ctx {
     return false;
   }
   uint64_t reductions() const { return spent_ + static_cast<uint64_t>(window_ - budget_); }
-  int64_t elapsed_ms() const;
-  // Milliseconds until the current phase's deadline (0 when past it).
-  int64_t remaining_ms() const;
 
   // Appends one println line, truncated to max_print_length characters.
   void add_print(std::string line);
@@ -318,7 +315,7 @@ class Ctx {
   bool collect_always_ = false;  // the test builds' stress mode
   int no_collection_ = 0;
   RootSource* root_sources_ = nullptr;  // a list through RootSource::next_root_source
-  std::chrono::steady_clock::time_point start_, deadline_;
+  std::chrono::steady_clock::time_point deadline_;
   std::chrono::steady_clock::time_point cap_ = std::chrono::steady_clock::time_point::max();
   uint32_t timeout_ms_ = 0;
   bool cancelled_ = false;
