@@ -8,26 +8,22 @@
 #include <new>
 #include <system_error>
 
+#include "runtime/unique_fd.hpp"
+
 namespace ptc {
 
 namespace {
 // One eventfd per thread, kept for its next lanes (a pmap call makes one).
-struct WakeFd {
-  int fd = -1;
-  ~WakeFd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-thread_local WakeFd t_wake_fd;
+thread_local UniqueFd t_wake_fd;
 
 // This thread's eventfd. Out of line: a lane that comes back from its host on
 // another thread asks again (fiber.hpp says why thread-locals are read so).
 [[gnu::noinline]] int thread_wake_fd() {
-  if (t_wake_fd.fd < 0) {
-    t_wake_fd.fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (t_wake_fd.fd < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+  if (!t_wake_fd) {
+    t_wake_fd.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    if (!t_wake_fd) throw std::system_error(errno, std::generic_category(), "eventfd");
   }
-  return t_wake_fd.fd;
+  return t_wake_fd.get();
 }
 }  // namespace
 
