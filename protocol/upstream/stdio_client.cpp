@@ -18,6 +18,7 @@
 #include "include/ptc/error.hpp"
 #include "protocol/net/sigpipe.hpp"
 #include "protocol/upstream/handshake.hpp"
+#include "runtime/unique_fd.hpp"
 #include "scheduler/cooperative.hpp"
 
 extern char** environ;
@@ -118,8 +119,10 @@ class Connection {
   };
 
   pid_t pid = -1;
-  std::atomic<int> in_fd{-1};  // also polled by the reader, closed by shutdown
-  int out_fd = -1, err_fd = -1;
+  // Our end of its stdin: also polled by the reader, and closed by shutdown
+  // at the moment it asks the process to leave (hence not a UniqueFd).
+  std::atomic<int> in_fd{-1};
+  UniqueFd out_fd, err_fd;
   size_t max_bytes = 0;
   std::string name;
   const Redactor* redactor = nullptr;
@@ -151,7 +154,7 @@ class Connection {
   Clock::time_point quiet_since{};  // when waiters last fell to 0
   bool idle_reading = false, idle_kicked = false, stopping = false;
   std::condition_variable idle_cv;
-  int wake_fd = -1;
+  UniqueFd wake_fd;
   StdinGate stdin_gate;  // one line at a time on stdin
   // Lines the reader could not write at once (answers to the server's own
   // requests): the next write sends them first. The reader never waits for
@@ -442,8 +445,9 @@ class Connection {
         want_out = !outbox_empty() && in_fd >= 0;
       }
     }
-    pollfd fds[3] = {
-        {out_fd, POLLIN, 0}, {want_out ? in_fd.load() : -1, POLLOUT, 0}, {wake_fd, POLLIN, 0}};
+    pollfd fds[3] = {{out_fd.get(), POLLIN, 0},
+                     {want_out ? in_fd.load() : -1, POLLOUT, 0},
+                     {wake_fd.get(), POLLIN, 0}};
     int n = coop::poll(fds, idle ? 3 : 2, timeout_ms);
     int poll_errno = errno;
     {
@@ -457,7 +461,7 @@ class Connection {
     if (n < 0) return poll_errno == EINTR;
     if (n == 0 || fds[0].revents == 0) return true;
     char buf[65536];
-    ssize_t got = ::read(out_fd, buf, sizeof buf);
+    ssize_t got = ::read(out_fd.get(), buf, sizeof buf);
     if (got < 0 && errno == EINTR) return true;
     if (got <= 0) {
       mark_dead("exited (its stdout closed)");
@@ -487,7 +491,7 @@ class Connection {
   // Asks the idle reader to give the role up (or, stopping, to end).
   void kick_idle_reader() {
     uint64_t one = 1;
-    (void)!::write(wake_fd, &one, sizeof one);
+    (void)!::write(wake_fd.get(), &one, sizeof one);
   }
 
   // Reads while no call has waited for kIdleAfter (and leaves the role to
@@ -522,7 +526,7 @@ class Connection {
         return;
       }
       uint64_t kicks = 0;
-      (void)!::read(wake_fd, &kicks, sizeof kicks);  // nonblocking: drains a kick if any
+      (void)!::read(wake_fd.get(), &kicks, sizeof kicks);  // nonblocking: drains a kick if any
       lock.lock();
       idle_reading = false;
       if (!replaced) release_reading();
@@ -534,7 +538,7 @@ class Connection {
     std::string line;
     char buf[4096];
     for (;;) {
-      ssize_t n = ::read(err_fd, buf, sizeof buf);
+      ssize_t n = ::read(err_fd.get(), buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       for (ssize_t i = 0; i < n; ++i) {
@@ -668,7 +672,7 @@ class Connection {
       stopping = true;
     }
     idle_cv.notify_all();
-    if (wake_fd >= 0) kick_idle_reader();
+    if (wake_fd) kick_idle_reader();
     if (pid > 0) {
       // Closing stdin asks it to leave; then TERM, then KILL, the whole group.
       int status = 0;
@@ -695,10 +699,8 @@ class Connection {
     std::unique_lock lock(mutex);
     role_free.wait(lock, [&] { return !reading; });
     lock.unlock();
-    for (int* fd : {&out_fd, &err_fd, &wake_fd}) {
-      if (*fd >= 0) ::close(*fd);
-      *fd = -1;
-    }
+    for (UniqueFd* fd : {&out_fd, &err_fd, &wake_fd})
+      fd->reset();
   }
 };
 
@@ -781,23 +783,17 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
 std::string StdioClient::spawn(std::shared_ptr<Connection>& out) {
   net::ignore_sigpipe();  // a dead upstream is EPIPE, not our death
   auto redact = [&](std::string s) { return redactor_ ? redactor_->redact(s) : s; };
-  int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (::pipe2(in_pipe, O_CLOEXEC) != 0) return "cannot create a pipe";
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
-    ::close(in_pipe[0]);
-    ::close(in_pipe[1]);
-    return "cannot create a pipe";
-  }
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]})
-      ::close(fd);
-    return "cannot create a pipe";
+  // Its stdin, stdout and stderr: the child's ends go to it, ours stay here.
+  PipeEnds stdin_pipe, stdout_pipe, stderr_pipe;
+  for (PipeEnds* ends : {&stdin_pipe, &stdout_pipe, &stderr_pipe}) {
+    *ends = open_pipe(O_CLOEXEC);
+    if (!ends->read_end) return "cannot create a pipe";
   }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in_pipe[0], 0);
-  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+  posix_spawn_file_actions_adddup2(&fa, stdin_pipe.read_end.get(), 0);
+  posix_spawn_file_actions_adddup2(&fa, stdout_pipe.write_end.get(), 1);
+  posix_spawn_file_actions_adddup2(&fa, stderr_pipe.write_end.get(), 2);
   if (!config_.cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, config_.cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -836,28 +832,25 @@ std::string StdioClient::spawn(std::shared_ptr<Connection>& out) {
   int rc = posix_spawnp(&pid, config_.command.c_str(), &fa, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
-  ::close(in_pipe[0]);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  if (rc != 0) {
-    for (int fd : {in_pipe[1], out_pipe[0], err_pipe[0]})
-      ::close(fd);
+  for (UniqueFd* child_end : {&stdin_pipe.read_end, &stdout_pipe.write_end, &stderr_pipe.write_end})
+    child_end->reset();  // the child has its copies
+  if (rc != 0)
     return redact(fmt::format("cannot start {}: {}", config_.command, std::strerror(rc)));
-  }
   // Our end of its stdin never blocks: a write waits with the call's deadline.
-  ::fcntl(in_pipe[1], F_SETFL, ::fcntl(in_pipe[1], F_GETFL) | O_NONBLOCK);
+  ::fcntl(stdin_pipe.write_end.get(), F_SETFL,
+          ::fcntl(stdin_pipe.write_end.get(), F_GETFL) | O_NONBLOCK);
   auto c = std::make_shared<Connection>();
   c->pid = pid;
-  c->in_fd = in_pipe[1];
-  c->out_fd = out_pipe[0];
-  c->err_fd = err_pipe[0];
+  c->in_fd = stdin_pipe.write_end.release();
+  c->out_fd = std::move(stdout_pipe.read_end);
+  c->err_fd = std::move(stderr_pipe.read_end);
   c->max_bytes = config_.max_response_bytes;
   c->name = config_.name;
   c->redactor = redactor_;
   c->log = log_;
   Connection* raw = c.get();
-  c->wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (c->wake_fd < 0) {
+  c->wake_fd.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!c->wake_fd) {
     c->shutdown();
     return "cannot create an eventfd";
   }
