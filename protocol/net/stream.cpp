@@ -5,7 +5,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -27,8 +26,7 @@ constexpr auto kCancelPoll = std::chrono::milliseconds(20);
 }  // namespace
 
 Stream::~Stream() {
-  if (ssl_) SSL_free(ssl_);
-  if (fd_ >= 0) ::close(fd_);
+  if (ssl_) SSL_free(ssl_);  // before fd_ closes: the session is over it
 }
 
 Outcome Stream::open(const Url& url, SSL_CTX* tls, const Until& until) {
@@ -55,28 +53,28 @@ Outcome Stream::connect_tcp(const Url& url, const Until& until) {
   // one of them); the last failure is the one reported.
   int last_errno = ECONNREFUSED;
   for (addrinfo* a = found; a; a = a->ai_next) {
-    fd_ = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-    if (fd_ < 0) {
+    fd_.reset(
+        ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol));
+    if (!fd_) {
       last_errno = errno;
       continue;
     }
     // A request goes out whole as soon as it is written: Nagle's algorithm
     // would hold its last segment for the server's delayed ACK (40 ms).
     int one = 1;
-    ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    ::setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     int so_error = 0;
-    if (::connect(fd_, a->ai_addr, a->ai_addrlen) != 0) {
+    if (::connect(fd_.get(), a->ai_addr, a->ai_addrlen) != 0) {
       so_error = errno;
       if (so_error == EINPROGRESS) {
         if (Outcome waited = wait(POLLOUT, until); waited != Outcome::Ok) return waited;
         socklen_t len = sizeof so_error;
-        if (::getsockopt(fd_, SOL_SOCKET, SO_ERROR, &so_error, &len) != 0) so_error = errno;
+        if (::getsockopt(fd_.get(), SOL_SOCKET, SO_ERROR, &so_error, &len) != 0) so_error = errno;
       }
     }
     if (so_error == 0) return Outcome::Ok;
     last_errno = so_error;
-    ::close(fd_);
-    fd_ = -1;
+    fd_.reset();
   }
   error_ = fmt::format("cannot connect to {} ({})", peer_, std::strerror(last_errno));
   return Outcome::Failed;
@@ -84,7 +82,7 @@ Outcome Stream::connect_tcp(const Url& url, const Until& until) {
 
 Outcome Stream::shake_hands(SSL_CTX* tls, const Until& until) {
   ssl_ = SSL_new(tls);
-  if (!ssl_ || SSL_set_fd(ssl_, fd_) != 1 || !expect_peer_name(ssl_, host_)) {
+  if (!ssl_ || SSL_set_fd(ssl_, fd_.get()) != 1 || !expect_peer_name(ssl_, host_)) {
     error_ = fmt::format("TLS setup for {} failed", host_);
     return Outcome::Failed;
   }
@@ -102,7 +100,7 @@ Outcome Stream::wait(short events, const Until& until) {
     auto left = std::chrono::ceil<std::chrono::milliseconds>(until.deadline - Clock::now());
     if (left.count() <= 0) return Outcome::TimedOut;
     if (can_cancel) left = std::min(left, kCancelPoll);
-    pollfd p{fd_, events, 0};
+    pollfd p{fd_.get(), events, 0};
     int n = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), INT_MAX)));
     if (n > 0) return Outcome::Ok;  // ready, or an error the next call reports
     if (n < 0 && errno != EINTR) {
@@ -136,7 +134,7 @@ Outcome Stream::write_all(std::string_view bytes, const Until& until, size_t* wr
       }
       continue;
     }
-    ssize_t n = ::send(fd_, bytes.data() + *written, left, MSG_NOSIGNAL);
+    ssize_t n = ::send(fd_.get(), bytes.data() + *written, left, MSG_NOSIGNAL);
     if (n > 0) {
       *written += static_cast<size_t>(n);
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -162,7 +160,7 @@ Outcome Stream::read_some(char* buffer, size_t size, const Until& until, size_t*
       if (Outcome waited = wait_tls(n, until); waited != Outcome::Ok) return waited;
       continue;
     }
-    ssize_t n = ::recv(fd_, buffer, size, 0);
+    ssize_t n = ::recv(fd_.get(), buffer, size, 0);
     if (n >= 0) {
       *got = static_cast<size_t>(n);
       return Outcome::Ok;
@@ -177,8 +175,8 @@ Outcome Stream::read_some(char* buffer, size_t size, const Until& until, size_t*
 }
 
 bool Stream::quiet() const {
-  if (fd_ < 0 || (ssl_ && SSL_pending(ssl_) > 0)) return false;
-  pollfd p{fd_, POLLIN, 0};
+  if (!fd_ || (ssl_ && SSL_pending(ssl_) > 0)) return false;
+  pollfd p{fd_.get(), POLLIN, 0};
   return ::poll(&p, 1, 0) == 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "protocol/net/http_client.hpp"
+#include "runtime/unique_fd.hpp"
 
 namespace ptc::net {
 
@@ -53,7 +54,7 @@ class Stream {
   // After an SSL call returned `rc`: waits for what it wants, or fails.
   Outcome wait_tls(int rc, const Until& until);
 
-  int fd_ = -1;
+  UniqueFd fd_;
   SSL* ssl_ = nullptr;
   std::string host_, port_, peer_, error_;
 };
