@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "runtime/unique_fd.hpp"
 #include "support/build_info.hpp"
 
 extern char** environ;
@@ -61,20 +62,19 @@ ProbeResult probe(const std::string& program, const std::vector<std::string>& ar
     argv.push_back(s.data());
   argv.push_back(nullptr);
 
-  int out[2];
-  EXPECT_EQ(pipe(out), 0);
+  ptc::PipeEnds out = ptc::open_pipe(0);
+  EXPECT_TRUE(out.read_end);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_addclose(&actions, out[0]);
+  posix_spawn_file_actions_adddup2(&actions, out.write_end.get(), 1);
+  posix_spawn_file_actions_addclose(&actions, out.read_end.get());
   pid_t pid;
   int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  close(out[1]);
+  out.write_end.reset();  // the child's: its exit ends our reads
   ProbeResult r;
   if (rc != 0) {
     ADD_FAILURE() << "cannot start " << argv[0];
-    close(out[0]);
     return r;
   }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kill_after_s);
@@ -88,13 +88,12 @@ ProbeResult probe(const std::string& program, const std::vector<std::string>& ar
       ADD_FAILURE() << "the probe did not finish within " << kill_after_s << " s";
       break;
     }
-    pollfd p{out[0], POLLIN, 0};
+    pollfd p{out.read_end.get(), POLLIN, 0};
     if (poll(&p, 1, static_cast<int>(left)) <= 0) continue;
-    ssize_t n = read(out[0], buf, sizeof buf);
+    ssize_t n = read(out.read_end.get(), buf, sizeof buf);
     if (n <= 0) break;
     r.raw.append(buf, static_cast<size_t>(n));
   }
-  close(out[0]);
   int status = 0;
   waitpid(pid, &status, 0);
   r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <string>
 
+#include "runtime/unique_fd.hpp"
 #include "tests/net/loopback_server.hpp"
 
 namespace ptc::net {
@@ -141,19 +141,18 @@ TEST(HttpClient, TheDeadlinePassingWhileTheServerSaysNothingIsTimedOut) {
 TEST(HttpClient, ARefusedConnectionFailsAndTheErrorHoldsNoHeader) {
   // A bound socket that does not listen: its port refuses connections and
   // no other test can take it meanwhile.
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  UniqueFd bound(::socket(AF_INET, SOCK_STREAM, 0));
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof addr;
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len), 0);
-  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  ASSERT_EQ(::bind(bound.get(), reinterpret_cast<sockaddr*>(&addr), len), 0);
+  ASSERT_EQ(::getsockname(bound.get(), reinterpret_cast<sockaddr*>(&addr), &len), 0);
   std::string port = std::to_string(ntohs(addr.sin_port));
   HttpClient client("http://127.0.0.1:" + port + "/", {});
   HttpRequest request = post("x");
   request.headers = {{"Authorization", "Bearer secret-value-42"}};
   HttpResponse response = client.send(request);
-  ::close(fd);
   EXPECT_EQ(response.outcome, Outcome::Failed);
   EXPECT_FALSE(response.sent);
   EXPECT_NE(response.error.find("cannot connect to 127.0.0.1:" + port + " ("), std::string::npos)

@@ -56,23 +56,23 @@ std::string http_reply(std::string_view body, int status, std::string_view heade
 
 LoopbackServer::LoopbackServer(Script script, std::shared_ptr<SSL_CTX> tls)
     : script_(std::move(script)), tls_(std::move(tls)) {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  listen_fd_.reset(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof addr;
-  if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
-      ::listen(listen_fd_, 16) != 0 ||
-      ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+  if (!listen_fd_ || ::bind(listen_fd_.get(), reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+      ::listen(listen_fd_.get(), 16) != 0 ||
+      ::getsockname(listen_fd_.get(), reinterpret_cast<sockaddr*>(&addr), &len) != 0)
     throw std::runtime_error("the loopback server cannot listen");
   port_ = ntohs(addr.sin_port);
-  stop_fd_ = ::eventfd(0, EFD_CLOEXEC);
+  stop_fd_.reset(::eventfd(0, EFD_CLOEXEC));
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 
 LoopbackServer::~LoopbackServer() {
   uint64_t one = 1;
-  (void)!::write(stop_fd_, &one, sizeof one);
+  (void)!::write(stop_fd_.get(), &one, sizeof one);
   acceptor_.join();
   {
     std::lock_guard lock(mutex_);
@@ -81,8 +81,6 @@ LoopbackServer::~LoopbackServer() {
   }
   for (std::thread& t : threads_)
     t.join();
-  ::close(listen_fd_);
-  ::close(stop_fd_);
 }
 
 std::string LoopbackServer::url(std::string_view path, std::string_view host) const {
@@ -96,16 +94,16 @@ std::vector<SeenRequest> LoopbackServer::requests() const {
 }
 
 void LoopbackServer::wait_for_stop() const {
-  pollfd p{stop_fd_, POLLIN, 0};
+  pollfd p{stop_fd_.get(), POLLIN, 0};
   while (::poll(&p, 1, -1) <= 0) {}
 }
 
 void LoopbackServer::accept_loop() {
   for (;;) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {stop_fd_, POLLIN, 0}};
+    pollfd fds[2] = {{listen_fd_.get(), POLLIN, 0}, {stop_fd_.get(), POLLIN, 0}};
     if (::poll(fds, 2, -1) <= 0) continue;
     if (fds[1].revents) return;
-    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    int fd = ::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
     size_t connection = ++connections_;
     std::lock_guard lock(mutex_);

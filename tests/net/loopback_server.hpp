@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/unique_fd.hpp"
+
 namespace ptc::net::testing {
 
 struct SeenRequest {
@@ -61,8 +63,8 @@ class LoopbackServer {
 
   Script script_;
   std::shared_ptr<SSL_CTX> tls_;
-  int listen_fd_ = -1;
-  int stop_fd_ = -1;  // an eventfd, readable once the server stops
+  UniqueFd listen_fd_;
+  UniqueFd stop_fd_;  // an eventfd, readable once the server stops
   int port_ = 0;
   std::atomic<size_t> connections_{0}, request_count_{0};
   mutable std::mutex mutex_;
