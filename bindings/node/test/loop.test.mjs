@@ -1,5 +1,6 @@
 // The event loop stays free while programs run; AbortSignal cancels them.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 
 import { run } from 'ptc-lisp';
@@ -70,7 +71,21 @@ test('an AbortSignal aborted before the run: cancelled at once', async () => {
 
 test('the signal is let go of when the run ends', async () => {
   const controller = new AbortController();
-  await run('1', { signal: controller.signal });
+  const { signal } = controller;
+  const listening = () => getEventListeners(signal, 'abort').length;
+  // A run with tools goes through the pool, where it listens to its signal.
+  let whileRunning = 0;
+  const tools = { look: () => { whileRunning = listening(); return 1; } };
+  const ok = await run('(tool/look {})', { tools, signal });
+  assert.equal(ok.value, 1, ok.error?.text);
+  assert.equal(whileRunning, 1, 'the run did not listen to its signal');
+  assert.equal(listening(), 0, 'the run kept listening to its signal once it ended');
+  // A run that fails lets go of it too.
+  whileRunning = 0;
+  const failed = await run('(tool/look {}) (/ 1 0)', { tools, signal });
+  assert.equal(failed.ok, false);
+  assert.equal(whileRunning, 1);
+  assert.equal(listening(), 0, 'a failed run kept listening to its signal');
   controller.abort(); // nothing left to cancel, nothing thrown
 });
 
