@@ -59,8 +59,7 @@
 #include <unordered_map>
 
 #include "runtime/calendar.hpp"
-#include "runtime/printer.hpp"
-#include "runtime/strings.hpp"
+#include "runtime/host_preview.hpp"
 
 namespace ptc {
 namespace {
@@ -468,72 +467,7 @@ void render(std::string& out, const SigType* t) {
 // Value descriptions for messages
 // ---------------------------------------------------------------------------
 
-void quote_into(std::string& out, std::string_view s, size_t limit) {
-  size_t room = limit > out.size() ? limit - out.size() : 0;
-  size_t cut = grapheme_offset(s, room);
-  append_quoted(out, s.substr(0, cut));
-  if (cut < s.size()) out.insert(out.size() - 1, "...");
-}
-
-// Clojure-like printed form, cut off near `limit` bytes. Every level adds at
-// least one byte, so the recursion is bounded by the limit.
-void preview_into(std::string& out, const HostValue& v, size_t limit) {
-  switch (v.kind()) {
-    case HKind::Nil:
-      out += "nil";
-      return;
-    case HKind::Bool:
-      out += v.as_bool() ? "true" : "false";
-      return;
-    case HKind::Int:
-      out += std::to_string(v.as_int());
-      return;
-    case HKind::BigInt:
-    case HKind::Opaque:
-      out += v.text();
-      return;
-    case HKind::Float:
-      format_double(out, v.as_float(), FloatStyle::Display);
-      return;
-    case HKind::String:
-      quote_into(out, v.text(), limit);
-      return;
-    case HKind::Keyword:
-      out += ':';
-      out += v.text();
-      return;
-    case HKind::Vector:
-    case HKind::Set:
-    case HKind::Map:
-      break;
-  }
-  bool is_map = v.kind() == HKind::Map;
-  out += v.kind() == HKind::Vector ? "[" : is_map ? "{" : "#{";
-  const auto& items = v.items();
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += is_map ? (i % 2 == 0 ? ", " : " ") : " ";
-    if (out.size() >= limit) {
-      out += "...";
-      break;
-    }
-    preview_into(out, items[i], limit);
-  }
-  out += v.kind() == HKind::Vector ? "]" : "}";
-}
-
-std::string preview(const HostValue& v) {
-  constexpr size_t kLimit = 48;
-  std::string out;
-  preview_into(out, v, kLimit);
-  if (out.size() > kLimit + 16) {
-    size_t cut = kLimit;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80)
-      --cut;
-    out.resize(cut);
-    out += "...";
-  }
-  return out;
-}
+constexpr size_t kPreviewLimit = 48;  // bytes of a value shown after "got"
 
 std::string describe(const HostValue& v) {
   std::string_view kind;
@@ -541,7 +475,7 @@ std::string describe(const HostValue& v) {
     case HKind::Nil:
       return "nil";
     case HKind::Opaque:
-      return preview(v);
+      return host_preview(v, kPreviewLimit);
     case HKind::Bool:
       kind = "bool";
       break;
@@ -568,12 +502,12 @@ std::string describe(const HostValue& v) {
       kind = "set";
       break;
   }
-  return fmt::format("{} {}", kind, preview(v));
+  return fmt::format("{} {}", kind, host_preview(v, kPreviewLimit));
 }
 
 std::string quoted(std::string_view s) {
   std::string out;
-  quote_into(out, s, 64);
+  append_host_preview(out, HostValue::string(std::string(s)), 64);
   return out;
 }
 
@@ -647,17 +581,6 @@ std::optional<double> parse_float(std::string_view s) {
 
 double bigint_to_double(const std::string& decimal) {
   return std::strtod(decimal.c_str(), nullptr);
-}
-
-// PtcRunner's keyword-name grammar: letters, digits and + - * < > = ? ! _.
-bool valid_keyword_name(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              std::string_view("+-*<>=?!_").find(c) != std::string_view::npos;
-    if (!ok) return false;
-  }
-  return true;
 }
 
 struct DateTimeText {
@@ -850,7 +773,7 @@ class Checker {
         return mismatch(t, v);
       case Kind::Keyword:
         if (k == HKind::Keyword) return true;
-        if (k == HKind::String && valid_keyword_name(v.text())) {
+        if (k == HKind::String && is_keyword_name(v.text())) {
           if (lenient_) {
             warn(fmt::format("coerced string {} to keyword", quoted(v.text())));
             replaced = HostValue::keyword(v.text());

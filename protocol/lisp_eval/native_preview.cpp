@@ -12,10 +12,8 @@
 
 #include "runtime/error.hpp"
 #include "runtime/host_builders.hpp"
+#include "runtime/host_preview.hpp"
 #include "runtime/host_value.hpp"
-#include "runtime/printer.hpp"
-#include "runtime/stack_guard.hpp"
-#include "runtime/strings.hpp"
 
 namespace ptc::protocol {
 
@@ -278,108 +276,6 @@ NativePreview custom_preview(std::string_view tool, const HostValue& full, const
   return p;
 }
 
-// The characters the reader takes in a keyword's name.
-bool is_keyword_name(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("+-*<>=?!_").find(c) != std::string_view::npos;
-  });
-}
-
-// Canonical arguments in PTC-Lisp syntax: map keys sorted, - as _, keywords
-// where the name is one; integral floats as integers (as the cache key).
-void append_lisp(std::string& out, const HostValue& v) {
-  check_native_stack("rendering tool arguments");
-  switch (v.kind()) {
-    case HKind::Nil:
-      out += "nil";
-      return;
-    case HKind::Bool:
-      out += v.as_bool() ? "true" : "false";
-      return;
-    case HKind::Int:
-      out += std::to_string(v.as_int());
-      return;
-    case HKind::BigInt:
-    case HKind::Opaque:
-      out += v.text();
-      return;
-    case HKind::Float: {
-      double d = v.as_float();
-      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18)
-        out += std::to_string(static_cast<int64_t>(d));
-      else
-        format_double(out, d, FloatStyle::Display);
-      return;
-    }
-    case HKind::String:
-      append_quoted(out, v.text());
-      return;
-    case HKind::Keyword:
-      out += ':';
-      out += v.text();
-      return;
-    case HKind::Vector:
-    case HKind::Set: {
-      std::vector<std::string> parts;
-      for (const HostValue& x : v.items()) {
-        std::string p;
-        append_lisp(p, x);
-        parts.push_back(std::move(p));
-      }
-      if (v.kind() == HKind::Set) std::sort(parts.begin(), parts.end());
-      out += v.kind() == HKind::Set ? "#{" : "[";
-      for (size_t i = 0; i < parts.size(); ++i)
-        out += (i ? " " : "") + parts[i];
-      out += v.kind() == HKind::Set ? "}" : "]";
-      return;
-    }
-    case HKind::Map: {
-      struct Entry {
-        std::string key;  // a name with - as _, or a non-text key in PTC-Lisp syntax
-        bool text = false;
-        std::string value;
-      };
-      std::vector<Entry> entries;
-      std::set<std::string> seen;
-      const auto& items = v.items();
-      for (size_t i = 0; i + 1 < items.size(); i += 2) {
-        const HostValue& k = items[i];
-        Entry e;
-        e.text = k.kind() == HKind::String || k.kind() == HKind::Keyword;
-        if (e.text) {
-          e.key = k.text();
-          std::replace(e.key.begin(), e.key.end(), '-', '_');
-        } else {
-          append_lisp(e.key, k);
-        }
-        if (!seen.insert(e.key).second) continue;
-        append_lisp(e.value, items[i + 1]);
-        entries.push_back(std::move(e));
-      }
-      std::sort(entries.begin(), entries.end(),
-                [](const Entry& a, const Entry& b) { return a.key < b.key; });
-      out += '{';
-      for (size_t i = 0; i < entries.size(); ++i) {
-        const Entry& e = entries[i];
-        if (i) out += ' ';
-        // A text key that is no keyword name stays a string: string and
-        // keyword keys make the same cache key.
-        if (e.text && is_keyword_name(e.key))
-          out += ':' + e.key;
-        else if (e.text)
-          append_quoted(out, e.key);
-        else
-          out += e.key;
-        out += ' ';
-        out += e.value;
-      }
-      out += '}';
-      return;
-    }
-  }
-}
-
 }  // namespace
 
 NativePreview native_preview(std::string_view tool, const HostValue& full_result,
@@ -398,7 +294,7 @@ NativePreview native_preview(std::string_view tool, const HostValue& full_result
 std::string cache_hint(std::string_view tool, const HostValue& args) {
   std::string rendered;
   // Programs pass (tool/x) and (tool/x nil) to the tool as {}.
-  append_lisp(rendered, args.is_nil() ? HostValue::map({}) : args);
+  append_canonical_host_value(rendered, args.is_nil() ? HostValue::map({}) : args);
   return fmt::format("Call lisp_eval and then call (tool/{} {}) to process the full cached result.",
                      tool, rendered);
 }
