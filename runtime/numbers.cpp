@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 #include "runtime/arena.hpp"
 #include "runtime/bignum.hpp"
@@ -63,6 +65,32 @@ size_t double_to_size_saturated(double d, size_t cap) {
   if (!(d < static_cast<double>(cap))) return cap;  // NaN too
   if (d <= 0) return 0;
   return static_cast<size_t>(d);
+}
+
+std::optional<double> parse_decimal_float(std::string_view s) {
+  size_t i = 0;
+  auto digits = [&] {
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+      ++i;
+    return i > start;
+  };
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  if (!digits()) return std::nullopt;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (!digits()) return std::nullopt;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return std::nullopt;
+  }
+  if (i != s.size()) return std::nullopt;
+  // The syntax is checked: strtod (C locale) only converts.
+  double d = std::strtod(std::string(s).c_str(), nullptr);
+  if (!std::isfinite(d)) return std::nullopt;
+  return d;
 }
 
 double to_double(Value v) {

@@ -57,4 +57,10 @@ int64_t double_to_int64_checked(double d, std::string_view fname, int arg_positi
 // as a size_t for a limit check: NaN and anything at or past `cap` give `cap`.
 size_t double_to_size_saturated(double d, size_t cap);
 
+// ---- decimal text -> double
+// [+-]digits[.digits][(e|E)[+-]digits] and nothing else (no spaces, ".5",
+// "1.", NaN or hex): a number as data writes it ("12", "-3.5", "1e3").
+// nullopt for other text and for a value too large to be finite.
+std::optional<double> parse_decimal_float(std::string_view s);
+
 }  // namespace ptc

@@ -60,6 +60,7 @@
 
 #include "runtime/calendar.hpp"
 #include "runtime/host_preview.hpp"
+#include "runtime/numbers.hpp"
 
 namespace ptc {
 namespace {
@@ -548,35 +549,13 @@ std::optional<HostValue> parse_integer(std::string_view s) {
   return HostValue::bigint(std::move(text));
 }
 
-// [+-]digits[.digits][(e|E)[+-]digits] after trimming whitespace.
+// A decimal float after trimming whitespace.
 std::optional<double> parse_float(std::string_view s) {
   while (!s.empty() && (is_ws(s.front()) || s.front() == '\f' || s.front() == '\v'))
     s.remove_prefix(1);
   while (!s.empty() && (is_ws(s.back()) || s.back() == '\f' || s.back() == '\v'))
     s.remove_suffix(1);
-  size_t i = 0;
-  auto digits = [&] {
-    size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9')
-      ++i;
-    return i > start;
-  };
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-  if (!digits()) return std::nullopt;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    if (!digits()) return std::nullopt;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!digits()) return std::nullopt;
-  }
-  if (i != s.size()) return std::nullopt;
-  std::string text(s);
-  double d = std::strtod(text.c_str(), nullptr);
-  if (!std::isfinite(d)) return std::nullopt;
-  return d;
+  return parse_decimal_float(s);
 }
 
 double bigint_to_double(const std::string& decimal) {

@@ -29,6 +29,7 @@
 #include "runtime/builtins/support.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/numbers.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/strings.hpp"
@@ -232,30 +233,9 @@ Value example_value(Ctx& ctx, Value v) {
 std::optional<Value> numeric_measure(Value v) {
   if (v.is_integer()) return v;
   if (v.is_float()) return std::isfinite(v.as_float()) ? std::optional<Value>(v) : std::nullopt;
-  if (!v.is_string() || v.str()->len == 0 || v.str()->len > kNumericStringMax) return std::nullopt;
-  std::string_view s = v.str()->view();
-  size_t i = 0;
-  auto digits = [&] {
-    size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9')
-      ++i;
-    return i > start;
-  };
-  if (s[i] == '+' || s[i] == '-') ++i;
-  if (!digits()) return std::nullopt;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    if (!digits()) return std::nullopt;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!digits()) return std::nullopt;
-  }
-  if (i != s.size()) return std::nullopt;
-  double d = std::strtod(std::string(s).c_str(), nullptr);
-  if (!std::isfinite(d)) return std::nullopt;
-  return Value::floating(d);
+  if (!v.is_string() || v.str()->len > kNumericStringMax) return std::nullopt;
+  std::optional<double> d = parse_decimal_float(v.str()->view());
+  return d ? std::optional<Value>(Value::floating(*d)) : std::nullopt;
 }
 
 bool countable(Value v) {
