@@ -3,7 +3,8 @@
 // parsed into a small type tree, and checked against host values: the result
 // of a run (strict, as PtcRunner validates return values) or the named
 // arguments of a tool call (lenient, with the documented input coercions).
-// Grammar, coercions and deviations are listed at the top of signature.cpp.
+// The grammar is at the top of signature_parser.cpp; the checking and
+// coercion rules and the deviations at the top of signature_check.cpp.
 #pragma once
 
 #include <cstddef>
