@@ -1,5 +1,4 @@
-// Signatures (PtcRunner v0.13.0, docs/signature-syntax.md): parsing the
-// text into a SigType tree, and rendering types back to text.
+// Signatures (PtcRunner v0.13.0, docs/signature-syntax.md): parsing, rendering.
 //
 // Grammar (whitespace = space, tab, newline, carriage return; it may appear
 // between any two tokens, and is optional between a name and its type):
@@ -54,28 +53,10 @@ std::optional<Kind> type_named(std::string_view word) {
   return std::nullopt;
 }
 
+// The first spelling of a primitive type: :bool, not :boolean.
 std::string_view primitive_name(Kind k) {
-  switch (k) {
-    case Kind::String:
-      return "string";
-    case Kind::Int:
-      return "int";
-    case Kind::Float:
-      return "float";
-    case Kind::Bool:
-      return "bool";
-    case Kind::Keyword:
-      return "keyword";
-    case Kind::DateTime:
-      return "datetime";
-    case Kind::Any:
-      return "any";
-    case Kind::Map:
-      return "map";
-    case Kind::List:
-    case Kind::Struct:
-      break;
-  }
+  for (const auto& t : kTypeNames)
+    if (t.kind == k) return t.name;
   return "any";
 }
 
@@ -126,10 +107,6 @@ bool ident_start(char c) {
 bool ident_char(char c) {
   return ident_start(c) || (c >= '0' && c <= '9') || c == '-';
 }
-
-// ---------------------------------------------------------------------------
-// Parsing
-// ---------------------------------------------------------------------------
 
 class Parser {
  public:
@@ -388,9 +365,18 @@ class Parser {
   size_t depth_ = 0;
 };
 
-// ---------------------------------------------------------------------------
-// Rendering
-// ---------------------------------------------------------------------------
+// ---- Rendering types back to text
+
+void render(std::string& out, const SigType* t);
+
+// "name T, name T": a map's fields, or a signature's parameters.
+void render_fields(std::string& out, const SigFields& fields) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    out += i ? ", " : "";
+    out += fields[i].first + ' ';
+    render(out, fields[i].second.get());
+  }
+}
 
 void render(std::string& out, const SigType* t) {
   if (!t) {
@@ -403,19 +389,11 @@ void render(std::string& out, const SigType* t) {
       render(out, t->element.get());
       out += ']';
       break;
-    case Kind::Struct: {
+    case Kind::Struct:
       out += '{';
-      bool first = true;
-      for (const auto& [name, type] : t->fields) {
-        if (!first) out += ", ";
-        first = false;
-        out += name;
-        out += ' ';
-        render(out, type.get());
-      }
+      render_fields(out, t->fields);
       out += '}';
       break;
-    }
     default:
       out += ':';
       out += primitive_name(t->kind);
@@ -463,14 +441,7 @@ std::string to_string(const Signature& sig) {
   std::string out;
   if (!sig.inputs.empty()) {
     out += '(';
-    bool first = true;
-    for (const auto& [name, type] : sig.inputs) {
-      if (!first) out += ", ";
-      first = false;
-      out += name;
-      out += ' ';
-      render(out, type.get());
-    }
+    render_fields(out, sig.inputs);
     out += ") -> ";
   }
   render(out, sig.output.get());
