@@ -1,5 +1,4 @@
-// Signatures (PtcRunner v0.13.0, docs/signature-syntax.md): checking host
-// values against a parsed type, with the coercions of each mode.
+// Signatures (PtcRunner v0.13.0, docs/signature-syntax.md): checking values.
 //
 // Checking (the first mismatch wins; map fields in signature order, list
 // elements in order):
@@ -52,46 +51,37 @@ namespace {
 using Kind = SigType::Kind;
 using HKind = HostValue::Kind;
 
-// ---------------------------------------------------------------------------
-// Value descriptions for messages
-// ---------------------------------------------------------------------------
+// ---- Value descriptions for messages
 
 constexpr size_t kPreviewLimit = 48;  // bytes of a value shown after "got"
 
+// "int 5", "string \"abc\"": the kind of a value and its preview (nil and
+// opaque values are their preview alone).
 std::string describe(const HostValue& v) {
-  std::string_view kind;
+  std::string shown = host_preview(v, kPreviewLimit);
   switch (v.kind()) {
     case HKind::Nil:
-      return "nil";
     case HKind::Opaque:
-      return host_preview(v, kPreviewLimit);
+      return shown;
     case HKind::Bool:
-      kind = "bool";
-      break;
+      return "bool " + shown;
     case HKind::Int:
     case HKind::BigInt:
-      kind = "int";
-      break;
+      return "int " + shown;
     case HKind::Float:
-      kind = "float";
-      break;
+      return "float " + shown;
     case HKind::String:
-      kind = "string";
-      break;
+      return "string " + shown;
     case HKind::Keyword:
-      kind = "keyword";
-      break;
+      return "keyword " + shown;
     case HKind::Vector:
-      kind = "vector";
-      break;
+      return "vector " + shown;
     case HKind::Map:
-      kind = "map";
-      break;
+      return "map " + shown;
     case HKind::Set:
-      kind = "set";
-      break;
+      return "set " + shown;
   }
-  return fmt::format("{} {}", kind, host_preview(v, kPreviewLimit));
+  return shown;
 }
 
 std::string quoted(std::string_view s) {
@@ -109,16 +99,7 @@ std::string type_text(const SigType& t) {
   return out;
 }
 
-// ---------------------------------------------------------------------------
-// Scalar coercions and checks
-// ---------------------------------------------------------------------------
-
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
+// ---- Scalar coercions and checks
 
 // Optional sign and decimal digits, nothing else (no spaces).
 std::optional<HostValue> parse_integer(std::string_view s) {
@@ -127,7 +108,7 @@ std::optional<HostValue> parse_integer(std::string_view s) {
     negative = s[0] == '-';
     s.remove_prefix(1);
   }
-  if (!all_digits(s)) return std::nullopt;
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
   while (s.size() > 1 && s[0] == '0')
     s.remove_prefix(1);
   std::string text = negative && s != "0" ? "-" + std::string(s) : std::string(s);
@@ -149,9 +130,7 @@ double bigint_to_double(const std::string& decimal) {
   return std::strtod(decimal.c_str(), nullptr);
 }
 
-// ---------------------------------------------------------------------------
-// Checking
-// ---------------------------------------------------------------------------
+// ---- Checking
 
 // The value slot of a map's field, found under the keyword or string key of
 // the field's name or its '-'/'_' variants (PtcRunner's lookup order).
@@ -219,21 +198,13 @@ class Checker {
         return true;
       case Kind::String:
         if (k == HKind::String) return true;
-        if (lenient_ && k == HKind::Keyword) {
-          warn(fmt::format("coerced keyword :{} to string", v.text()));
-          replaced = HostValue::string(v.text());
-          return true;
-        }
+        if (lenient_ && k == HKind::Keyword)
+          return coerced(replaced, HostValue::string(v.text()), "keyword :" + v.text(), "string");
         return mismatch(t, v);
       case Kind::Int:
         if (k == HKind::Int || k == HKind::BigInt) return true;
-        if (lenient_ && k == HKind::String) {
-          if (auto n = parse_integer(v.text())) {
-            warn(fmt::format("coerced string {} to int", quoted(v.text())));
-            replaced = std::move(*n);
-            return true;
-          }
-        }
+        if (auto n = lenient_ && k == HKind::String ? parse_integer(v.text()) : std::nullopt)
+          return coerced(replaced, std::move(*n), "string " + quoted(v.text()), "int");
         return mismatch(t, v);
       case Kind::Float:
         if (k == HKind::Float) return true;
@@ -243,30 +214,21 @@ class Checker {
                                                            : bigint_to_double(v.text()));
           return true;
         }
-        if (lenient_ && k == HKind::String) {
-          if (auto d = parse_float(v.text())) {
-            warn(fmt::format("coerced string {} to float", quoted(v.text())));
-            replaced = HostValue::floating(*d);
-            return true;
-          }
-        }
+        if (auto d = lenient_ && k == HKind::String ? parse_float(v.text()) : std::nullopt)
+          return coerced(replaced, HostValue::floating(*d), "string " + quoted(v.text()), "float");
         return mismatch(t, v);
       case Kind::Bool:
         if (k == HKind::Bool) return true;
-        if (lenient_ && k == HKind::String && (v.text() == "true" || v.text() == "false")) {
-          warn(fmt::format("coerced string \"{}\" to bool", v.text()));
-          replaced = HostValue::boolean(v.text() == "true");
-          return true;
-        }
+        if (lenient_ && k == HKind::String && (v.text() == "true" || v.text() == "false"))
+          return coerced(replaced, HostValue::boolean(v.text() == "true"),
+                         "string \"" + v.text() + "\"", "bool");
         return mismatch(t, v);
       case Kind::Keyword:
         if (k == HKind::Keyword) return true;
         if (k == HKind::String && is_keyword_name(v.text())) {
-          if (lenient_) {
-            warn(fmt::format("coerced string {} to keyword", quoted(v.text())));
-            replaced = HostValue::keyword(v.text());
-          }
-          return true;
+          if (!lenient_) return true;  // strict: a keyword name matches as it is
+          return coerced(replaced, HostValue::keyword(v.text()), "string " + quoted(v.text()),
+                         "keyword");
         }
         return mismatch(t, v);
       case Kind::DateTime:
@@ -323,6 +285,14 @@ class Checker {
   void warn(std::string text) {
     std::string path = path_text(path_.size());
     out_.warnings.push_back(path.empty() ? std::move(text) : path + ": " + text);
+  }
+
+  // A lenient coercion: `to` replaces the value, with a warning.
+  bool coerced(std::optional<HostValue>& replaced, HostValue to, std::string_view from,
+               std::string_view type) {
+    warn(fmt::format("coerced {} to {}", from, type));
+    replaced = std::move(to);
+    return true;
   }
 
   bool check_datetime(const SigType& t, const HostValue& v, std::optional<HostValue>& replaced) {
