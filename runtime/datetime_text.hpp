@@ -1,8 +1,6 @@
-// ISO 8601 date-time text with an offset, as the :datetime signature type
-// takes it (Elixir's DateTime.from_iso8601): recognised and normalised to
-// UTC. Stricter than the reader of the dates builtins (builtins/datetime.cpp,
-// which makes instants of milliseconds): seconds are required, the year has
-// four digits, and a fraction keeps up to six digits, as text.
+// ISO 8601 date-time text as the :datetime signature type takes it, normalised
+// to UTC. Stricter than the dates builtins' reader (seconds required, years of
+// four digits), and a fraction keeps up to six digits, as text.
 #pragma once
 
 #include <string>

@@ -38,10 +38,10 @@ NativePreview native_preview(std::string_view tool, const HostValue& full_result
                              const HostValue& args, const NativeResultOptions& options);
 
 // "Call lisp_eval and then call (tool/NAME {:k v ...}) to process the full
-// cached result." with the canonical arguments (keys sorted, - as _, integral
-// floats as integers) in PTC-Lisp syntax; a key that is no keyword name stays
-// a string ({"error code" 1}). nil arguments show as {}, which is what a
-// program's (tool/NAME) passes: key a native call without arguments as {}.
+// cached result." with the canonical arguments (append_canonical_host_value:
+// keys sorted, - as _, {"error code" 1} where a key is no keyword name). nil
+// arguments show as {}, which is what a program's (tool/NAME) passes: key a
+// native call without arguments as {}.
 std::string cache_hint(std::string_view tool, const HostValue& args);
 
 }  // namespace ptc::protocol
