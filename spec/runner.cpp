@@ -23,6 +23,7 @@
 #include "spec/clojure_data.hpp"
 #include "spec/compare.hpp"
 #include "spec/expected_list.hpp"
+#include "spec/program_io.hpp"
 #include "spec/self_test.hpp"
 
 namespace spec {
@@ -101,14 +102,6 @@ const char* kUsage =
     "  --gc-stress         collect the heap at every safe point of every run (the\n"
     "                      results must not change)\n"
     "  --self-test         check the runner's own parser and comparer\n";
-
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The JSON `context` of a row as a host map. String values hold Clojure data
 // (the budget rows write `{"work-turns" 10 ...}`), so they are read as such.
@@ -238,14 +231,7 @@ bool load_corpus(const std::string& dir, std::vector<Case>& cases, std::vector<S
 Outcome run_case(const Case& c) {
   ptc::RunOptions options;
   if (c.context) options.context = *c.context;
-  ptc::Step r;
-  try {
-    r = ptc::run(c.program, options);
-  } catch (const std::exception& e) {
-    r.ok = false;
-    r.error.kind = ptc::ErrorKind::RuntimeError;
-    r.error.message = std::string("ptc::run threw: ") + e.what();
-  }
+  ptc::Step r = run_guarded(c.program, options);
   Outcome o;
   if (!r.ok) {
     o.error = r.error;
@@ -285,12 +271,7 @@ std::vector<std::string> all_missing_names(const Case& c, const std::string& fir
     stubs += "(def " + last + " nil)\n";
     ptc::RunOptions options;
     if (c.context) options.context = *c.context;
-    ptc::Step r;
-    try {
-      r = ptc::run(stubs + c.program, options);
-    } catch (const std::exception&) {
-      break;
-    }
+    ptc::Step r = run_guarded(stubs + c.program, options);
     if (r.ok) break;
     auto next = missing_name(r.error);
     if (!next || std::find(names.begin(), names.end(), *next) != names.end()) break;
@@ -308,15 +289,6 @@ std::string top_counts(const std::map<std::string, int>& counts, size_t limit) {
   for (size_t i = 0; i < top.size() && i < limit; ++i)
     line += fmt::format("{}{} {}", i ? ", " : "", top[i].first, top[i].second);
   return line;
-}
-
-std::string indent_program(const std::string& program) {
-  std::string out;
-  for (char ch : program) {
-    out.push_back(ch);
-    if (ch == '\n') out += "             ";
-  }
-  return out;
 }
 
 void print_failure(const char* label, const Case& c, const Outcome& o) {
