@@ -23,6 +23,7 @@
 #include "spec/clojure_data.hpp"
 #include "spec/compare.hpp"
 #include "spec/expected_list.hpp"
+#include "spec/lang_tests.hpp"
 #include "spec/program_io.hpp"
 #include "spec/self_test.hpp"
 
@@ -81,12 +82,15 @@ struct Options {
   bool update = false;
   bool verbose = false;
   bool trace = false;
+  bool gc_stress = false;
+  std::string lang_dir;
 };
 
 const char* kUsage =
     "usage: ptc_conformance [--cases DIR] [--expected FILE] [--update-expected]\n"
     "                       [--filter SUBSTR] [--file NAME] [--verbose] [--trace]\n"
     "                       [--gc-stress]\n"
+    "       ptc_conformance --lang DIR [--filter SUBSTR] [--trace] [--gc-stress]\n"
     "       ptc_conformance --self-test\n"
     "\n"
     "  --cases DIR         the corpus (spec_examples.jsonl, clojure_equivalence.jsonl,\n"
@@ -101,6 +105,8 @@ const char* kUsage =
     "  --trace             print each id before running it (to find a crash)\n"
     "  --gc-stress         collect the heap at every safe point of every run (the\n"
     "                      results must not change)\n"
+    "  --lang DIR          run the language's tests, DIR/*.clj (tests/lang/README.md);\n"
+    "                      --filter then matches a file:line or a program\n"
     "  --self-test         check the runner's own parser and comparer\n";
 
 // The JSON `context` of a row as a host map. String values hold Clojure data
@@ -538,8 +544,10 @@ int main(int argc, char** argv) {
       opt.verbose = true;
     else if (a == "--trace")
       opt.trace = true;
+    else if (a == "--lang")
+      value(opt.lang_dir);
     else if (a == "--gc-stress")
-      ptc::set_collect_stress_for_testing(true);
+      opt.gc_stress = true;
     else if (a == "--self-test")
       self_test = true;
     else if (a == "--help" || a == "-h") {
@@ -551,5 +559,8 @@ int main(int argc, char** argv) {
     }
   }
   if (self_test) return spec::run_self_test();
+  ptc::set_collect_stress_for_testing(opt.gc_stress);
+  if (!opt.lang_dir.empty())
+    return spec::run_lang_tests({opt.lang_dir, opt.filter, opt.gc_stress, opt.trace});
   return spec::run_suite(opt);
 }

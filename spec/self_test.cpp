@@ -6,12 +6,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/error.hpp"
 #include "runtime/host_value.hpp"
 #include "spec/clojure_data.hpp"
 #include "spec/compare.hpp"
 #include "spec/expected_list.hpp"
+#include "spec/lang_tests.hpp"
 
 namespace spec {
 
@@ -275,6 +277,76 @@ void expected_list_checks(Checker& t) {
           "prose is hand-written");
 }
 
+// One program with its directives, as a tests/lang file holds it: it must
+// read cleanly and pass or fail as `passes` says.
+void lang_case(Checker& t, std::string_view text, bool passes) {
+  std::vector<std::string> problems;
+  auto cases = parse_lang_file(text, "self-test.clj", problems);
+  t.check(problems.empty() && cases.size() == 1,
+          fmt::format("reads as one case: {} ({} cases, {})", text, cases.size(),
+                      problems.empty() ? "" : problems[0]));
+  if (cases.size() != 1) return;
+  bool passed = !check_lang_case(cases[0]).has_value();
+  t.check(passed == passes, fmt::format("{} {}", text, passes ? "passes" : "fails"));
+}
+
+void lang_rejects(Checker& t, std::string_view text) {
+  std::vector<std::string> problems;
+  parse_lang_file(text, "self-test.clj", problems);
+  t.check(!problems.empty(), fmt::format("rejected: {}", text));
+}
+
+void lang_checks(Checker& t) {
+  // Every kind of expectation passes when right and fails when wrong.
+  lang_case(t, "(+ 1 2) ; expect: 3", true);
+  lang_case(t, "(+ 1 2) ; expect: 4", false);
+  lang_case(t, "(+ 1 2) ; expect: 3.0", false);
+  lang_case(t, "(/ 6 2) ; expect: 3", false);
+  lang_case(t, "{:a 1 :b [2]} ; expect: {:b (2) :a 1}", true);
+  lang_case(t, "{:a 1 :b 2} ; expect-printed: {:b 2 :a 1}", false);
+  lang_case(t, "{:a 1 :b 2} ; expect-printed: {:a 1 :b 2}", true);
+  lang_case(t, "(+ 0.1 0.2) ; expect-printed: 0.3", true);
+  lang_case(t, "(fn [x] x) ; expect: #fn[x]", true);
+  lang_case(t, "(fn [x] x) ; expect: #fn[y]", false);
+  lang_case(t, "(def x 1) ; expect: #'x", true);
+  lang_case(t, "(inc \"a\") ; expect-error: type_error at 1:1: expected a number", true);
+  lang_case(t, "(inc \"a\") ; expect-error: arity_error", false);
+  lang_case(t, "(inc \"a\") ; expect-error: type_error at 1:2", false);
+  lang_case(t, "(inc \"a\") ; expect-error: type_error: no such words", false);
+  lang_case(t, "(inc 1) ; expect-error: type_error", false);
+  lang_case(t, "(inc \"a\") ; expect: 2", false);
+  lang_case(t, "(fliter odd? [1]) ; expect-error: unbound_var\n; expect-hint: filter", true);
+  lang_case(t, "(fliter odd? [1]) ; expect-error: unbound_var\n; expect-hint: remove", false);
+  lang_case(t, "(fliter odd? [1]) ; expect-error: unbound_var\n; expect-no-hint: filter", false);
+  lang_case(t, "(println \"a\") 1 ; expect: 1\n; expect-output: [\"a\"]", true);
+  lang_case(t, "(println \"a\") 1 ; expect: 1\n; expect-output: [\"b\"]", false);
+  lang_case(t, "(println \"a\") 1 ; expect: 1\n; expect-output: []", false);
+  // Reading: ; in strings and characters, programs over several lines,
+  // notes above a program, locations counted from its first line.
+  lang_case(t, "(str \";\" \\;) ; expect: \";;\"", true);
+  lang_case(t, "(count \"a\n;b\") ; expect: 4", true);
+  lang_case(t, ";; a note\n\n(let [x \"a\"]\n  (* 2 x)) ; expect-error: type_error at 2:3", true);
+  lang_case(t, ";; the empty program\n; expect: nil", true);
+  lang_case(t, "(+ 1 2) ; expect: 3\n; no-gc-stress: why", true);
+  std::vector<std::string> problems;
+  auto two = parse_lang_file("1 ; expect: 1\n\n;; note\n(+ 1\n 1) ; expect: 2\n", "f", problems);
+  t.check(problems.empty() && two.size() == 2 && two[0].line == 1 && two[1].line == 4 &&
+              two[1].program == "(+ 1\n 1)",
+          "two cases: lines and program text");
+  // What must not pass as a comment: a misspelt directive turns no test off.
+  lang_rejects(t, "1 ; expect-eror: x");
+  lang_rejects(t, "1 ;; expect: 1");
+  lang_rejects(t, "1 ;expect: 1");
+  lang_rejects(t, "(+ 1 2)");
+  lang_rejects(t, "1 ; expect: 1\n; expect: 1");
+  lang_rejects(t, "1 ; expect:");
+  lang_rejects(t, "1 ; expect-hint: x");
+  lang_rejects(t, "1 ; expect-error: no_such_reason");
+  lang_rejects(t, "1 ; expect-error: type_error at 1");
+  lang_rejects(t, "1 ; expect: 1\n; expect-output: [1]");
+  lang_rejects(t, "(str \"a) ; expect: 1");
+}
+
 }  // namespace
 
 int run_self_test() {
@@ -283,6 +355,7 @@ int run_self_test() {
   comparer_checks(t);
   host_checks(t);
   expected_list_checks(t);
+  lang_checks(t);
   fmt::print("self-test: {} checks, {} failed\n", t.checks, t.failures);
   return t.failures == 0 ? 0 : 1;
 }
