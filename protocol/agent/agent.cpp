@@ -305,6 +305,16 @@ HostValue reason_record(std::string_view reason, std::string_view message) {
   return HostValue::map({{str("reason"), str(reason)}, {str("message"), str(message)}});
 }
 
+void reject_calls(RunState& s, const LlmResponse& r, std::vector<ToolCallRequest> calls,
+                  std::string_view reason, std::string_view message, const std::string& payload) {
+  AgentTurn t = turn_record(s, r);
+  t.result = reason_record(reason, message);
+  s.add_assistant(r, calls);
+  for (const ToolCallRequest& c : calls)
+    s.add_tool(c.id, payload);
+  s.turns.push_back(std::move(t));
+}
+
 AgentTurn turn_record(const RunState& s, const LlmResponse& r) {
   AgentTurn t;
   t.number = s.turn;
@@ -351,8 +361,6 @@ std::string Agent::system_prompt() const {
   if (!options_.system_prompt.empty()) out += options_.system_prompt + "\n\n";
   if (options_.output == OutputMode::PtcLisp && options_.transport == PtcTransport::Content) {
     out += content_mode_instructions();
-    if (!options_.signature.empty())
-      out += fmt::format("\n\nExpected output: {}", options_.signature);
   } else if (options_.output == OutputMode::PtcLisp) {
     out +=
         "You work by writing PTC-Lisp programs and sending each one as the `program` of a "
@@ -362,17 +370,17 @@ std::string Agent::system_prompt() const {
         "or with (fail reason) when it cannot be done. When you already know the answer, you "
         "may instead reply with it directly as plain content in the signature shape of the "
         "expected output. Never put a program in your reply as fenced code.";
-    if (!options_.signature.empty())
-      out += fmt::format("\n\nExpected output: {}", options_.signature);
   } else {
     out +=
         "Answer the user in plain text. When an answer needs exact computation, filtering or "
         "aggregation over large tool results, or several tool calls combined, call lisp_eval "
         "with a PTC-Lisp program: its value comes back to you as a tool result, and you then "
         "write the answer. A lisp_eval call must be the only tool call of its turn.";
-    if (!options_.signature.empty())
-      out += fmt::format("\n\nThe final answer must match: {}", options_.signature);
   }
+  if (!options_.signature.empty())
+    out += (options_.output == OutputMode::Text ? "\n\nThe final answer must match: "
+                                                : "\n\nExpected output: ") +
+           options_.signature;
   std::string card = compact_reference_card();
   std::string inventory = program_tool_inventory(options_.tools, options_.output);
   if (options_.transport == PtcTransport::Content) {

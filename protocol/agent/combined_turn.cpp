@@ -51,13 +51,7 @@ std::string result_json(const HostValue& v) {
 
 void whole_turn_reject(RunState& s, const LlmResponse& r, std::vector<ToolCallRequest> calls,
                        std::string_view reason, std::string_view message) {
-  AgentTurn t = turn_record(s, r);
-  t.result = reason_record(reason, message);
-  std::string payload = combined_error(reason, message);
-  s.add_assistant(r, calls);
-  for (const ToolCallRequest& c : calls)
-    s.add_tool(c.id, payload);
-  s.turns.push_back(std::move(t));
+  reject_calls(s, r, std::move(calls), reason, message, combined_error(reason, message));
   s.next_turn();
 }
 

@@ -85,6 +85,10 @@ void emit_program_tool_calls(const RunState& s, const Step& step);
 AgentTurn turn_record(const RunState& s, const LlmResponse& r);
 // {reason, message}: what a turn that failed or was refused records.
 HostValue reason_record(std::string_view reason, std::string_view message);
+// A turn whose every call is answered with one error `payload` and recorded
+// as {reason, message}; the caller tells the model more, or not, and goes on.
+void reject_calls(RunState& s, const LlmResponse& r, std::vector<ToolCallRequest> calls,
+                  std::string_view reason, std::string_view message, const std::string& payload);
 
 // The tool-call transport (output ptc_lisp): one turn.
 void handle_tool_call_turn(RunState& s, const LlmResponse& r);

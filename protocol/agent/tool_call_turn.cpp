@@ -27,14 +27,8 @@ constexpr std::string_view kMultipleCalls = "exactly one lisp_eval call per assi
 // feedback and the turn line.
 void reject(RunState& s, const LlmResponse& r, std::vector<ToolCallRequest> calls,
             std::string_view reason, const std::string& message) {
-  AgentTurn t = turn_record(s, r);
-  t.result = reason_record(reason, message);
-  std::string payload = protocol_error(reason, message);
-  s.add_assistant(r, calls);
-  for (const ToolCallRequest& c : calls)
-    s.add_tool(c.id, payload);
+  reject_calls(s, r, std::move(calls), reason, message, protocol_error(reason, message));
   s.add_user(error_feedback(message, s.turn_info(), s.options.format));
-  s.turns.push_back(std::move(t));
   s.next_turn();
 }
 
