@@ -11,14 +11,16 @@
 #include "frontend/analyzer.hpp"
 #include "frontend/reader.hpp"
 #include "include/ptc/ptc.hpp"
+#include "ops.hpp"
 #include "runtime/ctx.hpp"
 
 namespace ptc {
 namespace {
 
-std::string disasm(const std::string& src) {
-  return disassemble_source(src);
-}
+using testing::Compiled;
+using testing::Ops;
+using testing::ops;
+using testing::Strings;
 
 TEST(Opcodes, TableIsCompleteAndUnique) {
   std::set<std::string> names;
@@ -40,38 +42,55 @@ TEST(Opcodes, InstructionOperandPacking) {
   EXPECT_EQ(j.sbx(), -12345);
 }
 
+// No CALL: (< i 3) is an IFLTI fused with its JMP, inc an INC, and recur
+// moves the new value into i and jumps back with LOOP, which counts.
 TEST(Compiler, RecurBecomesACountedBackwardJump) {
-  std::string d = disasm("(loop [i 0] (if (< i 3) (recur (inc i)) i))");
-  EXPECT_NE(d.find("LOOP"), std::string::npos) << d;
-  EXPECT_NE(d.find("IFLT"), std::string::npos) << d;  // compare fused with the branch
-  EXPECT_NE(d.find("INC"), std::string::npos) << d;
-  EXPECT_EQ(d.find("CALL "), std::string::npos) << d;
+  EXPECT_EQ(ops("(loop [i 0] (if (< i 3) (recur (inc i)) i))"),
+            (Ops{"LOADINT", "LOADINT",   // i, the loop's counter
+                 "IFLTI", "JMP",         // (< i 3), else to the MOVE
+                 "INC", "MOVE", "LOOP",  // (recur (inc i))
+                 "JMP", "MOVE", "RETURN"}));
 }
 
+// A loop the program did not write (for) jumps back with JMPBACK, no LOOP:
+// its iterations do not count against loop_limit.
 TEST(Compiler, GeneratedLoopsUseUncountedJumps) {
-  std::string d = disasm("(for [x [1 2]] x)");
-  EXPECT_NE(d.find("JMPBACK"), std::string::npos) << d;
-  EXPECT_EQ(d.find("LOOP "), std::string::npos) << d;
+  EXPECT_EQ(ops("(for [x [1 2]] x)"),
+            (Ops{"CALLB", "MOVE",                             // the result's builder
+                 "LOADK", "LOADK",   "CALLB",   "MOVE",       // the items as a vector
+                 "MOVE",  "CALLB",   "MOVE",    "LOADINT",    // their count, index 0
+                 "IFLT",  "JMP",                              // (< index count)
+                 "MOVE",  "MOVE",    "CALLB",   "MOVE",       // x = (nth items index)
+                 "MOVE",  "MOVE",    "CALLB",   "MOVE",       // push x
+                 "INC",   "MOVE",    "JMPBACK",               // the next index
+                 "JMP",   "LOADNIL",                          // the loop's own value, nil
+                 "MOVE",  "CALLB",   "MOVE",    "RETURN"}));  // the result, finished
 }
 
 TEST(Compiler, KeywordCallIsADirectLookup) {
-  std::string d = disasm("(fn [m] (:total m))");
-  EXPECT_NE(d.find("KWGET"), std::string::npos) << d;
+  EXPECT_EQ(ops("(fn [m] (:total m))", 1), (Ops{"KWGET", "RETURN"}));
 }
 
+// A closure captures its creator's registers; one nested deeper captures
+// its creator's captured value (an upvalue). Both read them with GETUPVAL.
 TEST(Compiler, ClosuresListTheirCaptures) {
-  std::string d = disasm("(let [a 1 b 2] (fn [] (+ a b)))");
-  EXPECT_NE(d.find("capture 0: register"), std::string::npos) << d;
-  EXPECT_NE(d.find("capture 1: register"), std::string::npos) << d;
-  EXPECT_NE(d.find("GETUPVAL"), std::string::npos) << d;
-  std::string nested = disasm("(let [a 1] (fn [] (fn [] a)))");
-  EXPECT_NE(nested.find("capture 0: upvalue 0"), std::string::npos) << nested;
+  Compiled flat("(let [a 1 b 2] (fn [] (+ a b)))");
+  EXPECT_EQ(testing::captures(flat.fn(1)), (Strings{"register 1", "register 2"}));
+  EXPECT_EQ(ops(flat.arity(1)), (Ops{"GETUPVAL", "GETUPVAL", "ADD", "RETURN"}));
+  Compiled nested("(let [a 1] (fn [] (fn [] a)))");
+  EXPECT_EQ(testing::captures(nested.fn(1)), (Strings{"register 1"}));
+  EXPECT_EQ(testing::captures(nested.fn(2)), (Strings{"upvalue 0"}));
+  EXPECT_EQ(ops(nested.arity(2)), (Ops{"GETUPVAL", "RETURN"}));
 }
 
+// None at 0:0 (unknown): each is where its form starts; an arity's RETURN
+// is at its parameter vector, the top level's at the first form.
 TEST(Compiler, EveryInstructionHasASourcePosition) {
-  std::string d = disasm("(defn f [x]\n  (* x 2))\n(f 3)");
-  EXPECT_NE(d.find(" 2:3"), std::string::npos) << d;  // the multiplication on line 2
-  EXPECT_EQ(d.find(" 0:0"), std::string::npos) << d;
+  Compiled c("(defn f [x]\n  (* x 2))\n(f 3)");
+  EXPECT_EQ(testing::ops_with_positions(c.arity(0)),
+            (Ops{"CLOSURE 1:1", "DEFGLOBAL 1:1", "GETGLOBAL 3:2", "LOADINT 3:4", "CALL 3:1",
+                 "RETURN 1:1"}));
+  EXPECT_EQ(testing::ops_with_positions(c.arity(1)), (Ops{"LOADINT 2:8", "MUL 2:3", "RETURN 1:9"}));
 }
 
 // Constants are shared within a function, by a search while there are few
@@ -84,17 +103,21 @@ TEST(Compiler, EachConstantIsStoredOnce) {
       items += std::to_string(i) + ".5 ";
     std::string tail = "0.5 -0.0 0.0 -0.0 " + std::to_string(n / 2) + ".5]";
     std::string src = "((fn [x] [x " + items + tail + ") 1)";
-    std::string d = disasm(src);
-    EXPECT_NE(d.find(std::to_string(n + 2) + " constants"), std::string::npos) << n << "\n" << d;
+    // The n items, -0.0 and 0.0 (distinct constants); 0.5, the second -0.0
+    // and n/2 + 0.5 are repeats.
+    EXPECT_EQ(Compiled(src).arity(1).constants.size(), static_cast<size_t>(n + 2)) << n;
     Step r = run(src);
     ASSERT_TRUE(r.ok) << r.error.message;
-    EXPECT_NE(r.printed.find(tail), std::string::npos) << r.printed;
+    EXPECT_EQ(r.printed, "[1 " + items + tail);
   }
 }
 
+// CASE looks the value up once and lands in its table of jumps (the
+// default's, then one per clause); each body then jumps to the end.
 TEST(Compiler, CaseUsesAJumpTable) {
-  std::string d = disasm("(case 2 1 :a 2 :b :c)");
-  EXPECT_NE(d.find("CASE"), std::string::npos) << d;
+  EXPECT_EQ(ops("(case 2 1 :a 2 :b :c)"),
+            (Ops{"LOADINT", "CASE", "JMP", "JMP", "JMP",  // the table: :c, :a, :b
+                 "LOADK", "JMP", "LOADK", "JMP", "LOADK", "JMP", "RETURN"}));
 }
 
 TEST(Compiler, ManyArgumentsAndLongPrograms) {

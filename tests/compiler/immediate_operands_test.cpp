@@ -6,9 +6,13 @@
 #include <string>
 
 #include "include/ptc/ptc.hpp"
+#include "ops.hpp"
 
 namespace ptc {
 namespace {
+
+using testing::Ops;
+using testing::ops;
 
 std::string outcome(std::string_view source) {
   Step s = run(source);
@@ -16,14 +20,16 @@ std::string outcome(std::string_view source) {
 }
 
 TEST(ImmediateOperands, AreUsedForSmallLiteralsOnTheRight) {
-  std::string d = disassemble_source("(fn [n] (if (< n 2) (+ n 1) (- n -32768)))");
-  EXPECT_NE(d.find("IFLTI      0 2"), std::string::npos) << d;
-  EXPECT_NE(d.find("ADDI"), std::string::npos) << d;
-  EXPECT_NE(d.find("SUBI"), std::string::npos) << d;
-  // Too wide for 16 bits, or on the left: the general instructions.
-  std::string wide = disassemble_source("(fn [n] (if (< n 40000) (+ n 32768) (+ 1 n)))");
-  EXPECT_EQ(wide.find("ADDI"), std::string::npos) << wide;
-  EXPECT_EQ(wide.find("IFLTI"), std::string::npos) << wide;
+  testing::Compiled narrow("(fn [n] (if (< n 2) (+ n 1) (- n -32768)))");
+  const Proto& p = narrow.arity(1);
+  EXPECT_EQ(ops(p), (Ops{"IFLTI", "JMP", "ADDI", "JMP", "SUBI", "RETURN"}));
+  EXPECT_EQ(p.code[0].sb(), 2);
+  EXPECT_EQ(p.code[2].sc(), 1);
+  EXPECT_EQ(p.code[4].sc(), -32768);
+  // Too wide for 16 bits, or on the left: the literal is loaded into a
+  // register for the general instructions.
+  EXPECT_EQ(ops("(fn [n] (if (< n 40000) (+ n 32768) (+ 1 n)))", 1),
+            (Ops{"LOADINT", "IFLT", "JMP", "LOADINT", "ADD", "JMP", "LOADINT", "ADD", "RETURN"}));
 }
 
 TEST(ImmediateOperands, GiveWhatTheGeneralInstructionsGive) {
@@ -64,10 +70,14 @@ TEST(ImmediateOperands, GiveWhatTheGeneralInstructionsGive) {
   }
 }
 
+// Each call's result is left in the register the + reads it from: no MOVE
+// after a CALL.
 TEST(CallsInPlace, ResultsLandWhereTheyBelong) {
-  std::string d =
-      disassemble_source("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))");
-  EXPECT_EQ(d.find("MOVE       2 3"), std::string::npos) << d;
+  EXPECT_EQ(ops("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))", 1),
+            (Ops{"IFLTI", "JMP", "MOVE", "JMP",  // (< n 2): n
+                 "GETGLOBAL", "SUBI", "CALL",    // (fib (- n 1))
+                 "GETGLOBAL", "SUBI", "CALL",    // (fib (- n 2))
+                 "ADD", "RETURN"}));
   EXPECT_EQ(outcome("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 15)"),
             "610");
   // Arguments that read locals below the destination, nested calls and

@@ -4,69 +4,65 @@
 
 #include <string>
 
-#include "include/ptc/ptc.hpp"
+#include "ops.hpp"
 
 namespace ptc {
 namespace {
 
-// Whether the first function of `src` (fn #1) owns its accumulator, and how
-// many CALLO it has.
-struct Shape {
-  bool owns;
-  size_t owned_calls;
-};
-Shape step_shape(const std::string& src) {
-  std::string d = disassemble_source(src);
-  size_t start = d.find("fn #1");
-  EXPECT_NE(start, std::string::npos) << d;
-  std::string step = d.substr(start, d.find("fn #2") - start);
-  Shape s{step.find("owns its accumulator") != std::string::npos, 0};
-  for (size_t at = step.find("CALLO"); at != std::string::npos; at = step.find("CALLO", at + 1))
-    ++s.owned_calls;
-  return s;
+using testing::Ops;
+
+// The step function, fn #1 of `src`: whether it owns its accumulator, and its
+// calls to builtins in order (CALLO the in-place ones).
+void expect_step(const std::string& src, bool owns, const Ops& builtin_calls) {
+  testing::Compiled compiled(src);
+  const Proto& step = compiled.arity(1);
+  EXPECT_EQ(step.owns_accumulator, owns) << src;
+  EXPECT_EQ(testing::builtin_calls(step), builtin_calls) << src;
 }
 
-void expect_owned(const std::string& src, size_t calls) {
-  Shape s = step_shape(src);
-  EXPECT_TRUE(s.owns) << src;
-  EXPECT_EQ(s.owned_calls, calls) << src;
+void expect_owned(const std::string& src, const Ops& builtin_calls) {
+  expect_step(src, true, builtin_calls);
 }
 
-void expect_not_owned(const std::string& src) {
-  Shape s = step_shape(src);
-  EXPECT_FALSE(s.owns) << src;
-  EXPECT_EQ(s.owned_calls, 0u) << src;
+void expect_not_owned(const std::string& src, const Ops& builtin_calls) {
+  expect_step(src, false, builtin_calls);
 }
 
 TEST(OwnedAccumulator, UpdatesReturnedDirectlyAreOwned) {
-  expect_owned("(fn [m o] (update m (:k o) (fnil + 0) (:n o)))", 1);
-  expect_owned("(fn [m x] (assoc m x 1))", 1);
-  expect_owned("(fn [s x] (conj s x))", 1);
-  expect_owned("(fn [m x] (dissoc m x))", 1);
-  expect_owned("(fn [m x] (-> m (assoc :a x) (update :n inc)))", 2);
-  expect_owned("(fn [m x] (if (odd? x) (assoc m x true) m))", 1);
-  expect_owned("(fn [m x] (let [k (str x)] (assoc m k x)))", 1);
-  expect_owned("(fn [m x] (do (println x) (assoc m x 1)))", 1);
-  expect_owned("(fn [m x] (cond-> m (odd? x) (assoc :odd x) (even? x) (assoc :even x)))", 2);
-  expect_owned("(fn [m x] (if (neg? x) {} (assoc m x 1)))", 1);
-  expect_owned("(fn [m k v] (assoc m k v))", 1);  // reduce-kv's shape
+  expect_owned("(fn [m o] (update m (:k o) (fnil + 0) (:n o)))", {"CALLO update"});
+  expect_owned("(fn [m x] (assoc m x 1))", {"CALLO assoc"});
+  expect_owned("(fn [s x] (conj s x))", {"CALLO conj"});
+  expect_owned("(fn [m x] (dissoc m x))", {"CALLO dissoc"});
+  expect_owned("(fn [m x] (-> m (assoc :a x) (update :n inc)))", {"CALLO assoc", "CALLO update"});
+  expect_owned("(fn [m x] (if (odd? x) (assoc m x true) m))", {"CALLB odd?", "CALLO assoc"});
+  expect_owned("(fn [m x] (let [k (str x)] (assoc m k x)))", {"CALLB str", "CALLO assoc"});
+  expect_owned("(fn [m x] (do (println x) (assoc m x 1)))", {"CALLB println", "CALLO assoc"});
+  expect_owned("(fn [m x] (cond-> m (odd? x) (assoc :odd x) (even? x) (assoc :even x)))",
+               {"CALLB odd?", "CALLO assoc", "CALLB even?", "CALLO assoc"});
+  expect_owned("(fn [m x] (if (neg? x) {} (assoc m x 1)))", {"CALLB neg?", "CALLO assoc"});
+  expect_owned("(fn [m k v] (assoc m k v))", {"CALLO assoc"});  // reduce-kv's shape
 }
 
 TEST(OwnedAccumulator, AnyOtherReadOfTheAccumulatorIsNot) {
-  expect_not_owned("(fn [m x] (assoc m x (count m)))");            // read by another argument
-  expect_not_owned("(fn [m x] (if (empty? m) m (assoc m x 1)))");  // read by a test
-  expect_not_owned("(fn [m x] (do (println m) (assoc m x 1)))");
-  expect_not_owned("(fn [m x] [m (assoc m x 1)])");
-  expect_not_owned("(fn [m x] (let [n (assoc m x 1)] [m n]))");      // the old name read again
-  expect_not_owned("(fn [m x] (let [f (fn [] m)] (assoc m x 1)))");  // captured
-  expect_not_owned("(fn [m x] (let [n (assoc m x 1) f (fn [] n)] (assoc n :b 2)))");
-  expect_not_owned("(fn [m x] (merge m {x 1}))");  // no in-place variant
-  expect_not_owned("(fn [m x] (if (= x 0) (return m) (assoc m x 1)))");
-  expect_not_owned("(fn [m x] (if (pos? x) (recur (assoc m x 1) (dec x)) m))");
-  expect_not_owned("(fn [m x] (reduce (fn [a y] (assoc a y 1)) m x))");
-  expect_not_owned("(fn [m x] (tool/save {:m (assoc m x 1)}))");
-  expect_not_owned("(fn [m x] (+ m x))");
-  expect_not_owned("(fn [m x] (assoc {} x m))");  // stored as a value, not updated
+  expect_not_owned("(fn [m x] (assoc m x (count m)))",
+                   {"CALLB count", "CALLB assoc"});  // read by another argument
+  expect_not_owned("(fn [m x] (if (empty? m) m (assoc m x 1)))",
+                   {"CALLB empty?", "CALLB assoc"});  // read by a test
+  expect_not_owned("(fn [m x] (do (println m) (assoc m x 1)))", {"CALLB println", "CALLB assoc"});
+  expect_not_owned("(fn [m x] [m (assoc m x 1)])", {"CALLB assoc"});
+  expect_not_owned("(fn [m x] (let [n (assoc m x 1)] [m n]))",
+                   {"CALLB assoc"});  // the old name read again
+  expect_not_owned("(fn [m x] (let [f (fn [] m)] (assoc m x 1)))", {"CALLB assoc"});  // captured
+  expect_not_owned("(fn [m x] (let [n (assoc m x 1) f (fn [] n)] (assoc n :b 2)))",
+                   {"CALLB assoc", "CALLB assoc"});
+  expect_not_owned("(fn [m x] (merge m {x 1}))", {"CALLB merge"});  // no in-place variant
+  expect_not_owned("(fn [m x] (if (= x 0) (return m) (assoc m x 1)))", {"CALLB assoc"});
+  expect_not_owned("(fn [m x] (if (pos? x) (recur (assoc m x 1) (dec x)) m))",
+                   {"CALLB pos?", "CALLB assoc"});
+  expect_not_owned("(fn [m x] (reduce (fn [a y] (assoc a y 1)) m x))", {});
+  expect_not_owned("(fn [m x] (tool/save {:m (assoc m x 1)}))", {"CALLB assoc"});
+  expect_not_owned("(fn [m x] (+ m x))", {});
+  expect_not_owned("(fn [m x] (assoc {} x m))", {"CALLB assoc"});  // stored as a value, not updated
 }
 
 TEST(OwnedAccumulator, AHostileLetCostsABoundedAnalysis) {
@@ -76,7 +72,7 @@ TEST(OwnedAccumulator, AHostileLetCostsABoundedAnalysis) {
   for (int i = 0; i < 1000; ++i)
     src += "m (assoc m " + std::to_string(i) + " x) ";
   src += "] m))";
-  expect_not_owned(src);
+  expect_not_owned(src, Ops(1000, "CALLB assoc"));
 }
 
 }  // namespace
@@ -87,18 +83,18 @@ namespace {
 
 // (fnil + 0) and its kin, from constants only, are made once when compiling.
 TEST(FunctionsMadeFromConstants, AreConstants) {
-  std::string d = disassemble_source("(fn [m x] (update m :n (fnil + 0) x))");
-  EXPECT_EQ(d.find("; fnil"), std::string::npos) << d;
-  EXPECT_NE(d.find("#fn["), std::string::npos) << d;
+  testing::Compiled update("(fn [m x] (update m :n (fnil + 0) x))");
+  EXPECT_EQ(testing::builtin_calls(update.arity(1)), (Ops{"CALLO update"}));
+  EXPECT_EQ(testing::constants(update.arity(1)), (testing::Strings{":n", "#fn[...]"}));
   for (const char* src :
        {"(fn [] (partial + 1))", "(fn [] (comp inc str))", "(fn [] (constantly [1 2]))",
-        "(fn [] (complement nil?))", "(fn [] (juxt inc dec))"}) {
-    std::string made = disassemble_source(src);
-    EXPECT_EQ(made.find("CALLB"), std::string::npos) << made;
-  }
+        "(fn [] (complement nil?))", "(fn [] (juxt inc dec))"})
+    EXPECT_EQ(testing::ops(src, 1), (Ops{"LOADK", "RETURN"})) << src;
   // Not from constants, or an argument the builtin rejects: made at run time.
-  EXPECT_NE(disassemble_source("(fn [x] (fnil + x))").find("; fnil"), std::string::npos);
-  EXPECT_NE(disassemble_source("(fn [] (fnil 1 0))").find("; fnil"), std::string::npos);
+  EXPECT_EQ(testing::builtin_calls(testing::Compiled("(fn [x] (fnil + x))").arity(1)),
+            (Ops{"CALLB fnil"}));
+  EXPECT_EQ(testing::builtin_calls(testing::Compiled("(fn [] (fnil 1 0))").arity(1)),
+            (Ops{"CALLB fnil"}));
 }
 
 }  // namespace
