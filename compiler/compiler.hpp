@@ -18,7 +18,7 @@ class Ctx;
 // registers per function). Constants stay in ctx's arena.
 std::unique_ptr<CompiledProgram> compile_program(Ctx& ctx, const AnalyzedProgram& program);
 
-// Register operand meaning "the frame's own recur counter" in LOOP.
+// LOOP's A when the count is the frame's (opcodes.hpp, Notes).
 constexpr uint16_t kFrameCounter = 0xFFFF;
 
 }  // namespace ptc

@@ -3,7 +3,8 @@
 // as two 16-bit operands B and C, or as one unsigned Bx / signed sBx.
 // R[x] is register x of the current frame, K[x] a constant of the function,
 // U[x] a captured value of the running closure. Jumps are relative to the
-// instruction after the jump.
+// instruction after the jump. The Notes after the table give the operands
+// and neighbours that mean more than one line of it can say.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +47,7 @@ namespace ptc {
   X(VECTOR, "A B C", "R[A] = [R[B] ... R[B+C-1]]")                                                 \
   X(MAP, "A B C", "R[A] = {R[B] R[B+1] ...}, C registers of alternating keys and values")          \
   X(SET, "A B C", "R[A] = #{R[B] ... R[B+C-1]}")                                                   \
-  X(CASE, "A Bx", "i = clause of R[A] in dispatch map K[Bx] (or the default); pc += i")            \
+  X(CASE, "A Bx", "pc += 1 + the clause number of R[A] in dispatch map K[Bx], if there")           \
   X(TOOL, "A Bx", "R[A] = call tool named K[Bx] with argument map R[A]")                           \
   X(RETSIG, "A", "(return R[A]): end the program with R[A]")                                       \
   X(FAILSIG, "A", "(fail R[A]): end the program with an error carrying R[A]")                      \
@@ -74,6 +75,39 @@ namespace ptc {
   X(IFGTI, "A sB", "if R[A] > sB: skip the next instruction")                                      \
   X(IFGEI, "A sB", "if R[A] >= sB: skip the next instruction")                                     \
   X(IFEQI, "A sB", "if (= R[A] sB): skip the next instruction")
+
+// Notes
+//
+// LOOP: A == kFrameCounter (0xFFFF, compiler.hpp; no frame has that many
+//   registers) counts in the frame (the recur of a function to its own
+//   arity) rather than in R[A] (a loop's counter, set to 0 before it).
+//
+// IF*, IF*I: always followed by the JMP to the else branch. When the
+//   comparison holds that JMP is skipped; else the IF takes it (reading its
+//   sBx) without dispatching it.
+//
+// CASE: followed by a table of JMPs, the default's first, then one per
+//   clause in the order written. K[Bx] maps each clause's constant to its
+//   number i from 0, and CASE skips to the JMP at pc + 1 + i; a value not in
+//   the map falls through to the default's.
+//
+// REDUCE A 3 C: followed by REDUCESTEP A and a JMP back to it (sBx = -2).
+//   Unless f is a closure and coll a vector, REDUCE calls builtin C and
+//   skips both; else the VM's loop runs until REDUCESTEP skips the JMP.
+//   R[A] .. R[A+7] are f, init, coll, then the loop's index and owner token,
+//   then the step's call: f, accumulator, item (R[A+5], where each step's
+//   result lands, holds the accumulator between steps).
+//
+// CALL A B: the callee's frame starts at R[A+1] (its arguments); its result
+//   replaces the callee in R[A].
+//
+// Operands that are not registers: C of CALLB, CALLO, REDUCE and
+//   GETGLOBALF is a builtin id (runtime/builtins/registry.hpp); C of KWGET and
+//   Bx of LOADK, GETDATA, CASE and TOOL are constants; Bx of GETGLOBAL,
+//   DEFGLOBAL, ISBOUND, VARREF and B of GETGLOBALF are global ids
+//   (CompiledProgram::globals); Bx of CLOSURE indexes Proto::closures; B of
+//   CALL, CALLB, CALLO and C of VECTOR, MAP, SET are counts; B of LOADBOOL
+//   is 0 or 1, of TURNHIST 1, 2 or 3.
 
 enum class Op : uint8_t {
 #define PTC_X(name, operands, meaning) name,

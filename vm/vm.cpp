@@ -571,7 +571,7 @@ Value VM::execute(size_t stop_depth) {
         VM_CASE(CASE) {
           SAVE_PC();
           const Value* clause = map_find(K[in.bx()].map(), R[in.a]);
-          // The jump table after CASE: the default first, then one per clause.
+          // To the clause's JMP in the table after CASE (opcodes.hpp, Notes).
           if (clause) pc += clause->as_int() + 1;
           NEXT;
         }
