@@ -18,8 +18,8 @@
 
 namespace {
 
+using namespace ptc::testing;  // HangGuard
 using ptc::Fiber;
-using ptc::testing::HangGuard;
 
 uintptr_t frame_address() {
   return reinterpret_cast<uintptr_t>(__builtin_frame_address(0));

@@ -23,10 +23,13 @@
 
 namespace ptc::testing {
 
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
 // Aborts the process when the test it guards has not ended within `limit`.
 class HangGuard {
  public:
-  explicit HangGuard(std::chrono::seconds limit = std::chrono::seconds(60)) {
+  explicit HangGuard(std::chrono::seconds limit = 60s) {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     name_ = info ? std::string(info->test_suite_name()) + "." + info->name() : "?";
     thread_ = std::thread([this, limit] {

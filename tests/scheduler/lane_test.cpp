@@ -20,13 +20,9 @@
 
 namespace {
 
-using namespace std::chrono_literals;
-using Clock = std::chrono::steady_clock;
+using namespace ptc::testing;  // HangGuard, run_lane, Pipe, Clock, the chrono literals
 using ptc::Fiber;
 using ptc::Lane;
-using ptc::testing::HangGuard;
-using ptc::testing::Pipe;
-using ptc::testing::run_lane;
 
 TEST(Lane, RunsEveryFiberOfItsSourceToCompletion) {
   HangGuard guard;

@@ -21,14 +21,11 @@
 
 namespace {
 
-using namespace std::chrono_literals;
-using Clock = std::chrono::steady_clock;
+using namespace ptc::testing;  // HangGuard, Pipe, Clock, the chrono literals
 using ptc::ErrorKind;
 using ptc::RunOptions;
 using ptc::Step;
 using ptc::ToolResult;
-using ptc::testing::HangGuard;
-using ptc::testing::Pipe;
 using H = ptc::HostValue;
 
 // A host tool that sleeps and records how many calls ran at once.
