@@ -2,8 +2,6 @@
 // target or constant it refers to, and its source line:column.
 #include <fmt/format.h>
 
-#include <cstring>
-
 #include "compiler/proto.hpp"
 #include "runtime/builtins/registry.hpp"
 #include "runtime/printer.hpp"
@@ -13,36 +11,39 @@ namespace ptc {
 namespace {
 
 std::string operands(const Proto& p, const Instr& in, size_t pc) {
-  const char* form = op_info(in.op).operands;
-  std::string out;
   auto konst = [&](uint32_t k) {
     return k < p.constants.size() ? preview(p.constants[k], 40) : std::string("?");
   };
-  if (std::strcmp(form, "A") == 0) return fmt::format("{}", in.a);
-  if (std::strcmp(form, "A B") == 0) return fmt::format("{} {}", in.a, in.b());
-  if (std::strcmp(form, "A B C") == 0) {
-    out = fmt::format("{} {} {}", in.a, in.b(), in.c());
-    if (in.op == Op::CALLB || in.op == Op::CALLO || in.op == Op::REDUCE)
-      out += fmt::format("    ; {}", builtin_def(in.c()).name);
-    if (in.op == Op::KWGET) out += fmt::format("    ; {}", konst(in.c()));
-    if (in.op == Op::GETGLOBALF) out += fmt::format("    ; else {}", builtin_def(in.c()).name);
-    return out;
+  auto target = [&] { return static_cast<int64_t>(pc) + 1 + in.sbx(); };
+  std::string out;
+  switch (operand_form(in.op)) {
+    case OperandForm::A:
+      return fmt::format("{}", in.a);
+    case OperandForm::AB:
+      return fmt::format("{} {}", in.a, in.b());
+    case OperandForm::ABC:
+      out = fmt::format("{} {} {}", in.a, in.b(), in.c());
+      if (in.op == Op::CALLB || in.op == Op::CALLO || in.op == Op::REDUCE)
+        out += fmt::format("    ; {}", builtin_def(in.c()).name);
+      if (in.op == Op::KWGET) out += fmt::format("    ; {}", konst(in.c()));
+      if (in.op == Op::GETGLOBALF) out += fmt::format("    ; else {}", builtin_def(in.c()).name);
+      return out;
+    case OperandForm::ABsC:
+      return fmt::format("{} {} {}", in.a, in.b(), in.sc());
+    case OperandForm::AsB:
+      return fmt::format("{} {}", in.a, in.sb());
+    case OperandForm::ABx:
+      out = fmt::format("{} {}", in.a, in.bx());
+      if (in.op == Op::LOADK || in.op == Op::GETDATA || in.op == Op::CASE || in.op == Op::TOOL)
+        out += fmt::format("    ; {}", konst(in.bx()));
+      return out;
+    case OperandForm::AsBx:
+      if (in.op == Op::LOADINT) return fmt::format("{} {}", in.a, in.sbx());
+      return fmt::format("{} {}    ; -> {}", in.a, in.sbx(), target());
+    case OperandForm::sBx:
+      return fmt::format("{}    ; -> {}", in.sbx(), target());
   }
-  if (std::strcmp(form, "A Bx") == 0) {
-    out = fmt::format("{} {}", in.a, in.bx());
-    if (in.op == Op::LOADK || in.op == Op::GETDATA || in.op == Op::CASE || in.op == Op::TOOL)
-      out += fmt::format("    ; {}", konst(in.bx()));
-    return out;
-  }
-  if (std::strcmp(form, "A B sC") == 0) return fmt::format("{} {} {}", in.a, in.b(), in.sc());
-  if (std::strcmp(form, "A sB") == 0) return fmt::format("{} {}", in.a, in.sb());
-  if (std::strcmp(form, "A sBx") == 0) {
-    if (in.op == Op::LOADINT) return fmt::format("{} {}", in.a, in.sbx());
-    return fmt::format("{} {}    ; -> {}", in.a, in.sbx(), static_cast<int64_t>(pc) + 1 + in.sbx());
-  }
-  if (std::strcmp(form, "sBx") == 0)
-    return fmt::format("{}    ; -> {}", in.sbx(), static_cast<int64_t>(pc) + 1 + in.sbx());
-  return out;
+  return out;  // not reached: every form has its case (-Wswitch)
 }
 
 void list_fn(std::string& out, const FnProto& fn, size_t index) {

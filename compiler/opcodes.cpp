@@ -4,7 +4,7 @@ namespace ptc {
 
 namespace {
 constexpr OpInfo kInfo[] = {
-#define PTC_X(name, operands, meaning) {#name, operands, meaning},
+#define PTC_X(name, form, meaning) {#name, meaning},
     PTC_OPCODES(PTC_X)
 #undef PTC_X
 };

@@ -7,74 +7,80 @@
 // and neighbours that mean more than one line of it can say.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 
 namespace ptc {
 
-// X(name, operands, meaning)
+// Which operands an instruction has (A is always the first when present):
+// B and C are 16 bits, sB and sC their signed readings; Bx is the 32-bit
+// field, sBx its signed reading. Debug builds assert it in Instr's accessors.
+enum class OperandForm : uint8_t { A, AB, ABC, ABsC, AsB, ABx, AsBx, sBx };
+
+// X(name, operand form, meaning)
 #define PTC_OPCODES(X)                                                                             \
-  X(MOVE, "A B", "R[A] = R[B]")                                                                    \
-  X(LOADK, "A Bx", "R[A] = K[Bx]")                                                                 \
-  X(LOADNIL, "A", "R[A] = nil")                                                                    \
-  X(LOADBOOL, "A B", "R[A] = (B != 0)")                                                            \
-  X(LOADINT, "A sBx", "R[A] = sBx")                                                                \
-  X(GETUPVAL, "A B", "R[A] = U[B]")                                                                \
-  X(GETSELF, "A", "R[A] = the running closure")                                                    \
-  X(GETGLOBAL, "A Bx", "R[A] = global Bx; error if unbound")                                       \
-  X(GETGLOBALF, "A B C", "R[A] = global B if bound, else builtin C")                               \
-  X(DEFGLOBAL, "A Bx", "global Bx = R[A]; R[A] = #'name")                                          \
-  X(ISBOUND, "A Bx", "R[A] = whether global Bx is bound")                                          \
-  X(VARREF, "A Bx", "R[A] = #'name of global Bx")                                                  \
-  X(GETDATA, "A Bx", "R[A] = context value under key K[Bx]")                                       \
-  X(TURNHIST, "A B", "R[A] = result of the turn B back (*1 *2 *3)")                                \
-  X(JMP, "sBx", "pc += sBx")                                                                       \
-  X(JMPIF, "A sBx", "if R[A] is truthy: pc += sBx")                                                \
-  X(JMPIFNOT, "A sBx", "if R[A] is falsy: pc += sBx")                                              \
-  X(LOOP, "A sBx", "recur jump: count R[A] against loop_limit, charge a reduction, pc += sBx")     \
-  X(JMPBACK, "sBx", "backward jump of a generated loop: charge a reduction, pc += sBx")            \
-  X(CALL, "A B", "R[A] = R[A](R[A+1] ... R[A+B])")                                                 \
-  X(CALLB, "A B C", "R[A] = builtin C (R[A] ... R[A+B-1])")                                        \
-  X(CALLO, "A B C",                                                                                \
+  X(MOVE, AB, "R[A] = R[B]")                                                                       \
+  X(LOADK, ABx, "R[A] = K[Bx]")                                                                    \
+  X(LOADNIL, A, "R[A] = nil")                                                                      \
+  X(LOADBOOL, AB, "R[A] = (B != 0)")                                                               \
+  X(LOADINT, AsBx, "R[A] = sBx")                                                                   \
+  X(GETUPVAL, AB, "R[A] = U[B]")                                                                   \
+  X(GETSELF, A, "R[A] = the running closure")                                                      \
+  X(GETGLOBAL, ABx, "R[A] = global Bx; error if unbound")                                          \
+  X(GETGLOBALF, ABC, "R[A] = global B if bound, else builtin C")                                   \
+  X(DEFGLOBAL, ABx, "global Bx = R[A]; R[A] = #'name")                                             \
+  X(ISBOUND, ABx, "R[A] = whether global Bx is bound")                                             \
+  X(VARREF, ABx, "R[A] = #'name of global Bx")                                                     \
+  X(GETDATA, ABx, "R[A] = context value under key K[Bx]")                                          \
+  X(TURNHIST, AB, "R[A] = result of the turn B back (*1 *2 *3)")                                   \
+  X(JMP, sBx, "pc += sBx")                                                                         \
+  X(JMPIF, AsBx, "if R[A] is truthy: pc += sBx")                                                   \
+  X(JMPIFNOT, AsBx, "if R[A] is falsy: pc += sBx")                                                 \
+  X(LOOP, AsBx, "recur jump: count R[A] against loop_limit, charge a reduction, pc += sBx")        \
+  X(JMPBACK, sBx, "backward jump of a generated loop: charge a reduction, pc += sBx")              \
+  X(CALL, AB, "R[A] = R[A](R[A+1] ... R[A+B])")                                                    \
+  X(CALLB, ABC, "R[A] = builtin C (R[A] ... R[A+B-1])")                                            \
+  X(CALLO, ABC,                                                                                    \
     "CALLB on an accumulator the frame may own: updated in place when it carries the owner's tag") \
-  X(REDUCE, "A B C",                                                                               \
+  X(REDUCE, ABC,                                                                                   \
     "(reduce R[A] R[A+1] R[A+2]) by builtin C (B = 3), or, for a closure over a vector, the "      \
     "loop of REDUCESTEP: R[A+3] index, R[A+4] owner token, R[A+5] accumulator")                    \
-  X(REDUCESTEP, "A",                                                                               \
+  X(REDUCESTEP, A,                                                                                 \
     "past the last item: R[A] = R[A+5], pc += 1; else R[A+5] = R[A](R[A+5], next item), the "      \
     "callee owning its accumulator by R[A+4]")                                                     \
-  X(CLOSURE, "A Bx", "R[A] = closure of function Bx, capturing its declared values")               \
-  X(RETURN, "A", "return R[A] to the caller")                                                      \
-  X(VECTOR, "A B C", "R[A] = [R[B] ... R[B+C-1]]")                                                 \
-  X(MAP, "A B C", "R[A] = {R[B] R[B+1] ...}, C registers of alternating keys and values")          \
-  X(SET, "A B C", "R[A] = #{R[B] ... R[B+C-1]}")                                                   \
-  X(CASE, "A Bx", "pc += 1 + the clause number of R[A] in dispatch map K[Bx], if there")           \
-  X(TOOL, "A Bx", "R[A] = call tool named K[Bx] with argument map R[A]")                           \
-  X(RETSIG, "A", "(return R[A]): end the program with R[A]")                                       \
-  X(FAILSIG, "A", "(fail R[A]): end the program with an error carrying R[A]")                      \
-  X(ADD, "A B C", "R[A] = R[B] + R[C]")                                                            \
-  X(SUB, "A B C", "R[A] = R[B] - R[C]")                                                            \
-  X(MUL, "A B C", "R[A] = R[B] * R[C]")                                                            \
-  X(LT, "A B C", "R[A] = R[B] < R[C]")                                                             \
-  X(LE, "A B C", "R[A] = R[B] <= R[C]")                                                            \
-  X(GT, "A B C", "R[A] = R[B] > R[C]")                                                             \
-  X(GE, "A B C", "R[A] = R[B] >= R[C]")                                                            \
-  X(EQ, "A B C", "R[A] = (= R[B] R[C])")                                                           \
-  X(INC, "A B", "R[A] = R[B] + 1")                                                                 \
-  X(DEC, "A B", "R[A] = R[B] - 1")                                                                 \
-  X(KWGET, "A B C", "R[A] = (K[C] R[B]): keyword lookup in a map")                                 \
-  X(IFLT, "A B",                                                                                   \
+  X(CLOSURE, ABx, "R[A] = closure of function Bx, capturing its declared values")                  \
+  X(RETURN, A, "return R[A] to the caller")                                                        \
+  X(VECTOR, ABC, "R[A] = [R[B] ... R[B+C-1]]")                                                     \
+  X(MAP, ABC, "R[A] = {R[B] R[B+1] ...}, C registers of alternating keys and values")              \
+  X(SET, ABC, "R[A] = #{R[B] ... R[B+C-1]}")                                                       \
+  X(CASE, ABx, "pc += 1 + the clause number of R[A] in dispatch map K[Bx], if there")              \
+  X(TOOL, ABx, "R[A] = call tool named K[Bx] with argument map R[A]")                              \
+  X(RETSIG, A, "(return R[A]): end the program with R[A]")                                         \
+  X(FAILSIG, A, "(fail R[A]): end the program with an error carrying R[A]")                        \
+  X(ADD, ABC, "R[A] = R[B] + R[C]")                                                                \
+  X(SUB, ABC, "R[A] = R[B] - R[C]")                                                                \
+  X(MUL, ABC, "R[A] = R[B] * R[C]")                                                                \
+  X(LT, ABC, "R[A] = R[B] < R[C]")                                                                 \
+  X(LE, ABC, "R[A] = R[B] <= R[C]")                                                                \
+  X(GT, ABC, "R[A] = R[B] > R[C]")                                                                 \
+  X(GE, ABC, "R[A] = R[B] >= R[C]")                                                                \
+  X(EQ, ABC, "R[A] = (= R[B] R[C])")                                                               \
+  X(INC, AB, "R[A] = R[B] + 1")                                                                    \
+  X(DEC, AB, "R[A] = R[B] - 1")                                                                    \
+  X(KWGET, ABC, "R[A] = (K[C] R[B]): keyword lookup in a map")                                     \
+  X(IFLT, AB,                                                                                      \
     "if R[A] < R[B]: skip the next instruction (a JMP to the else branch), else take that JMP")    \
-  X(IFLE, "A B", "if R[A] <= R[B]: skip the next instruction")                                     \
-  X(IFGT, "A B", "if R[A] > R[B]: skip the next instruction")                                      \
-  X(IFGE, "A B", "if R[A] >= R[B]: skip the next instruction")                                     \
-  X(IFEQ, "A B", "if (= R[A] R[B]): skip the next instruction")                                    \
-  X(ADDI, "A B sC", "R[A] = R[B] + sC (C a signed 16-bit integer)")                                \
-  X(SUBI, "A B sC", "R[A] = R[B] - sC")                                                            \
-  X(IFLTI, "A sB", "if R[A] < sB: skip the next instruction (a JMP), else take that JMP")          \
-  X(IFLEI, "A sB", "if R[A] <= sB: skip the next instruction")                                     \
-  X(IFGTI, "A sB", "if R[A] > sB: skip the next instruction")                                      \
-  X(IFGEI, "A sB", "if R[A] >= sB: skip the next instruction")                                     \
-  X(IFEQI, "A sB", "if (= R[A] sB): skip the next instruction")
+  X(IFLE, AB, "if R[A] <= R[B]: skip the next instruction")                                        \
+  X(IFGT, AB, "if R[A] > R[B]: skip the next instruction")                                         \
+  X(IFGE, AB, "if R[A] >= R[B]: skip the next instruction")                                        \
+  X(IFEQ, AB, "if (= R[A] R[B]): skip the next instruction")                                       \
+  X(ADDI, ABsC, "R[A] = R[B] + sC (C a signed 16-bit integer)")                                    \
+  X(SUBI, ABsC, "R[A] = R[B] - sC")                                                                \
+  X(IFLTI, AsB, "if R[A] < sB: skip the next instruction (a JMP), else take that JMP")             \
+  X(IFLEI, AsB, "if R[A] <= sB: skip the next instruction")                                        \
+  X(IFGTI, AsB, "if R[A] > sB: skip the next instruction")                                         \
+  X(IFGEI, AsB, "if R[A] >= sB: skip the next instruction")                                        \
+  X(IFEQI, AsB, "if (= R[A] sB): skip the next instruction")
 
 // Notes
 //
@@ -110,23 +116,32 @@ namespace ptc {
 //   is 0 or 1, of TURNHIST 1, 2 or 3.
 
 enum class Op : uint8_t {
-#define PTC_X(name, operands, meaning) name,
+#define PTC_X(name, form, meaning) name,
   PTC_OPCODES(PTC_X)
 #undef PTC_X
 };
 
 constexpr int kOpCount = 0
-#define PTC_X(name, operands, meaning) +1
+#define PTC_X(name, form, meaning) +1
     PTC_OPCODES(PTC_X)
 #undef PTC_X
     ;
 
 struct OpInfo {
   const char* name;
-  const char* operands;
   const char* meaning;
 };
 const OpInfo& op_info(Op op);
+
+// Inline, unlike OpInfo, for the asserts in Instr's accessors.
+inline constexpr OperandForm kOperandForms[] = {
+#define PTC_X(name, form, meaning) OperandForm::form,
+    PTC_OPCODES(PTC_X)
+#undef PTC_X
+};
+constexpr OperandForm operand_form(Op op) {
+  return kOperandForms[static_cast<int>(op)];
+}
 
 struct Instr {
   Op op;
@@ -134,21 +149,53 @@ struct Instr {
   uint16_t a = 0;
   uint32_t bc = 0;
 
-  uint16_t b() const { return static_cast<uint16_t>(bc & 0xFFFF); }
-  uint16_t c() const { return static_cast<uint16_t>(bc >> 16); }
-  uint32_t bx() const { return bc; }
-  int32_t sbx() const { return static_cast<int32_t>(bc); }
-  int16_t sb() const { return static_cast<int16_t>(bc & 0xFFFF); }
-  int16_t sc() const { return static_cast<int16_t>(bc >> 16); }
+  // The VM reads these on every instruction: the checks are assert()s,
+  // gone under NDEBUG.
+  uint16_t b() const {
+    assert(form_is(OperandForm::AB, OperandForm::ABC, OperandForm::ABsC));
+    return static_cast<uint16_t>(bc & 0xFFFF);
+  }
+  uint16_t c() const {
+    assert(form_is(OperandForm::ABC));
+    return static_cast<uint16_t>(bc >> 16);
+  }
+  uint32_t bx() const {
+    assert(form_is(OperandForm::ABx));
+    return bc;
+  }
+  int32_t sbx() const {
+    assert(form_is(OperandForm::AsBx, OperandForm::sBx));
+    return static_cast<int32_t>(bc);
+  }
+  int16_t sb() const {
+    assert(form_is(OperandForm::AsB));
+    return static_cast<int16_t>(bc & 0xFFFF);
+  }
+  int16_t sc() const {
+    assert(form_is(OperandForm::ABsC));
+    return static_cast<int16_t>(bc >> 16);
+  }
 
   static Instr abc(Op op, uint32_t a, uint32_t b = 0, uint32_t c = 0) {
-    return Instr{op, 0, static_cast<uint16_t>(a), (b & 0xFFFF) | (c << 16)};
+    Instr in{op, 0, static_cast<uint16_t>(a), (b & 0xFFFF) | (c << 16)};
+    assert(in.form_is(OperandForm::A, OperandForm::AB, OperandForm::ABC, OperandForm::ABsC,
+                      OperandForm::AsB));
+    return in;
   }
   static Instr abx(Op op, uint32_t a, uint32_t bx) {
-    return Instr{op, 0, static_cast<uint16_t>(a), bx};
+    Instr in{op, 0, static_cast<uint16_t>(a), bx};
+    assert(in.form_is(OperandForm::ABx));
+    return in;
   }
   static Instr asbx(Op op, uint32_t a, int32_t sbx) {
-    return Instr{op, 0, static_cast<uint16_t>(a), static_cast<uint32_t>(sbx)};
+    Instr in{op, 0, static_cast<uint16_t>(a), static_cast<uint32_t>(sbx)};
+    assert(in.form_is(OperandForm::AsBx, OperandForm::sBx));
+    return in;
+  }
+
+  template <class... Forms>
+  constexpr bool form_is(Forms... forms) const {
+    return ((operand_form(op) == forms) || ...);
   }
 };
 static_assert(sizeof(Instr) == 8, "instructions are 8 bytes");

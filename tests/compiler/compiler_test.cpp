@@ -42,6 +42,22 @@ TEST(Opcodes, InstructionOperandPacking) {
   EXPECT_EQ(j.sbx(), -12345);
 }
 
+// Reading an operand the instruction's form lacks, or building it with the
+// wrong shape, stops a build with assertions (the accessors are the VM's hot
+// path: Release, with NDEBUG, reads without checking).
+TEST(Opcodes, AccessorsAssertTheOperandForm) {
+#ifdef NDEBUG
+  GTEST_SKIP() << "assert() is off under NDEBUG";
+#else
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  Instr add = Instr::abc(Op::ADD, 0, 1, 2);
+  EXPECT_EQ(add.c(), 2);
+  EXPECT_DEATH(add.sc(), "form_is");
+  EXPECT_DEATH(Instr::asbx(Op::JMP, 0, 3).b(), "form_is");
+  EXPECT_DEATH(Instr::abx(Op::JMP, 0, 3), "form_is");
+#endif
+}
+
 // No CALL: (< i 3) is an IFLTI fused with its JMP, inc an INC, and recur
 // moves the new value into i and jumps back with LOOP, which counts.
 TEST(Compiler, RecurBecomesACountedBackwardJump) {
