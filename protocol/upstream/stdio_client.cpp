@@ -738,12 +738,14 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
   // envelope. A 2025 server answers the probe with an error, or not at all
   // within kProbeWindow, and gets the handshake on the same process; one that
   // exits over it gets a new process.
+  bool probe_unanswered = false;
   if (config_.protocol != "legacy") {
     bool pinned = config_.protocol == "2026-07-28";
     c->modern = true;
     Reply d = c->request("server/discover", HostValue::map({}),
                          pinned ? deadline : std::min(deadline, Clock::now() + kProbeWindow), {});
     c->modern = d.status == Reply::Status::Ok && offers_modern(d.result);
+    probe_unanswered = d.status == Reply::Status::Timeout;
     if (pinned && !c->modern) {
       c->shutdown();
       return pinned_refusal(d);
@@ -759,11 +761,20 @@ std::string StdioClient::spawn_and_initialize(std::shared_ptr<Connection>& out, 
   }
   if (!c->modern) {
     Reply r = c->request("initialize", initialize_params(), deadline, {});
-    if (r.status != Reply::Status::Ok) {
-      c->shutdown();
-      return "initialize failed: " + r.message;
+    if (r.status == Reply::Status::UpstreamError && probe_unanswered) {
+      // It refuses the 2025 handshake, so it is up and was only slow to
+      // start (a loaded machine): ask the 2026 question again, to the end.
+      c->modern = true;
+      Reply d = c->request("server/discover", HostValue::map({}), deadline, {});
+      c->modern = d.status == Reply::Status::Ok && offers_modern(d.result);
     }
-    c->notify("notifications/initialized", deadline);
+    if (!c->modern) {
+      if (r.status != Reply::Status::Ok) {
+        c->shutdown();
+        return "initialize failed: " + r.message;
+      }
+      c->notify("notifications/initialized", deadline);
+    }
   }
   if (list_tools) {
     std::vector<HostValue> tools;

@@ -863,7 +863,7 @@ async function startV2HttpUpstream() {
 }
 
 describe('upstreams: servers on the v2 SDK (lib/v2-upstream.mjs)', () => {
-  let server, port, v2Config;
+  let server, port, v2Config, slowConfig;
   before(async () => {
     ({ server, port } = await startV2HttpUpstream());
     v2Config = join(dir, 'v2.json');
@@ -883,6 +883,10 @@ describe('upstreams: servers on the v2 SDK (lib/v2-upstream.mjs)', () => {
         },
       }),
     );
+    // A 2026-only server that starts after the 2 s server/discover window:
+    // the 2025 handshake it refuses shows it is up, and the question is asked again.
+    slowConfig = join(dir, 'v2-slow.json');
+    writeFileSync(slowConfig, JSON.stringify({ upstreams: { sms: { ...stdioModern, args: [...stdioModern.args, '2500'] } } }));
   });
   after(() => server?.kill('SIGKILL'));
 
@@ -904,6 +908,12 @@ describe('upstreams: servers on the v2 SDK (lib/v2-upstream.mjs)', () => {
     assert.deepEqual(modernStdio, { ok: true, value: { sum: 13 } }, 'a stdio server that refuses the 2025 handshake');
     assert.deepEqual(manyStdio, [2, 3, 4, 5, 6].map((n) => ({ sum: n })));
     assert.deepEqual(available, [true, true, true, true, true, true]);
+  });
+
+  test('a 2026-only stdio server slow to start, past the discover window, is still spoken to', async () => {
+    const { code, stderr, value } = await ptcWith(slowConfig, '(tool/call {:server "sms" :tool "add" :args {:a 1 :b 2}})');
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(value, { ok: true, value: { sum: 3 } });
   });
 
   test('faults: timeout, over the cap, a stdio server dying mid-call, a dead HTTP server', async () => {

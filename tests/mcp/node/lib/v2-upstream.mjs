@@ -6,6 +6,9 @@
 //   node v2-upstream.mjs stdio-modern
 //                                stdio through serveStdio, revision 2026-07-28 only (legacy:
 //                                'reject': the opening exchange must be a modern request)
+//   node v2-upstream.mjs stdio-modern MS
+//                                the same, reading nothing for its first MS milliseconds
+//                                (a server slow to start)
 // Tools: echo {message} -> message; add {a, b} -> a + b (structuredContent {sum}); slow {ms}
 // -> "done" after ms milliseconds; crash -> the process exits mid-call.
 import http from 'node:http';
@@ -47,6 +50,7 @@ if (mode === 'stdio') {
   await server().connect(new StdioServerTransport());
 } else if (mode === 'stdio-modern') {
   const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+  await new Promise((r) => setTimeout(r, Number(process.argv[3] ?? 0)));
   serveStdio(server, { legacy: 'reject' });
 } else {
   const handler = createMcpHandler(server, { legacy: 'reject' });
