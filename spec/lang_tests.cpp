@@ -286,8 +286,13 @@ std::vector<LangCase> parse_lang_file(std::string_view text, const std::string& 
   return cases;
 }
 
-std::optional<std::string> check_lang_case(const LangCase& c) {
-  ptc::Step r = run_guarded(c.program, ptc::RunOptions{});
+std::optional<std::string> check_lang_case(const LangCase& c, bool gc_stress) {
+  ptc::RunOptions options;
+  // Stress mode checks what collections keep, not speed: a collection at
+  // every safe point, under the sanitizers on a loaded machine, takes some
+  // programs past the default second. None of them expects a timeout.
+  if (gc_stress) options.limits.timeout_ms = 20000;
+  ptc::Step r = run_guarded(c.program, options);
   bool ok = false;
   switch (c.expect) {
     case LangCase::Expect::Value:
@@ -345,7 +350,7 @@ int run_lang_tests(const LangOptions& opt) {
         fmt::print("... {}\n", where);
         std::fflush(stdout);
       }
-      auto failure = check_lang_case(c);
+      auto failure = check_lang_case(c, opt.gc_stress);
       if (!failure) {
         ++file_passed;
         continue;
