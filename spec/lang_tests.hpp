@@ -36,8 +36,8 @@ std::vector<LangCase> parse_lang_file(std::string_view text, const std::string& 
                                       std::vector<std::string>& problems);
 
 // Runs the case as its own program with default options (under gc_stress a
-// longer timeout): nullopt when every
-// expectation holds, else the expected and actual lines of a report.
+// longer timeout): nullopt when every expectation holds, else the expected
+// and actual lines of a report.
 std::optional<std::string> check_lang_case(const LangCase& c, bool gc_stress = false);
 
 struct LangOptions {
