@@ -11,13 +11,10 @@
 #include "protocol/agent/program_turn.hpp"
 #include "protocol/agent/run_state.hpp"
 #include "protocol/lisp_eval/tool.hpp"
-#include "runtime/host_builders.hpp"
 
 namespace ptc::protocol {
 
 namespace {
-
-using host::str;
 
 constexpr std::string_view kWhitespace = " \t\n\r\f\v";
 

@@ -17,6 +17,7 @@
 #include "protocol/agent/model/openai_wire.hpp"
 #include "protocol/agent/model/wire_json.hpp"
 #include "runtime/error.hpp"
+#include "runtime/host_builders.hpp"
 #include "runtime/host_value.hpp"
 
 namespace ptc::model {
@@ -28,9 +29,9 @@ using protocol::LlmRequest;
 using protocol::TokenCounts;
 using protocol::ToolCallRequest;
 
+using host::str;
 using wire_json::is_absent;
 using wire_json::is_string;
-using wire_json::str;
 
 // ------------------------------------------------------------------ request
 

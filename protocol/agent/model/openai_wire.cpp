@@ -19,6 +19,7 @@
 
 #include "protocol/agent/model/wire_json.hpp"
 #include "runtime/error.hpp"
+#include "runtime/host_builders.hpp"
 #include "runtime/host_value.hpp"
 #include "runtime/strings.hpp"
 
@@ -31,9 +32,9 @@ using protocol::LlmRequest;
 using protocol::TokenCounts;
 using protocol::ToolCallRequest;
 
+using host::str;
 using wire_json::is_absent;
 using wire_json::is_string;
-using wire_json::str;
 
 using wire_json::failed;
 using wire_json::Malformed;

@@ -9,12 +9,9 @@
 
 #include "include/ptc/host_value.hpp"
 #include "protocol/agent/model/wire.hpp"
-#include "runtime/host_builders.hpp"
 #include "runtime/host_value.hpp"
 
 namespace ptc::model::wire_json {
-
-using host::str;
 
 inline bool is_string(const HostValue* v) {
   return v && v->kind() == HostValue::Kind::String;
