@@ -157,7 +157,11 @@ TEST(ToolLedger, KeepsABoundedPreviewOfArgumentsAndTheirKey) {
 
 TEST(ToolLedger, IsChargedToTheRunsHeap) {
   RunOptions o;
-  o.limits.timeout_ms = 1000 * ptc::testing::kSlowdown;
+  // The timeout only stops a run the heap cap failed to stop: 100,000 calls
+  // take far longer than this, and the cap ends the run within 1,000. It is
+  // generous because the gc-stress run collects at every step on a loaded CI
+  // machine (4 s was once too little under ASan there).
+  o.limits.timeout_ms = 10000 * ptc::testing::kSlowdown;
   o.tools["sink"] = {[](const H&) { return ToolResult::success(H::boolean(true)); }};
   auto t0 = std::chrono::steady_clock::now();
   Step s = ptc::run(
