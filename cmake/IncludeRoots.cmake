@@ -18,11 +18,12 @@ set(PTC_SEES_embedding ${PTC_SEES_scheduler} embedding include/ptc/ptc.hpp)
 set(PTC_SEES_capi ${PTC_SEES_embedding} capi include/ptc/ptc.h)
 set(PTC_SEES_net ${PTC_SEES_runtime} protocol/net)
 set(PTC_SEES_lisp_eval ${PTC_SEES_embedding} protocol/lisp_eval)
+set(PTC_SEES_store ${PTC_SEES_embedding} protocol/store)
 set(PTC_SEES_upstream ${PTC_SEES_embedding} protocol/net protocol/upstream
                       include/ptc/upstreams.hpp)
 set(PTC_SEES_agent ${PTC_SEES_lisp_eval} protocol/agent/*)
 set(PTC_SEES_model ${PTC_SEES_agent} protocol/net protocol/agent/model)
-set(PTC_SEES_mcp ${PTC_SEES_lisp_eval} protocol/mcp)
+set(PTC_SEES_mcp ${PTC_SEES_lisp_eval} protocol/store protocol/mcp)
 set(PTC_SEES_libptc_protocol ${PTC_SEES_model} capi include/ptc/ptc.h include/ptc/ptc_protocol.h
                              protocol/libptc_protocol)
 

@@ -160,6 +160,24 @@ const std::vector<Setting>& settings() {
                    "how long a task and its result are kept from its creation", 86400000),
       uint_setting("max-tasks", &ServerConfig::max_tasks,
                    "tasks kept at once (the oldest finished one goes first)", 1 << 20),
+      {"store", Type::Text,
+       "the store replicas share sessions and tasks in: redis://HOST:PORT[/DB] or "
+       "unix:///PATH.sock[?db=N] (with --http; needs --store-key-file)",
+       [](ServerConfig& c, const std::string& v) {
+         c.store = v;
+         return std::string();
+       },
+       // A URL may carry a password: --help shows only whether one is set.
+       [](const ServerConfig& c) { return std::string(c.store.empty() ? "" : "(set)"); }},
+      text_setting("store-key-file", &ServerConfig::store_key_file,
+                   "file holding the key (32 bytes or more) every record in the store is "
+                   "HMAC'd with; the same on every replica"),
+      text_setting("store-password-file", &ServerConfig::store_password_file,
+                   "file holding the store's password (instead of one in the URL)"),
+      uint_setting("task-lease-ms", &ServerConfig::task_lease_ms,
+                   "with --store: a task whose server stops renewing its lease this long reads "
+                   "failed (server lost); renewed every fifth of it",
+                   3600000),
       bool_setting("http", &ServerConfig::http, "serve Streamable HTTP instead of stdio"),
       text_setting("http-host", &ServerConfig::http_host, "address to listen on"),
       uint_setting("http-port", &ServerConfig::http_port, "port to listen on (0: any free port)",
@@ -229,6 +247,14 @@ std::string check(const ServerConfig& c) {
   if (c.task_ttl_ms == 0) return "--task-ttl-ms must be at least 1";
   if (c.max_tasks == 0) return "--max-tasks must be at least 1";
   if (!c.http_path.starts_with('/')) return "--http-path must start with /";
+  if (!c.store.empty() && !c.http)
+    return "--store needs --http: replicas share a store behind a load balancer (stdio serves "
+           "one client)";
+  if (!c.store.empty() && c.store_key_file.empty())
+    return "--store needs --store-key-file: every record in the store is HMAC'd with that key";
+  if (c.store.empty() && (!c.store_key_file.empty() || !c.store_password_file.empty()))
+    return "--store-key-file and --store-password-file go with --store";
+  if (c.task_lease_ms < 500) return "--task-lease-ms must be at least 500";
   if (!c.http_auth_token.empty() && c.http_auth_token.size() < 32)
     return "--http-auth-token must be at least 32 characters long";
   return "";

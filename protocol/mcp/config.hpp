@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ struct RunOptions;
 }
 
 namespace ptc::mcp {
+
+struct SharedStore;
 
 enum class ResponseProfile { Slim, Structured, Debug };
 enum class LogLevel { Debug, Info, Warning, Error };
@@ -43,6 +46,12 @@ struct ServerConfig {
   uint32_t task_after_ms = 500;   // --task-after-ms: a call still running then becomes a task
   uint64_t task_ttl_ms = 600000;  // --task-ttl-ms: how long a task is kept from its creation
   uint32_t max_tasks = 1024;      // --max-tasks: tasks kept at once
+  // The store replicas share (--store; with --http only): sessions and tasks
+  // live there, so any replica answers. Empty: in this process (the default).
+  std::string store;                // --store redis://HOST:PORT[/DB] | unix:///PATH.sock[?db=N]
+  std::string store_key_file;       // --store-key-file: the HMAC key of every record (required)
+  std::string store_password_file;  // --store-password-file: the store's password (else the URL's)
+  uint32_t task_lease_ms = 5000;    // --task-lease-ms: a task whose runner stops renewing this long is lost
   // Streamable HTTP (--http); stdio otherwise.
   bool http = false;
   std::string http_host = "127.0.0.1";  // --http-host
@@ -70,6 +79,8 @@ struct ServerConfig {
   // and the catalog text appended to lisp_eval's description.
   std::function<void(RunOptions&)> attach_upstreams;
   std::string upstream_catalog;
+  // Set by the host once --store is open (open_shared_store).
+  std::shared_ptr<SharedStore> shared_store;
 };
 
 // Parses flags (args, without the "mcp" command) over the environment

@@ -123,8 +123,7 @@ struct Server::Impl {
   explicit Impl(ServerConfig c)
       : config(std::move(c)),
         capacity(effective_max_concurrent_calls(config)),
-        tasks(std::chrono::milliseconds(config.task_ttl_ms), config.max_tasks,
-              std::chrono::milliseconds(kTaskPollIntervalMs)) {
+        tasks(make_task_store(config, std::chrono::milliseconds(kTaskPollIntervalMs))) {
     if (config.task_after_ms)
       task_timer = std::make_unique<FifoTimer>(std::chrono::milliseconds(config.task_after_ms));
   }
@@ -156,7 +155,7 @@ struct Server::Impl {
 
   // Calls that became tasks; the timer that promotes them (declared after
   // the store: it stops first, so no promotion outlives the store).
-  TaskStore tasks;
+  std::unique_ptr<TaskStore> tasks;
   std::unique_ptr<FifoTimer> task_timer;
 
   // Started with the first call that needs them (stdio runs its calls on
@@ -398,7 +397,7 @@ struct Server::Impl {
       if (!tasked) call->state = Call::State::Answered;
     }
     if (tasked) {
-      tasks.finish(call->task_id, modern_result(result), call->cancel.load());
+      tasks->finish(call->task_id, modern_result(result), call->cancel.load());
       return;
     }
     if (silent) return;  // cancelled over stdio: no reply follows
@@ -416,7 +415,7 @@ struct Server::Impl {
       std::lock_guard lock(call->state_mutex);
       if (call->state != Call::State::Running || call->cancel.load()) return;
       std::weak_ptr<Call> weak = call;
-      auto task = tasks.create(call->caller.owner, call->tool->name(), [weak] {
+      auto task = tasks->create(call->caller.owner, call->tool->name(), [weak] {
         if (auto c = weak.lock()) c->cancel.store(true);
       });
       call->task_id = std::move(task.id);
@@ -456,14 +455,14 @@ struct Server::Impl {
                       id->text())));
     };
     if (m.method == "tasks/get") {
-      if (auto task = tasks.view(id->text(), caller.owner))
+      if (auto task = tasks->view(id->text(), caller.owner))
         reply(peer, m.id, *task, true);
       else
         not_found();
     } else if (m.method == "tasks/cancel") {
       // Acknowledged once the program has stopped and its slot is free, so a
       // client may call again at once (the requester ends its side on the ack).
-      if (!tasks.cancel(id->text(), caller.owner,
+      if (!tasks->cancel(id->text(), caller.owner,
                         [this, peer, rid = m.id] { reply(peer, rid, HostValue::map({}), true); }))
         not_found();
     } else {  // tasks/update: this server never asks for input, so there is nothing to take
@@ -471,7 +470,7 @@ struct Server::Impl {
       if (!responses || responses->kind() != HostValue::Kind::Map) {
         peer->send(error_frame(m.id, kInvalidParams,
                                "Invalid params: tasks/update takes `inputResponses`, an object"));
-      } else if (tasks.exists(id->text(), caller.owner)) {
+      } else if (tasks->exists(id->text(), caller.owner)) {
         reply(peer, m.id, HostValue::map({}), true);
       } else {
         not_found();
@@ -651,7 +650,7 @@ void Server::cancel_connection(std::string_view connection) {
 
 void Server::cancel_all() {
   impl_->cancel_where([](const Call&) { return true; });
-  impl_->tasks.cancel_all();
+  impl_->tasks->cancel_all();
 }
 
 void Server::begin_drain() {

@@ -18,11 +18,11 @@ using host::str;
 
 }  // namespace
 
-TaskStore::TaskStore(std::chrono::milliseconds ttl, size_t max_tasks,
-                     std::chrono::milliseconds poll_interval)
+MemoryTaskStore::MemoryTaskStore(std::chrono::milliseconds ttl, size_t max_tasks,
+                                 std::chrono::milliseconds poll_interval)
     : ttl_(ttl), max_tasks_(max_tasks), poll_interval_(poll_interval) {}
 
-TaskStore::Created TaskStore::create(std::string owner, std::string_view tool,
+TaskStore::Created MemoryTaskStore::create(std::string owner, std::string_view tool,
                                      std::function<void()> cancel) {
   auto now = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
@@ -48,7 +48,7 @@ TaskStore::Created TaskStore::create(std::string owner, std::string_view tool,
   return {std::move(id), std::move(view)};
 }
 
-void TaskStore::finish(const std::string& id, HostValue result, bool stopped) {
+void MemoryTaskStore::finish(const std::string& id, HostValue result, bool stopped) {
   std::vector<std::function<void()>> waiting;
   {
     std::lock_guard lock(mutex_);
@@ -70,14 +70,14 @@ void TaskStore::finish(const std::string& id, HostValue result, bool stopped) {
     ack();
 }
 
-TaskStore::Task* TaskStore::find(std::string_view id, std::string_view owner) {
+MemoryTaskStore::Task* MemoryTaskStore::find(std::string_view id, std::string_view owner) {
   expire(std::chrono::steady_clock::now());
   auto it = tasks_.find(id);
   if (it == tasks_.end() || it->second.owner != owner) return nullptr;
   return &it->second;
 }
 
-void TaskStore::expire(std::chrono::steady_clock::time_point now) {
+void MemoryTaskStore::expire(std::chrono::steady_clock::time_point now) {
   for (auto it = tasks_.begin(); it != tasks_.end();) {
     Task& t = it->second;
     if (t.expires > now) {
@@ -94,14 +94,14 @@ void TaskStore::expire(std::chrono::steady_clock::time_point now) {
   }
 }
 
-std::optional<HostValue> TaskStore::view(std::string_view id, std::string_view owner) {
+std::optional<HostValue> MemoryTaskStore::view(std::string_view id, std::string_view owner) {
   std::lock_guard lock(mutex_);
   Task* t = find(id, owner);
   if (!t) return std::nullopt;
   return render(id, *t);
 }
 
-HostValue TaskStore::render(std::string_view id, const Task& t) const {
+HostValue MemoryTaskStore::render(std::string_view id, const Task& t) const {
   std::vector<std::pair<HostValue, HostValue>> fields;
   fields.emplace_back(str("taskId"), str(id));
   switch (t.status) {
@@ -127,7 +127,7 @@ HostValue TaskStore::render(std::string_view id, const Task& t) const {
   return HostValue::map(std::move(fields));
 }
 
-bool TaskStore::cancel(std::string_view id, std::string_view owner, std::function<void()> stopped) {
+bool MemoryTaskStore::cancel(std::string_view id, std::string_view owner, std::function<void()> stopped) {
   {
     std::lock_guard lock(mutex_);
     Task* t = find(id, owner);
@@ -146,12 +146,12 @@ bool TaskStore::cancel(std::string_view id, std::string_view owner, std::functio
   return true;
 }
 
-bool TaskStore::exists(std::string_view id, std::string_view owner) {
+bool MemoryTaskStore::exists(std::string_view id, std::string_view owner) {
   std::lock_guard lock(mutex_);
   return find(id, owner) != nullptr;
 }
 
-void TaskStore::cancel_all() {
+void MemoryTaskStore::cancel_all() {
   std::lock_guard lock(mutex_);
   for (auto& [id, t] : tasks_)
     if (t.status == Task::Status::Working && t.cancel) {
@@ -160,9 +160,15 @@ void TaskStore::cancel_all() {
     }
 }
 
-size_t TaskStore::size() {
+size_t MemoryTaskStore::size() {
   std::lock_guard lock(mutex_);
   return tasks_.size();
+}
+
+std::unique_ptr<TaskStore> make_task_store(const ServerConfig& config,
+                                           std::chrono::milliseconds poll_interval) {
+  return std::make_unique<MemoryTaskStore>(std::chrono::milliseconds(config.task_ttl_ms),
+                                           config.max_tasks, poll_interval);
 }
 
 std::string missing_tasks_capability_frame(const HostValue& id) {

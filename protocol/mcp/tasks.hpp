@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,17 +19,18 @@
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "protocol/mcp/config.hpp"
 #include "protocol/mcp/era.hpp"
 
 namespace ptc::mcp {
 
+// Where tasks live: this process (MemoryTaskStore, the default) or the store
+// replicas share (RedisTaskStore, with --store). Every method but finish and
+// cancel_all may throw store::StoreUnavailable when the shared store cannot
+// be reached (the caller answers a retryable error).
 class TaskStore {
  public:
-  // ttl: how long a task is kept from its creation (then a finished task is
-  // forgotten; a working one is stopped, and forgotten once it ends); max_tasks: how many are kept
-  // at once (the oldest finished one goes first to make room); poll_interval: the hint clients get.
-  TaskStore(std::chrono::milliseconds ttl, size_t max_tasks,
-            std::chrono::milliseconds poll_interval);
+  virtual ~TaskStore() = default;
 
   // A new working task of `owner`, for a call of `tool`; `cancel` asks the
   // call to stop (run at most once, by tasks/cancel or cancel_all, while the
@@ -38,26 +40,48 @@ class TaskStore {
     std::string id;
     HostValue view;
   };
-  Created create(std::string owner, std::string_view tool, std::function<void()> cancel);
+  virtual Created create(std::string owner, std::string_view tool,
+                         std::function<void()> cancel) = 0;
 
   // The call ended: completed with `result` (the CallToolResult as the
   // request would have had it), or cancelled when a cancel was asked first
   // (by tasks/cancel, or `stopped`: the server stopped the call).
-  void finish(const std::string& id, HostValue result, bool stopped);
+  virtual void finish(const std::string& id, HostValue result, bool stopped) = 0;
 
   // The task as tasks/get and the CreateTaskResult show it (without
   // resultType); nullopt when `owner` has no task of this id.
-  std::optional<HostValue> view(std::string_view id, std::string_view owner);
+  virtual std::optional<HostValue> view(std::string_view id, std::string_view owner) = 0;
   // tasks/cancel: asks a working task to stop; false when not found (then
   // `stopped` never runs). `stopped` runs once the task no longer works: at
   // once when it has ended, else when its call ends (after finish(), so the
   // call's slot is free by then). The ack of a cancel thus means "stopped".
-  bool cancel(std::string_view id, std::string_view owner, std::function<void()> stopped);
+  virtual bool cancel(std::string_view id, std::string_view owner,
+                      std::function<void()> stopped) = 0;
   // tasks/update: whether the task exists for this owner.
-  bool exists(std::string_view id, std::string_view owner);
+  virtual bool exists(std::string_view id, std::string_view owner) = 0;
 
-  void cancel_all();
-  size_t size();
+  // Stops every task this process runs (shutdown).
+  virtual void cancel_all() = 0;
+  // Tasks this store holds for this process (tests, diagnostics).
+  virtual size_t size() = 0;
+};
+
+// The tasks of this process, in memory.
+class MemoryTaskStore : public TaskStore {
+ public:
+  // ttl: how long a task is kept from its creation (then a finished task is
+  // forgotten; a working one is stopped, and forgotten once it ends); max_tasks: how many are kept
+  // at once (the oldest finished one goes first to make room); poll_interval: the hint clients get.
+  MemoryTaskStore(std::chrono::milliseconds ttl, size_t max_tasks,
+                  std::chrono::milliseconds poll_interval);
+
+  Created create(std::string owner, std::string_view tool, std::function<void()> cancel) override;
+  void finish(const std::string& id, HostValue result, bool stopped) override;
+  std::optional<HostValue> view(std::string_view id, std::string_view owner) override;
+  bool cancel(std::string_view id, std::string_view owner, std::function<void()> stopped) override;
+  bool exists(std::string_view id, std::string_view owner) override;
+  void cancel_all() override;
+  size_t size() override;
 
  private:
   struct Task {
@@ -81,6 +105,11 @@ class TaskStore {
   size_t max_tasks_;
   std::chrono::milliseconds poll_interval_;
 };
+
+// The server's task store: the shared one with config.shared_store, else
+// one in this process.
+std::unique_ptr<TaskStore> make_task_store(const ServerConfig& config,
+                                           std::chrono::milliseconds poll_interval);
 
 // The -32021 error for a client that did not declare the extension.
 std::string missing_tasks_capability_frame(const HostValue& id);

@@ -29,7 +29,7 @@ HostValue tool_result(const char* text) {
 }
 
 TEST(TaskStore, ATaskIsSeenOnlyByItsOwnerAndFollowsItsCall) {
-  TaskStore store(60s, 16, 250ms);
+  MemoryTaskStore store(60s, 16, 250ms);
   auto created = store.create("alice", "lisp_eval", [] {});
   EXPECT_EQ(created.id.size(), 32u);
   EXPECT_EQ(status_of(created.view), "working");
@@ -52,7 +52,7 @@ TEST(TaskStore, ATaskIsSeenOnlyByItsOwnerAndFollowsItsCall) {
 }
 
 TEST(TaskStore, IdsDoNotRepeat) {
-  TaskStore store(60s, 4096, 250ms);
+  MemoryTaskStore store(60s, 4096, 250ms);
   std::vector<std::string> ids;
   for (int i = 0; i < 1000; ++i)
     ids.push_back(store.create("o", "t", nullptr).id);
@@ -61,7 +61,7 @@ TEST(TaskStore, IdsDoNotRepeat) {
 }
 
 TEST(TaskStore, CancelAsksTheCallOnceAndIsAcknowledgedWhenTheCallEnds) {
-  TaskStore store(60s, 16, 250ms);
+  MemoryTaskStore store(60s, 16, 250ms);
   int asked = 0;
   int acked = 0;
   std::string status_at_ack;
@@ -90,7 +90,7 @@ TEST(TaskStore, CancelAsksTheCallOnceAndIsAcknowledgedWhenTheCallEnds) {
 }
 
 TEST(TaskStore, TasksExpireAfterTheirTtlAndAWorkingOneIsStoppedThenForgotten) {
-  TaskStore store(30ms, 16, 250ms);
+  MemoryTaskStore store(30ms, 16, 250ms);
   std::atomic<int> asked{0};
   auto working = store.create("o", "t", [&] { ++asked; });
   auto finished = store.create("o", "t", nullptr);
@@ -110,7 +110,7 @@ TEST(TaskStore, TasksExpireAfterTheirTtlAndAWorkingOneIsStoppedThenForgotten) {
 }
 
 TEST(TaskStore, AFullStoreDropsItsOldestFinishedTask) {
-  TaskStore store(60s, 3, 250ms);
+  MemoryTaskStore store(60s, 3, 250ms);
   auto running = store.create("o", "t", nullptr);
   auto first = store.create("o", "t", nullptr);
   auto second = store.create("o", "t", nullptr);
@@ -125,7 +125,7 @@ TEST(TaskStore, AFullStoreDropsItsOldestFinishedTask) {
 }
 
 TEST(TaskStore, CancelAllStopsEveryWorkingTask) {
-  TaskStore store(60s, 16, 250ms);
+  MemoryTaskStore store(60s, 16, 250ms);
   int asked = 0;
   store.create("a", "t", [&] { ++asked; });
   store.create("b", "t", [&] { ++asked; });
