@@ -12,6 +12,7 @@
 #include "protocol/mcp/config.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/server.hpp"
+#include "protocol/mcp/shared_store.hpp"
 #include "protocol/mcp/transports.hpp"
 
 extern char** environ;
@@ -71,6 +72,12 @@ int cmd_mcp(std::vector<std::string> args) {
       upstream::attach(o, upstreams, limits);
     };
     config.upstream_catalog = upstream::catalog_description(*upstreams, config.catalog_mode);
+  }
+  if (!config.store.empty()) {
+    if (std::string error = mcp::open_shared_store(config, config.shared_store); !error.empty()) {
+      fmt::print(stderr, "ptc mcp: {}\n", error);
+      return kExitUsage;
+    }
   }
   // Shared with the signal thread, which may still hold it at exit.
   std::shared_ptr<mcp::Server> server = mcp::make_server(config);
