@@ -51,7 +51,8 @@ struct ServerConfig {
   std::string store;                // --store redis://HOST:PORT[/DB] | unix:///PATH.sock[?db=N]
   std::string store_key_file;       // --store-key-file: the HMAC key of every record (required)
   std::string store_password_file;  // --store-password-file: the store's password (else the URL's)
-  uint32_t task_lease_ms = 5000;    // --task-lease-ms: a task whose runner stops renewing this long is lost
+  uint32_t task_lease_ms =
+      5000;  // --task-lease-ms: a task whose runner stops renewing this long is lost
   // Streamable HTTP (--http); stdio otherwise.
   bool http = false;
   std::string http_host = "127.0.0.1";  // --http-host

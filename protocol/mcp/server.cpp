@@ -463,7 +463,7 @@ struct Server::Impl {
       // Acknowledged once the program has stopped and its slot is free, so a
       // client may call again at once (the requester ends its side on the ack).
       if (!tasks->cancel(id->text(), caller.owner,
-                        [this, peer, rid = m.id] { reply(peer, rid, HostValue::map({}), true); }))
+                         [this, peer, rid = m.id] { reply(peer, rid, HostValue::map({}), true); }))
         not_found();
     } else {  // tasks/update: this server never asks for input, so there is nothing to take
       const HostValue* responses = m.params.get("inputResponses");

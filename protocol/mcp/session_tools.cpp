@@ -12,7 +12,10 @@
 #include "protocol/mcp/envelope.hpp"
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
+#include "protocol/mcp/memory_sessions.hpp"
 #include "protocol/mcp/output_schema.hpp"
+#include "protocol/mcp/redis_sessions.hpp"
+#include "protocol/mcp/shared_store.hpp"
 #include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {
@@ -133,6 +136,7 @@ std::string_view store_feedback(std::string_view reason) {
   if (reason == "session_busy")
     return "Wait for the running eval to answer, then call again; a session runs one eval at a "
            "time.";
+  if (reason == kStoreUnavailableReason) return kStoreUnavailableHint;
   return "Close sessions you no longer need with lisp_session_close, then call again.";
 }
 
@@ -465,9 +469,10 @@ class ListTool : public SessionTool {
   HostValue call(const HostValue& args, const ToolEnv& env) override {
     Args a(name_, args, {});
     if (!a.ok()) return args_error(a.error());
-    std::vector<SessionInfo> sessions = store_->list(env.caller.owner);
+    SessionResult<std::vector<SessionInfo>> sessions = store_->list(env.caller.owner);
+    if (!sessions) return store_error(sessions.error);
     std::vector<HostValue> items;
-    for (const SessionInfo& i : sessions)
+    for (const SessionInfo& i : *sessions.value)
       items.push_back(session_json(i));
     return ok_result({{str("count"), num(items.size())},
                       {str("sessions"), HostValue::vector(std::move(items))}});
@@ -724,7 +729,11 @@ class EvalTool : public SessionTool {
     commit.memory_bytes = memory_bytes;
     commit.prints = step.prints;
     std::vector<std::string> notices = commit.notices;
-    SessionInfo after = store_->commit(eval, std::move(commit));
+    SessionResult<SessionInfo> committed = store_->commit(eval, std::move(commit));
+    // Another replica changed the session while this eval ran (or the store
+    // went away): nothing of this eval was kept.
+    if (!committed) return rolled_back(store_error(committed.error));
+    const SessionInfo& after = *committed.value;
     std::string note = fmt::format("session turn {}; {}", after.turn, stored_note(step.memory));
     for (const std::string& n : notices)
       note += "; " + n;
@@ -957,8 +966,13 @@ std::vector<std::unique_ptr<McpTool>> make_session_tools(std::shared_ptr<Session
   return tools;
 }
 
+std::shared_ptr<SessionStore> make_session_store(const ServerConfig& config) {
+  if (config.shared_store) return std::make_shared<RedisSessionStore>(config, config.shared_store);
+  return std::make_shared<MemorySessionStore>(config);
+}
+
 void add_session_tools(Server& server, const ServerConfig& config) {
-  for (auto& tool : make_session_tools(std::make_shared<SessionStore>(config)))
+  for (auto& tool : make_session_tools(make_session_store(config)))
     server.add_tool(std::move(tool));
 }
 

@@ -26,6 +26,10 @@ inline constexpr std::string_view kSessionClose = "lisp_session_close";
 // The seven tools in the order tools/list shows them, sharing `store`.
 std::vector<std::unique_ptr<McpTool>> make_session_tools(std::shared_ptr<SessionStore> store);
 
+// The server's session store: the shared one (RedisSessionStore) when
+// config.shared_store is set, else one in this process (MemorySessionStore).
+std::shared_ptr<SessionStore> make_session_store(const ServerConfig& config);
+
 // Adds them, over a new store with the config's caps, to the server
 // (make_server calls it when config.sessions is set).
 void add_session_tools(Server& server, const ServerConfig& config);

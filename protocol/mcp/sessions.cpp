@@ -8,7 +8,6 @@
 #include <set>
 #include <utility>
 
-#include "protocol/mcp/log.hpp"
 #include "protocol/mcp/random_bytes.hpp"
 
 namespace ptc::mcp {
@@ -55,15 +54,6 @@ size_t json_scalar_bytes(const HostValue& v) {
     default:  // String, Keyword, Opaque: as a JSON string
       return json_string_bytes(v.text());
   }
-}
-
-std::string ms_text(uint64_t ms) {
-  return fmt::format("{} ms", ms);
-}
-
-// A short, non-secret tag of a session for the log.
-std::string log_tag(std::string_view id) {
-  return std::string(id.substr(0, std::min(id.size(), kIdPrefix.size() + 4)));
 }
 
 }  // namespace
@@ -129,217 +119,26 @@ bool is_session_id(std::string_view id) {
   });
 }
 
-// ---------------------------------------------------------------- store
+// ---------------------------------------------------------------- rules
 
-struct SessionStore::State {
-  std::string id, owner, title, mode;
-  uint64_t ttl_ms = 0;
-  Clock::time_point created, last_used, expires;
-  std::chrono::system_clock::time_point created_wall;
-  uint64_t turn = 0;
-  HostValue memory = HostValue::map({});
-  size_t memory_bytes = 2;  // {}
-  std::vector<HostValue> history;
-  std::deque<SessionPrint> prints;
-  size_t print_bytes = 0;
-  bool prints_dropped = false;
-  std::vector<std::string> notices;
-  bool busy = false;
-};
-
-SessionStore::SessionStore(ServerConfig config, Now now)
-    : config_(std::move(config)), now_(std::move(now)) {}
-
-SessionStore::~SessionStore() = default;
-
-SessionStore::Clock::time_point SessionStore::now() const {
-  return now_ ? now_() : Clock::now();
-}
-
-void SessionStore::bury_locked(const std::string& id, const std::string& owner, std::string why) {
-  if (tombstones_.emplace(id, Tombstone{owner, std::move(why)}).second)
-    tombstone_order_.push_back(id);
-  while (tombstone_order_.size() > kTombstones) {
-    tombstones_.erase(tombstone_order_.front());
-    tombstone_order_.pop_front();
-  }
-}
-
-void SessionStore::retire_expired_locked(Clock::time_point now) {
-  const auto idle = std::chrono::milliseconds(config_.session_idle_timeout_ms);
-  for (auto it = sessions_.begin(); it != sessions_.end();) {
-    const State& s = *it->second;
-    // A running eval keeps its session: it was accepted while the session
-    // was alive, and its commit refreshes the idle timer.
-    std::string why;
-    if (!s.busy && now >= s.expires)
-      why = fmt::format("expired: its TTL of {} ran out", ms_text(s.ttl_ms));
-    else if (!s.busy && now - s.last_used >= idle)
-      why = fmt::format("expired after {} without use", ms_text(config_.session_idle_timeout_ms));
-    if (why.empty()) {
-      ++it;
-      continue;
-    }
-    if (log_enabled(LogLevel::Info))
-      log(LogLevel::Info, "session_expired",
-          {{"session", HostValue::string(log_tag(s.id))},
-           {"turn", HostValue::integer(static_cast<int64_t>(s.turn))}});
-    bury_locked(s.id, s.owner, std::move(why));
-    it = sessions_.erase(it);
-  }
-}
-
-SessionResult<std::shared_ptr<SessionStore::State>> SessionStore::find_locked(
-    const std::string& owner, std::string_view id, Clock::time_point now) {
-  retire_expired_locked(now);
-  if (auto it = sessions_.find(id); it != sessions_.end() && it->second->owner == owner)
-    return {it->second, {}};
-  // Another owner's session, live or closed, is answered like an unknown id.
-  if (auto t = tombstones_.find(id); t != tombstones_.end() && t->second.owner == owner)
-    return SessionResult<std::shared_ptr<State>>::fail(
-        "session_closed", fmt::format("session {} {}", id, t->second.why));
-  return SessionResult<std::shared_ptr<State>>::fail(
-      "session_not_found", fmt::format("there is no session {} open for this caller", id));
-}
-
-SessionInfo SessionStore::info_locked(const State& s) const {
-  auto wall = [&s](Clock::time_point t) {
-    return s.created_wall +
-           std::chrono::duration_cast<std::chrono::system_clock::duration>(t - s.created);
-  };
-  SessionInfo i;
-  i.id = s.id;
-  i.title = s.title;
-  i.mode = s.mode;
-  i.turn = s.turn;
-  i.memory_bytes = s.memory_bytes;
-  i.binding_count = s.memory.size();
-  i.busy = s.busy;
-  i.ttl_ms = s.ttl_ms;
-  i.created_at = s.created_wall;
-  i.last_used_at = wall(s.last_used);
-  i.expires_at = wall(s.expires);
-  i.idle_expires_at = std::min(
-      i.expires_at, wall(s.last_used + std::chrono::milliseconds(config_.session_idle_timeout_ms)));
-  return i;
-}
-
-SessionSnapshot SessionStore::snapshot_locked(const State& s) const {
-  return {info_locked(s), s.memory, s.history, s.prints, s.prints_dropped, s.notices};
-}
-
-SessionResult<SessionInfo> SessionStore::start(const std::string& owner, StartOptions options) {
-  std::lock_guard lock(mutex_);
-  Clock::time_point t = now();
-  retire_expired_locked(t);
-  if (sessions_.size() >= config_.max_sessions)
-    return SessionResult<SessionInfo>::fail(
-        "session_limit_exceeded",
-        fmt::format("the server already holds its maximum of {} sessions", config_.max_sessions));
-  size_t owned = static_cast<size_t>(
-      std::count_if(sessions_.begin(), sessions_.end(),
-                    [&owner](const auto& e) { return e.second->owner == owner; }));
-  if (owned >= config_.max_sessions_per_owner)
-    return SessionResult<SessionInfo>::fail(
-        "session_limit_exceeded",
-        fmt::format("this caller already has {} sessions open, the maximum per caller", owned));
-
-  auto s = std::make_shared<State>();
-  do {
-    s->id = new_session_id();
-  } while (sessions_.count(s->id) || tombstones_.count(s->id));  // 144 random bits: never, really
-  s->owner = owner;
-  s->title = std::move(options.title);
-  s->mode = std::move(options.mode);
-  s->ttl_ms = std::min(options.ttl_ms.value_or(config_.session_ttl_ms), config_.session_ttl_ms);
-  s->created = s->last_used = t;
-  s->expires = t + std::chrono::milliseconds(s->ttl_ms);
-  s->created_wall = std::chrono::system_clock::now();
-  sessions_.emplace(s->id, s);
-  if (log_enabled(LogLevel::Info))
-    log(LogLevel::Info, "session_started",
-        {{"session", HostValue::string(log_tag(s->id))},
-         {"ttl_ms", HostValue::integer(static_cast<int64_t>(s->ttl_ms))},
-         {"live_sessions", HostValue::integer(static_cast<int64_t>(sessions_.size()))}});
-  return {info_locked(*s), {}};
-}
-
-std::vector<SessionInfo> SessionStore::list(const std::string& owner) {
-  std::lock_guard lock(mutex_);
-  retire_expired_locked(now());
-  std::vector<std::pair<Clock::time_point, SessionInfo>> mine;
-  for (const auto& [id, s] : sessions_)
-    if (s->owner == owner) mine.emplace_back(s->created, info_locked(*s));
-  std::stable_sort(mine.begin(), mine.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<SessionInfo> out;
-  for (auto& [_, info] : mine)
-    out.push_back(std::move(info));
-  return out;
-}
-
-SessionResult<SessionSnapshot> SessionStore::snapshot(const std::string& owner,
-                                                      std::string_view id) {
-  std::lock_guard lock(mutex_);
-  Clock::time_point t = now();
-  auto found = find_locked(owner, id, t);
-  if (!found) return SessionResult<SessionSnapshot>::fail(found.error.reason, found.error.message);
-  State& s = **found.value;
-  s.last_used = t;
-  return {snapshot_locked(s), {}};
-}
-
-namespace {
-std::string busy_message(std::string_view id) {
+std::string session_busy_message(std::string_view id) {
   return fmt::format("session {} is running another eval; one eval at a time per session", id);
 }
-}  // namespace
 
-std::optional<SessionError> SessionStore::check_available(const std::string& owner,
-                                                          std::string_view id) {
-  std::lock_guard lock(mutex_);
-  auto found = find_locked(owner, id, now());
-  if (!found) return found.error;
-  if ((*found.value)->busy) return SessionError{"session_busy", busy_message(id)};
-  return std::nullopt;
+std::string session_not_found_message(std::string_view id) {
+  return fmt::format("there is no session {} open for this caller", id);
 }
 
-SessionStore::Eval::Eval(SessionStore* store, std::shared_ptr<State> session, SessionSnapshot start)
-    : store_(store), session_(std::move(session)), start_(std::move(start)) {}
-
-SessionStore::Eval::Eval(Eval&& other) noexcept
-    : store_(std::exchange(other.store_, nullptr)),
-      session_(std::move(other.session_)),
-      start_(std::move(other.start_)) {}
-
-SessionStore::Eval::~Eval() {
-  if (store_ && session_) store_->release(*this);
+std::string session_closed_why(const std::string& reason) {
+  return reason.empty() ? std::string("was closed with lisp_session_close")
+                        : fmt::format("was closed with lisp_session_close (reason: {})", reason);
 }
 
-void SessionStore::release(Eval& eval) {
-  std::lock_guard lock(mutex_);
-  eval.session_->busy = false;
-  eval.session_->last_used = now();
-  eval.store_ = nullptr;
+std::string session_log_tag(std::string_view id) {
+  return std::string(id.substr(0, std::min(id.size(), kIdPrefix.size() + 4)));
 }
 
-SessionResult<SessionStore::Eval> SessionStore::begin_eval(const std::string& owner,
-                                                           std::string_view id) {
-  std::lock_guard lock(mutex_);
-  Clock::time_point t = now();
-  auto found = find_locked(owner, id, t);
-  if (!found) return SessionResult<Eval>::fail(found.error.reason, found.error.message);
-  std::shared_ptr<State> s = std::move(*found.value);
-  if (s->busy) return SessionResult<Eval>::fail("session_busy", busy_message(id));
-  s->busy = true;
-  s->last_used = t;
-  SessionSnapshot start = snapshot_locked(*s);
-  return {Eval(this, std::move(s), std::move(start)), {}};
-}
-
-SessionInfo SessionStore::commit(Eval& eval, Commit commit) {
-  std::lock_guard lock(mutex_);
-  State& s = *eval.session_;
+void apply_commit(SessionState& s, SessionStore::Commit commit) {
   s.memory = std::move(commit.memory);
   s.memory_bytes = commit.memory_bytes;
   s.history.push_back(std::move(commit.result));
@@ -358,24 +157,12 @@ SessionInfo SessionStore::commit(Eval& eval, Commit commit) {
     s.prints_dropped = true;
   }
   s.notices = std::move(commit.notices);
-  s.busy = false;
-  s.last_used = now();
-  eval.store_ = nullptr;  // released
-  return info_locked(s);
 }
 
-SessionResult<SessionStore::ForgetOutcome> SessionStore::forget(const std::string& owner,
-                                                                std::string_view id,
-                                                                const ForgetRequest& request) {
-  std::lock_guard lock(mutex_);
-  Clock::time_point t = now();
-  auto found = find_locked(owner, id, t);
-  if (!found) return SessionResult<ForgetOutcome>::fail(found.error.reason, found.error.message);
-  State& s = **found.value;
-  if (s.busy) return SessionResult<ForgetOutcome>::fail("session_busy", busy_message(id));
-  s.last_used = t;
-
-  ForgetOutcome out;
+SessionStore::ForgetOutcome apply_forget(SessionState& s,
+                                         const SessionStore::ForgetRequest& request,
+                                         size_t max_memory_bytes) {
+  SessionStore::ForgetOutcome out;
   const auto& items = s.memory.items();
   std::set<std::string_view> bound, gone;
   for (size_t i = 0; i + 1 < items.size(); i += 2)
@@ -392,7 +179,7 @@ SessionResult<SessionStore::ForgetOutcome> SessionStore::forget(const std::strin
     for (size_t i = 0; i + 1 < items.size(); i += 2)
       if (!gone.count(items[i].text())) kept.emplace_back(items[i], items[i + 1]);
   HostValue memory = HostValue::map(std::move(kept));
-  s.memory_bytes = session_value_bytes(memory, config_.max_session_memory_bytes);
+  s.memory_bytes = session_value_bytes(memory, max_memory_bytes);
   s.memory = std::move(memory);
   if (request.history) s.history.clear();
   if (request.prints) {
@@ -400,35 +187,7 @@ SessionResult<SessionStore::ForgetOutcome> SessionStore::forget(const std::strin
     s.print_bytes = 0;
     s.prints_dropped = false;
   }
-  out.info = info_locked(s);
-  return {std::move(out), {}};
-}
-
-SessionResult<SessionInfo> SessionStore::close(const std::string& owner, std::string_view id,
-                                               const std::string& reason) {
-  std::lock_guard lock(mutex_);
-  Clock::time_point t = now();
-  auto found = find_locked(owner, id, t);
-  if (!found) return SessionResult<SessionInfo>::fail(found.error.reason, found.error.message);
-  std::shared_ptr<State> s = std::move(*found.value);
-  if (s->busy) return SessionResult<SessionInfo>::fail("session_busy", busy_message(id));
-  SessionInfo info = info_locked(*s);
-  bury_locked(s->id, s->owner,
-              reason.empty()
-                  ? std::string("was closed with lisp_session_close")
-                  : fmt::format("was closed with lisp_session_close (reason: {})", reason));
-  sessions_.erase(s->id);
-  if (log_enabled(LogLevel::Info))
-    log(LogLevel::Info, "session_closed",
-        {{"session", HostValue::string(log_tag(info.id))},
-         {"turn", HostValue::integer(static_cast<int64_t>(info.turn))}});
-  return {std::move(info), {}};
-}
-
-size_t SessionStore::live_count() {
-  std::lock_guard lock(mutex_);
-  retire_expired_locked(now());
-  return sessions_.size();
+  return out;
 }
 
 }  // namespace ptc::mcp

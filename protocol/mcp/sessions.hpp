@@ -1,6 +1,9 @@
 // The session store behind the lisp_session_* tools (--sessions): REPL
 // sessions that keep memory (def/defn), *1 *2 *3 and recent prints from one
-// eval to the next, held in this process only.
+// eval to the next. SessionStore is the interface; MemorySessionStore
+// (memory_sessions.hpp) holds them in this process, RedisSessionStore
+// (redis_sessions.hpp) in the store replicas share (--store), where any
+// replica answers for any session. Both keep the same rules.
 //
 // Rules (docs: protocol/README.md, "Sessions"):
 // - A session belongs to the Caller::owner that started it. Any other owner
@@ -16,7 +19,12 @@
 //   (they would race its commit), and the session does not expire.
 // - An eval commits only when it succeeded within the caps; otherwise the
 //   session is exactly as before. No lock is held while a program runs.
-// Thread-safe: one mutex guards the index and every session's state.
+//   Across replicas a commit is also checked against the version the eval
+//   started from: a session changed meanwhile refuses it (session_busy), so
+//   no update is lost and none is applied twice.
+// - With a shared store, a call that cannot reach it fails with reason
+//   unavailable (retryable); the session is as before.
+// Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -30,6 +38,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
@@ -101,16 +110,25 @@ std::string new_session_id();
 // Whether `id` has that shape (anything else cannot name a session).
 bool is_session_id(std::string_view id);
 
+// What a session holds, whichever store keeps it; the rules of a commit and
+// of forget are written once, over this.
+struct SessionState {
+  std::string id, owner, title, mode;
+  uint64_t ttl_ms = 0;
+  uint64_t turn = 0;
+  HostValue memory = HostValue::map({});
+  size_t memory_bytes = 2;  // {}
+  std::vector<HostValue> history;
+  std::deque<SessionPrint> prints;
+  size_t print_bytes = 0;
+  bool prints_dropped = false;
+  std::vector<std::string> notices;
+};
+
 class SessionStore {
-  struct State;  // one session, guarded by mutex_
-
  public:
-  using Clock = std::chrono::steady_clock;
-  using Now = std::function<Clock::time_point()>;
-
-  // `now` replaces the steady clock (tests move time by hand).
-  explicit SessionStore(ServerConfig config, Now now = {});
-  ~SessionStore();
+  explicit SessionStore(ServerConfig config) : config_(std::move(config)) {}
+  virtual ~SessionStore() = default;
   SessionStore(const SessionStore&) = delete;
   SessionStore& operator=(const SessionStore&) = delete;
 
@@ -122,35 +140,48 @@ class SessionStore {
     std::string mode = "read_only";
   };
   // session_limit_exceeded past max_sessions or max_sessions_per_owner.
-  SessionResult<SessionInfo> start(const std::string& owner, StartOptions options);
+  virtual SessionResult<SessionInfo> start(const std::string& owner, StartOptions options) = 0;
 
   // The owner's live sessions, oldest first. Does not refresh idle timers.
-  std::vector<SessionInfo> list(const std::string& owner);
+  virtual SessionResult<std::vector<SessionInfo>> list(const std::string& owner) = 0;
 
   // The committed state (refreshes the idle timer); works while busy.
-  SessionResult<SessionSnapshot> snapshot(const std::string& owner, std::string_view id);
+  virtual SessionResult<SessionSnapshot> snapshot(const std::string& owner,
+                                                  std::string_view id) = 0;
 
   // Looks the session up without using it (no timer refreshed): whether an
   // eval could start now. Lets a call be refused before it takes a slot.
-  std::optional<SessionError> check_available(const std::string& owner, std::string_view id);
+  virtual std::optional<SessionError> check_available(const std::string& owner,
+                                                      std::string_view id) = 0;
 
   // What an eval runs from; while alive the session is busy. Destroying it
   // without commit() leaves the session as it was (rolled back).
   class Eval {
    public:
-    Eval(Eval&& other) noexcept;
+    Eval(SessionStore* store, std::shared_ptr<void> handle, SessionSnapshot start)
+        : store_(store), handle_(std::move(handle)), start_(std::move(start)) {}
+    Eval(Eval&& other) noexcept
+        : store_(std::exchange(other.store_, nullptr)),
+          handle_(std::move(other.handle_)),
+          start_(std::move(other.start_)) {}
     Eval& operator=(Eval&&) = delete;
-    ~Eval();
+    ~Eval() {
+      if (store_) store_->release(*this);
+    }
     const SessionSnapshot& start() const { return start_; }
+    // The store's own state of this eval.
+    template <class T>
+    T& handle() const {
+      return *static_cast<T*>(handle_.get());
+    }
+    void released() { store_ = nullptr; }
 
    private:
-    friend class SessionStore;
-    Eval(SessionStore* store, std::shared_ptr<State> session, SessionSnapshot start);
     SessionStore* store_;
-    std::shared_ptr<State> session_;
+    std::shared_ptr<void> handle_;
     SessionSnapshot start_;
   };
-  SessionResult<Eval> begin_eval(const std::string& owner, std::string_view id);
+  virtual SessionResult<Eval> begin_eval(const std::string& owner, std::string_view id) = 0;
 
   struct Commit {
     HostValue memory;
@@ -160,7 +191,9 @@ class SessionStore {
     std::vector<std::string> notices;
   };
   // Makes the eval's outcome the session's state; the session is free again.
-  SessionInfo commit(Eval& eval, Commit commit);
+  // Fails (session_busy, or unavailable) only with a shared store: the
+  // session was changed meanwhile, or the store could not be reached.
+  virtual SessionResult<SessionInfo> commit(Eval& eval, Commit commit) = 0;
 
   struct ForgetRequest {
     std::vector<std::string> bindings;
@@ -173,36 +206,36 @@ class SessionStore {
     std::vector<std::string> missing;    // names that were not bound
     SessionInfo info;
   };
-  SessionResult<ForgetOutcome> forget(const std::string& owner, std::string_view id,
-                                      const ForgetRequest& request);
+  virtual SessionResult<ForgetOutcome> forget(const std::string& owner, std::string_view id,
+                                              const ForgetRequest& request) = 0;
 
-  SessionResult<SessionInfo> close(const std::string& owner, std::string_view id,
-                                   const std::string& reason);
+  virtual SessionResult<SessionInfo> close(const std::string& owner, std::string_view id,
+                                           const std::string& reason) = 0;
 
-  size_t live_count();
+  // Sessions alive (in this process, or in the shared store).
+  virtual size_t live_count() = 0;
+
+ protected:
+  // An Eval ended without commit(): the session is free again, as it was.
+  virtual void release(Eval& eval) = 0;
 
  private:
-  struct Tombstone {
-    std::string owner;
-    std::string why;
-  };
-
-  Clock::time_point now() const;
-  void retire_expired_locked(Clock::time_point now);
-  void bury_locked(const std::string& id, const std::string& owner, std::string why);
-  // The owner's session, or why not (not found, closed, expired).
-  SessionResult<std::shared_ptr<State>> find_locked(const std::string& owner, std::string_view id,
-                                                    Clock::time_point now);
-  SessionInfo info_locked(const State& s) const;
-  SessionSnapshot snapshot_locked(const State& s) const;
-  void release(Eval& eval);
-
   const ServerConfig config_;
-  const Now now_;
-  std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<State>, std::less<>> sessions_;
-  std::map<std::string, Tombstone, std::less<>> tombstones_;
-  std::deque<std::string> tombstone_order_;
 };
+
+// The rules both stores keep: a commit (turn, *1 *2 *3, prints kept within
+// their caps) and a forget (which names go, which were not bound; the memory's
+// size counted again with `max_memory_bytes` as the stop).
+void apply_commit(SessionState& s, SessionStore::Commit commit);
+SessionStore::ForgetOutcome apply_forget(SessionState& s,
+                                         const SessionStore::ForgetRequest& request,
+                                         size_t max_memory_bytes);
+
+// Messages both stores give.
+std::string session_busy_message(std::string_view id);
+std::string session_not_found_message(std::string_view id);
+std::string session_closed_why(const std::string& reason);  // "was closed with ..."
+// A short, non-secret tag of a session for the log.
+std::string session_log_tag(std::string_view id);
 
 }  // namespace ptc::mcp

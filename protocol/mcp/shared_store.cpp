@@ -22,8 +22,8 @@ std::string read_secret(const std::string& path, const char* flag, std::string& 
   std::ostringstream text;
   text << in.rdbuf();
   out = text.str();
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ' ||
-                          out.back() == '\t'))
+  while (!out.empty() &&
+         (out.back() == '\n' || out.back() == '\r' || out.back() == ' ' || out.back() == '\t'))
     out.pop_back();
   return "";
 }
@@ -58,7 +58,8 @@ std::string open_shared_store(const ServerConfig& config, std::shared_ptr<Shared
     if (up)
       log(LogLevel::Info, "store_up", {{"store", host::str(where)}});
     else
-      log(LogLevel::Error, "store_down", {{"store", host::str(where)}, {"error", host::str(detail)}});
+      log(LogLevel::Error, "store_down",
+          {{"store", host::str(where)}, {"error", host::str(detail)}});
   };
   shared->redis = std::make_shared<store::Redis>(std::move(options));
   log(LogLevel::Info, "store_opened",

@@ -23,7 +23,7 @@ MemoryTaskStore::MemoryTaskStore(std::chrono::milliseconds ttl, size_t max_tasks
     : ttl_(ttl), max_tasks_(max_tasks), poll_interval_(poll_interval) {}
 
 TaskStore::Created MemoryTaskStore::create(std::string owner, std::string_view tool,
-                                     std::function<void()> cancel) {
+                                           std::function<void()> cancel) {
   auto now = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
   expire(now);
@@ -127,7 +127,8 @@ HostValue MemoryTaskStore::render(std::string_view id, const Task& t) const {
   return HostValue::map(std::move(fields));
 }
 
-bool MemoryTaskStore::cancel(std::string_view id, std::string_view owner, std::function<void()> stopped) {
+bool MemoryTaskStore::cancel(std::string_view id, std::string_view owner,
+                             std::function<void()> stopped) {
   {
     std::lock_guard lock(mutex_);
     Task* t = find(id, owner);

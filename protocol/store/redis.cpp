@@ -186,8 +186,8 @@ void Redis::went_down(const std::string& detail) {
     if (options_.on_state) options_.on_state(false, detail);
     wake_.notify_all();
   }
-  throw StoreUnavailable(fmt::format("the shared store ({}) is unreachable: {}",
-                                     options_.address.describe(), detail));
+  throw StoreUnavailable(
+      fmt::format("the shared store ({}) is unreachable: {}", options_.address.describe(), detail));
 }
 
 std::vector<RedisReply> Redis::pipeline(const std::vector<Args>& commands) {

@@ -76,8 +76,10 @@ std::string parse_store_address(std::string_view url, StoreAddress& out) {
     authority = authority.substr(at + 1);
     // redis://:PASSWORD@host or redis://default:PASSWORD@host (the user is ignored: AUTH password).
     size_t colon = user_info.find(':');
-    std::string_view secret = colon == std::string_view::npos ? user_info : user_info.substr(colon + 1);
-    if (!percent_decode(secret, out.password)) return "the password in the address has a bad %-escape";
+    std::string_view secret =
+        colon == std::string_view::npos ? user_info : user_info.substr(colon + 1);
+    if (!percent_decode(secret, out.password))
+      return "the password in the address has a bad %-escape";
   }
   std::string_view port_text;
   if (!authority.empty() && authority[0] == '[') {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/mcp/log.hpp"
+#include "protocol/mcp/memory_sessions.hpp"
 #include "protocol/mcp/session_tools.hpp"
 #include "protocol/mcp/sessions.hpp"
 #include "support/build_info.hpp"
@@ -76,7 +77,7 @@ class Sessions : public ::testing::Test {
   // (Re)builds the store and tools with the current config; time is
   // moved by hand with advance().
   void build() {
-    store_ = std::make_shared<SessionStore>(
+    store_ = std::make_shared<MemorySessionStore>(
         config_, [this] { return base_ + std::chrono::milliseconds(offset_ms_.load()); });
     tools_ = make_session_tools(store_);
   }
@@ -493,7 +494,7 @@ TEST_F(Sessions, IdleExpiryAndListDoesNotRefreshIt) {
 }
 
 TEST_F(Sessions, TinyTtlOnTheRealClock) {
-  store_ = std::make_shared<SessionStore>(config_);
+  store_ = std::make_shared<MemorySessionStore>(config_);
   tools_ = make_session_tools(store_);
   H r = structured(call(kSessionStart, R"({"ttl_ms":30})"));
   std::string id = field(r, "session_id");
@@ -525,10 +526,10 @@ TEST_F(Sessions, ARunningEvalKeepsItsSessionPastExpiry) {
     SessionResult<SessionStore::Eval> running = store_->begin_eval("alice", started.value->id);
     ASSERT_TRUE(running);
     advance(200ms);
-    EXPECT_EQ(store_->list("alice").size(), 1u);
+    EXPECT_EQ(store_->list("alice").value->size(), 1u);
     EXPECT_EQ(store_->begin_eval("alice", started.value->id).error.reason, "session_busy");
   }  // released without commit: rolled back, and now past its TTL
-  EXPECT_EQ(store_->list("alice").size(), 0u);
+  EXPECT_EQ(store_->list("alice").value->size(), 0u);
   EXPECT_EQ(store_->snapshot("alice", started.value->id).error.reason, "session_closed");
 }
 

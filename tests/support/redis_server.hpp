@@ -44,12 +44,23 @@ class RedisServer {
     if (pid_ > 0) return;
     int out[2];
     if (pipe(out) != 0) throw std::runtime_error("pipe failed");
-    std::vector<std::string> args = {"redis-server",  "--port",     "0",
-                                     "--unixsocket",  socket(),     "--unixsocketperm",
-                                     "700",           "--dir",      dir_,
-                                     "--save",        "",           "--appendonly",
-                                     persist_ ? "yes" : "no",       "--daemonize",
-                                     "no",            "--loglevel", "notice"};
+    std::vector<std::string> args = {"redis-server",
+                                     "--port",
+                                     "0",
+                                     "--unixsocket",
+                                     socket(),
+                                     "--unixsocketperm",
+                                     "700",
+                                     "--dir",
+                                     dir_,
+                                     "--save",
+                                     "",
+                                     "--appendonly",
+                                     persist_ ? "yes" : "no",
+                                     "--daemonize",
+                                     "no",
+                                     "--loglevel",
+                                     "notice"};
     pid_ = fork();
     if (pid_ == 0) {
       dup2(out[1], 1);
