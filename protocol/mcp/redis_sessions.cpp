@@ -387,9 +387,10 @@ SessionResult<SessionSnapshot> RedisSessionStore::snapshot(const std::string& ow
     if (r.type == RedisReply::Type::Array && r.elements.size() == 4) {
       if (auto s = decode(k, r.elements[0].str, as_int(r.elements[1]), as_int(r.elements[2])))
         return {snapshot_of(*s, r.elements[3].integer == 1), {}};
-    } else if (r.type != RedisReply::Type::Integer) {
-      unexpected(r, "a read");
+      return SessionResult<SessionSnapshot>::fail("session_not_found",
+                                                  session_not_found_message(id));
     }
+    if (r.type != RedisReply::Type::Integer) unexpected(r, "a read");
     SessionError e = missing(k, id);
     return SessionResult<SessionSnapshot>::fail(e.reason, e.message);
   } catch (const StoreUnavailable& e) {
@@ -435,9 +436,9 @@ SessionResult<SessionStore::Eval> RedisSessionStore::begin_eval(const std::strin
       shared_->redis->eval(kRelease, {k.rec, k.busy},
                            {running->token, std::to_string(now_ms()),
                             std::to_string(config().session_idle_timeout_ms)});
-    } else if (r.type != RedisReply::Type::Integer) {
-      unexpected(r, "an eval's start");
+      return SessionResult<Eval>::fail("session_not_found", session_not_found_message(id));
     }
+    if (r.type != RedisReply::Type::Integer) unexpected(r, "an eval's start");
     SessionError e = missing(k, id);
     return SessionResult<Eval>::fail(e.reason, e.message);
   } catch (const StoreUnavailable& e) {

@@ -4,6 +4,8 @@
 #include <hiredis.h>
 #include <openssl/sha.h>
 
+#include <signal.h>
+
 #include <algorithm>
 
 namespace ptc::store {
@@ -91,6 +93,13 @@ struct Redis::Connection {
 };
 
 Redis::Redis(Options options) : options_(std::move(options)) {
+  // hiredis writes to its socket with write(): a store that closed the
+  // connection would kill the process with SIGPIPE. Ignore it (a host that
+  // installed its own handler keeps it); the write then fails with EPIPE and
+  // the store is reported down.
+  struct sigaction current {};
+  if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL)
+    signal(SIGPIPE, SIG_IGN);
   std::string error;
   if (auto c = connect(error)) {
     up_ = true;

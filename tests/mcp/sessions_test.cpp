@@ -12,9 +12,12 @@
 
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/memory_sessions.hpp"
+#include "protocol/mcp/redis_sessions.hpp"
 #include "protocol/mcp/session_tools.hpp"
 #include "protocol/mcp/sessions.hpp"
 #include "support/build_info.hpp"
+#include "support/redis_server.hpp"
+#include "support/shared_store.hpp"
 
 namespace ptc::mcp {
 namespace {
@@ -67,18 +70,42 @@ int64_t int_field(const H& map, std::string_view key) {
   return v && v->kind() == H::Kind::Int ? v->as_int() : -1;
 }
 
-class Sessions : public ::testing::Test {
+// Where the sessions live: every test of Sessions runs against both stores
+// (the shared store on a private redis-server); MemorySessions' tests move
+// time by hand, which only the in-process store allows.
+enum class Backend { Memory, Redis };
+
+std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::Memory ? "Memory" : "Redis";
+}
+
+class Sessions : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
     set_log_level(LogLevel::Error);  // session events are logged at info
+    if (GetParam() == Backend::Redis) {
+      shared_ = ptc::testing::shared_store_on(ptc::testing::shared_redis_server());
+      shared_->redis->command({"FLUSHALL"});
+    }
     build();
   }
 
-  // (Re)builds the store and tools with the current config; time is
-  // moved by hand with advance().
+  // (Re)builds the store and tools with the current config; in memory, time
+  // is moved by hand with advance().
   void build() {
-    store_ = std::make_shared<MemorySessionStore>(
-        config_, [this] { return base_ + std::chrono::milliseconds(offset_ms_.load()); });
+    if (GetParam() == Backend::Redis)
+      store_ = std::make_shared<RedisSessionStore>(config_, shared_);
+    else
+      store_ = std::make_shared<MemorySessionStore>(
+          config_, [this] { return base_ + std::chrono::milliseconds(offset_ms_.load()); });
+    tools_ = make_session_tools(store_);
+  }
+  // The same on the real clock.
+  void build_on_real_clock() {
+    if (GetParam() == Backend::Redis)
+      build();
+    else
+      store_ = std::make_shared<MemorySessionStore>(config_);
     tools_ = make_session_tools(store_);
   }
 
@@ -136,12 +163,20 @@ class Sessions : public ::testing::Test {
   }();
   std::chrono::steady_clock::time_point base_ = std::chrono::steady_clock::now();
   std::atomic<int64_t> offset_ms_{0};
+  std::shared_ptr<SharedStore> shared_;
   std::shared_ptr<SessionStore> store_;
   std::vector<std::unique_ptr<McpTool>> tools_;
   std::atomic<bool> no_cancel_{false};
   Caller alice_{"alice", "conn-a"};
   Caller bob_{"bob", "conn-b"};
 };
+
+class MemorySessions : public Sessions {};
+
+INSTANTIATE_TEST_SUITE_P(Backends, Sessions, ::testing::Values(Backend::Memory, Backend::Redis),
+                         backend_name);
+INSTANTIATE_TEST_SUITE_P(InProcess, MemorySessions, ::testing::Values(Backend::Memory),
+                         backend_name);
 
 // ---------------------------------------------------------------- ids and definitions
 
@@ -164,7 +199,7 @@ TEST(SessionIds, AreUrlSafeRandomAndShaped) {
   EXPECT_TRUE(is_session_id("ptcs_AAAAAAAAAAAAAAAAAAAAAA-_"));
 }
 
-TEST_F(Sessions, DefinitionsListEveryArgumentWithTypesAndAnnotations) {
+TEST_P(Sessions, DefinitionsListEveryArgumentWithTypesAndAnnotations) {
   std::vector<std::string> names;
   for (auto& t : tools_) {
     names.push_back(t->name());
@@ -212,7 +247,7 @@ TEST_F(Sessions, DefinitionsListEveryArgumentWithTypesAndAnnotations) {
 
 // ---------------------------------------------------------------- round trips
 
-TEST_F(Sessions, StartEvalInspectForgetCloseRoundTrip) {
+TEST_P(Sessions, StartEvalInspectForgetCloseRoundTrip) {
   H started = structured(call(kSessionStart, R"({"title":"orders","ttl_ms":60000})"));
   EXPECT_EQ(field(started, "status"), "ok");
   std::string id = field(started, "session_id");
@@ -266,7 +301,7 @@ TEST_F(Sessions, StartEvalInspectForgetCloseRoundTrip) {
       std::string::npos);
 }
 
-TEST_F(Sessions, MemoryAndTheLastThreeResultsCarryAcrossEvals) {
+TEST_P(Sessions, MemoryAndTheLastThreeResultsCarryAcrossEvals) {
   std::string id = start();
   ASSERT_FALSE(is_error(eval(id, "(defn twice [x] (* 2 x))")));
   ASSERT_FALSE(is_error(eval(id, "(twice 5)")));
@@ -291,7 +326,7 @@ TEST_F(Sessions, MemoryAndTheLastThreeResultsCarryAcrossEvals) {
   EXPECT_GT(int_field(at(memory, "session"), "memory_bytes"), 10);
 }
 
-TEST_F(Sessions, ContextIsPerEvalAndOutputSchemaGivesValidated) {
+TEST_P(Sessions, ContextIsPerEvalAndOutputSchemaGivesValidated) {
   std::string id = start();
   H r = call(kSessionEval, H::map({{H::string("session_id"), H::string(id)},
                                    {H::string("program"), H::string("(def n (count data/rows)) n")},
@@ -306,7 +341,7 @@ TEST_F(Sessions, ContextIsPerEvalAndOutputSchemaGivesValidated) {
   EXPECT_EQ(field(structured(eval(id, "n")), "result"), "user=> 3");
 }
 
-TEST_F(Sessions, PrintsAreKeptForInspect) {
+TEST_P(Sessions, PrintsAreKeptForInspect) {
   std::string id = start();
   ASSERT_FALSE(is_error(eval(id, "(println \"one\") (println \"two\") 1")));
   ASSERT_FALSE(is_error(eval(id, "(println \"three\")")));
@@ -329,7 +364,7 @@ TEST_F(Sessions, PrintsAreKeptForInspect) {
   EXPECT_EQ(inspect(id, "history").get("history")->items().size(), 0u);
 }
 
-TEST_F(Sessions, InspectViewsAndPreludes) {
+TEST_P(Sessions, InspectViewsAndPreludes) {
   std::string id = start();
   ASSERT_FALSE(is_error(eval(id, "(def big (vec (range 1000))) (def s \"x\")")));
   H memory = inspect(id, "memory");
@@ -355,7 +390,7 @@ TEST_F(Sessions, InspectViewsAndPreludes) {
 
 // ---------------------------------------------------------------- rollback
 
-TEST_F(Sessions, AFailedEvalLeavesTheSessionExactlyAsBefore) {
+TEST_P(Sessions, AFailedEvalLeavesTheSessionExactlyAsBefore) {
   std::string id = start();
   ASSERT_FALSE(is_error(eval(id, "(def a 1) (println \"kept\") 10")));
   ASSERT_FALSE(is_error(eval(id, "20")));
@@ -401,7 +436,7 @@ TEST_F(Sessions, AFailedEvalLeavesTheSessionExactlyAsBefore) {
 
 // ---------------------------------------------------------------- caps
 
-TEST_F(Sessions, MemoryAndBindingCapsRollTheEvalBack) {
+TEST_P(Sessions, MemoryAndBindingCapsRollTheEvalBack) {
   config_.max_session_memory_bytes = 2000;
   config_.max_session_bindings = 3;
   build();
@@ -419,7 +454,7 @@ TEST_F(Sessions, MemoryAndBindingCapsRollTheEvalBack) {
   ASSERT_FALSE(is_error(eval(id, "(def b 2) (def c 3)")));  // exactly the cap
 }
 
-TEST_F(Sessions, AResultTooLargeToKeepIsNotKeptAsStar1) {
+TEST_P(Sessions, AResultTooLargeToKeepIsNotKeptAsStar1) {
   std::string id = start();
   H r = eval(id, "(apply str (repeat 70000 \"x\"))");
   ASSERT_FALSE(is_error(r)) << text_of(r);
@@ -427,7 +462,7 @@ TEST_F(Sessions, AResultTooLargeToKeepIsNotKeptAsStar1) {
   EXPECT_EQ(field(structured(eval(id, "(nil? *1)")), "result"), "user=> true");
 }
 
-TEST_F(Sessions, SessionCountCaps) {
+TEST_P(Sessions, SessionCountCaps) {
   config_.max_sessions = 3;
   config_.max_sessions_per_owner = 2;
   build();
@@ -446,7 +481,7 @@ TEST_F(Sessions, SessionCountCaps) {
   EXPECT_FALSE(is_error(call(kSessionStart, H::map({}), carol)));
 }
 
-TEST_F(Sessions, TtlIsClampedToTheServerMaximum) {
+TEST_P(Sessions, TtlIsClampedToTheServerMaximum) {
   config_.session_ttl_ms = 5000;
   build();
   H r = structured(call(kSessionStart, R"({"ttl_ms":999999999})"));
@@ -457,7 +492,7 @@ TEST_F(Sessions, TtlIsClampedToTheServerMaximum) {
 
 // ---------------------------------------------------------------- expiry
 
-TEST_F(Sessions, TtlExpiry) {
+TEST_P(MemorySessions, TtlExpiry) {
   H r = structured(call(kSessionStart, R"({"ttl_ms":1000})"));
   std::string id = field(r, "session_id");
   advance(999ms);
@@ -470,7 +505,7 @@ TEST_F(Sessions, TtlExpiry) {
   EXPECT_EQ(store_->live_count(), 0u);
 }
 
-TEST_F(Sessions, IdleExpiryAndListDoesNotRefreshIt) {
+TEST_P(MemorySessions, IdleExpiryAndListDoesNotRefreshIt) {
   config_.session_idle_timeout_ms = 1000;
   build();
   std::string id = start();
@@ -493,16 +528,15 @@ TEST_F(Sessions, IdleExpiryAndListDoesNotRefreshIt) {
   EXPECT_NE(field(structured(r), "message").find("1000 ms without use"), std::string::npos);
 }
 
-TEST_F(Sessions, TinyTtlOnTheRealClock) {
-  store_ = std::make_shared<MemorySessionStore>(config_);
-  tools_ = make_session_tools(store_);
+TEST_P(Sessions, TinyTtlOnTheRealClock) {
+  build_on_real_clock();
   H r = structured(call(kSessionStart, R"({"ttl_ms":30})"));
   std::string id = field(r, "session_id");
   std::this_thread::sleep_for(60ms);
   EXPECT_EQ(reason_of(eval(id, "1")), "session_closed");
 }
 
-TEST_F(Sessions, AnExpiredSessionIsGoneForItsOwnerOnEveryTool) {
+TEST_P(MemorySessions, AnExpiredSessionIsGoneForItsOwnerOnEveryTool) {
   H r = structured(call(kSessionStart, R"({"ttl_ms":10})"));
   std::string id = field(r, "session_id");
   advance(10ms);
@@ -517,7 +551,7 @@ TEST_F(Sessions, AnExpiredSessionIsGoneForItsOwnerOnEveryTool) {
   EXPECT_EQ(reason_of(eval(id, "1", bob_)), "session_not_found");
 }
 
-TEST_F(Sessions, ARunningEvalKeepsItsSessionPastExpiry) {
+TEST_P(MemorySessions, ARunningEvalKeepsItsSessionPastExpiry) {
   SessionStore::StartOptions o;
   o.ttl_ms = 100;
   SessionResult<SessionInfo> started = store_->start("alice", o);
@@ -533,7 +567,7 @@ TEST_F(Sessions, ARunningEvalKeepsItsSessionPastExpiry) {
   EXPECT_EQ(store_->snapshot("alice", started.value->id).error.reason, "session_closed");
 }
 
-TEST_F(Sessions, TombstonesAreBounded) {
+TEST_P(MemorySessions, TombstonesAreBounded) {
   std::string first = start();
   call(kSessionClose, H::map({{H::string("session_id"), H::string(first)}}));
   EXPECT_EQ(reason_of(eval(first, "1")), "session_closed");
@@ -562,7 +596,7 @@ TEST(SessionValueBytes, CountsJsonSizeAndStopsEarly) {
 
 // ---------------------------------------------------------------- owners
 
-TEST_F(Sessions, AnotherOwnerCannotSeeOrUseASession) {
+TEST_P(Sessions, AnotherOwnerCannotSeeOrUseASession) {
   std::string id = start(alice_);
   ASSERT_FALSE(is_error(eval(id, "(def secret 42)")));
   H by_id = H::map({{H::string("session_id"), H::string(id)}});
@@ -596,7 +630,7 @@ TEST_F(Sessions, AnotherOwnerCannotSeeOrUseASession) {
 constexpr const char* kSpin =
     "(defn spin [n] (if (< n 2) n (+ (spin (- n 1)) (spin (- n 2))))) (spin 40)";
 
-TEST_F(Sessions, ASecondEvalOnABusySessionIsRefusedAtOnce) {
+TEST_P(Sessions, ASecondEvalOnABusySessionIsRefusedAtOnce) {
   config_.program_timeout_ms = 20000;
   build();
   std::string id = start();
@@ -640,7 +674,7 @@ TEST_F(Sessions, ASecondEvalOnABusySessionIsRefusedAtOnce) {
   EXPECT_FALSE(is_error(eval(id, "kept")));
 }
 
-TEST_F(Sessions, CancellingALoopingEvalRollsItBack) {
+TEST_P(Sessions, CancellingALoopingEvalRollsItBack) {
   config_.program_timeout_ms = 20000;
   build();
   std::string id = start();
@@ -665,7 +699,7 @@ TEST_F(Sessions, CancellingALoopingEvalRollsItBack) {
   EXPECT_EQ(field(structured(eval(id, "kept")), "result"), "user=> 1");
 }
 
-TEST_F(Sessions, ATimedOutEvalIsRolledBack) {
+TEST_P(Sessions, ATimedOutEvalIsRolledBack) {
   config_.program_timeout_ms = 50;
   build();
   std::string id = start();
@@ -676,7 +710,7 @@ TEST_F(Sessions, ATimedOutEvalIsRolledBack) {
 
 // Many callers at once on one store (run under TSan): every commit of the
 // shared session counted exactly once.
-TEST_F(Sessions, ConcurrentCallersKeepTheStoreConsistent) {
+TEST_P(Sessions, ConcurrentCallersKeepTheStoreConsistent) {
   config_.max_sessions = 64;
   config_.max_sessions_per_owner = 64;
   build();
@@ -717,7 +751,7 @@ TEST_F(Sessions, ConcurrentCallersKeepTheStoreConsistent) {
 
 // ---------------------------------------------------------------- profiles
 
-TEST_F(Sessions, SlimTextEndsWithTheSessionNote) {
+TEST_P(Sessions, SlimTextEndsWithTheSessionNote) {
   config_.response_profile = ResponseProfile::Slim;
   build();
   std::string id = start();
@@ -735,7 +769,7 @@ TEST_F(Sessions, SlimTextEndsWithTheSessionNote) {
       << text;
 }
 
-TEST_F(Sessions, DebugPayloadCarriesTheSessionBlock) {
+TEST_P(Sessions, DebugPayloadCarriesTheSessionBlock) {
   config_.response_profile = ResponseProfile::Debug;
   build();
   std::string id = start();
@@ -755,7 +789,7 @@ struct ArgsCase {
   std::string names;  // what the message must mention
 };
 
-TEST_F(Sessions, EveryBadArgumentIsASessionArgsErrorNamingIt) {
+TEST_P(Sessions, EveryBadArgumentIsASessionArgsErrorNamingIt) {
   std::string id = start();
   std::string big_program(config_.max_program_bytes + 1, ' ');
   big_program[0] = '1';
@@ -831,7 +865,7 @@ TEST_F(Sessions, EveryBadArgumentIsASessionArgsErrorNamingIt) {
       call(kSessionEval, R"({"session_id":")" + id + R"(","program":"1","context":null})")));
 }
 
-TEST_F(Sessions, AnUnknownIdIsNotFound) {
+TEST_P(Sessions, AnUnknownIdIsNotFound) {
   H r = eval(new_session_id(), "1");
   EXPECT_EQ(reason_of(r), "session_not_found");
   EXPECT_NE(field(structured(r), "feedback").find("lisp_session_list"), std::string::npos);

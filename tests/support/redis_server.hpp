@@ -1,6 +1,6 @@
 // A private redis-server (Debian's) for a test: on a Unix socket in a fresh
 // temporary folder, with no persistence unless asked, started and waited
-// for by its "Ready to accept connections" line (no polling, no sleeps), and
+// for by its "ready to accept connections" line (no polling, no sleeps), and
 // killed when the test ends. Fails the test when redis-server is missing
 // (scripts/setup installs it).
 #pragma once
@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ptc::testing {
@@ -43,7 +44,7 @@ class RedisServer {
   void start() {
     if (pid_ > 0) return;
     int out[2];
-    if (pipe(out) != 0) throw std::runtime_error("pipe failed");
+    if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
     std::vector<std::string> args = {"redis-server",
                                      "--port",
                                      "0",
@@ -82,15 +83,16 @@ class RedisServer {
       ssize_t n = read(out[0], buf, sizeof buf);
       if (n <= 0) break;
       seen.append(buf, static_cast<size_t>(n));
-      if (seen.find("Ready to accept connections") != std::string::npos) break;
+      if (ready(seen)) break;
     }
-    // Keep draining its stdout in the background so it never blocks on it.
-    if (fork() == 0) {
-      for (;;)
-        if (read(out[0], buf, sizeof buf) <= 0) _exit(0);
-    }
-    close(out[0]);
-    if (seen.find("Ready to accept connections") == std::string::npos) {
+    // Keep draining its log so that it never blocks on a full pipe; the
+    // thread ends when redis-server does (end of file).
+    std::thread([fd = out[0]] {
+      char sink[512];
+      while (read(fd, sink, sizeof sink) > 0) {}
+      close(fd);
+    }).detach();
+    if (!ready(seen)) {
       stop();
       throw std::runtime_error(
           "redis-server did not start (is it installed? scripts/setup installs it): " + seen);
@@ -107,9 +109,22 @@ class RedisServer {
   }
 
  private:
+  // Redis 7 says "The server is now ready to accept connections at PATH";
+  // others "Ready to accept connections".
+  static bool ready(const std::string& log) {
+    return log.find("eady to accept connections") != std::string::npos;
+  }
+
   bool persist_;
   std::string dir_;
   pid_t pid_ = -1;
 };
+
+// One server for the whole test process, started on first use (tests that
+// share it clear it with FLUSHALL first).
+inline RedisServer& shared_redis_server() {
+  static RedisServer server;
+  return server;
+}
 
 }  // namespace ptc::testing
