@@ -24,6 +24,9 @@ class McpBackend {
   virtual bool wait_idle(std::chrono::milliseconds grace) = 0;
   virtual size_t in_flight() const = 0;
   virtual uint32_t capacity() const = 0;
+  // Whether what calls need beyond this process answers now: the shared
+  // store with --store (readiness; may take one round trip to it).
+  virtual bool store_reachable() { return true; }
 };
 
 // The real one (http_transport.cpp).
@@ -38,6 +41,7 @@ class ServerBackend final : public McpBackend {
   bool wait_idle(std::chrono::milliseconds grace) override;
   size_t in_flight() const override;
   uint32_t capacity() const override;
+  bool store_reachable() override;
 
  private:
   Server& server_;

@@ -332,14 +332,19 @@ void HttpConnection::route() {
   if (auto r = check_origin(shared_.policy, header(beast_http::field::origin))) return reject(*r);
 
   if (cur_.path != shared_.settings.path) {
-    if (cur_.path != "/health" && cur_.path != "/ready") return reject(404, "not found");
+    // Liveness (/health, /healthz) and readiness (/ready, /readyz) for load
+    // balancers: ready is not draining, not saturated, and the shared store
+    // (with --store) answering.
+    bool live = cur_.path == "/health" || cur_.path == "/healthz";
+    bool ready = cur_.path == "/ready" || cur_.path == "/readyz";
+    if (!live && !ready) return reject(404, "not found");
     Response res{beast_http::status::ok, req.version()};
     res.set(beast_http::field::content_type, "application/json");
     if (req.method() != beast_http::verb::get) {
       res.result(beast_http::status::method_not_allowed);
       res.set(beast_http::field::allow, "GET");
       res.body() = R"({"error":"method not allowed"})";
-    } else if (cur_.path == "/health") {
+    } else if (live) {
       res.body() = R"({"status":"ok"})";
     } else if (shared_.draining.load()) {
       res.result(beast_http::status::service_unavailable);
@@ -347,6 +352,9 @@ void HttpConnection::route() {
     } else if (shared_.backend.in_flight() >= shared_.backend.capacity()) {
       res.result(beast_http::status::service_unavailable);
       res.body() = R"({"status":"saturated"})";
+    } else if (!shared_.backend.store_reachable()) {
+      res.result(beast_http::status::service_unavailable);
+      res.body() = R"({"status":"store_unreachable"})";
     } else {
       res.body() = R"({"status":"ready"})";
     }

@@ -2,6 +2,7 @@
 #include <thread>
 
 #include "protocol/mcp/http_service.hpp"
+#include "protocol/mcp/shared_store.hpp"
 #include "protocol/mcp/transports.hpp"
 
 namespace ptc::mcp {
@@ -27,6 +28,10 @@ size_t ServerBackend::in_flight() const {
 }
 uint32_t ServerBackend::capacity() const {
   return server_.capacity();
+}
+bool ServerBackend::store_reachable() {
+  const auto& shared = server_.config().shared_store;
+  return !shared || shared->redis->ping();
 }
 
 int serve_http(Server& server) {

@@ -277,7 +277,7 @@ void Redis::reconnect_loop() {
       continue;
     }
     wake_.wait_for(lock, backoff, [this] { return stopping_; });
-    backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(1000));
   }
 }
 

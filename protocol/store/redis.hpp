@@ -3,7 +3,7 @@
 // timeout. When a command cannot reach the store, the store is down: every
 // command then fails at once with StoreUnavailable (no call waits on a dead
 // store), and one background thread reconnects with backoff (50 ms doubling
-// to 2 s) until a PING answers. Each change of state is reported once.
+// to 1 s) until a PING answers. Each change of state is reported once.
 #pragma once
 
 #include <chrono>

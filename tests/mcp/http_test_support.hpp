@@ -317,8 +317,10 @@ class FakeBackend final : public ptc::mcp::McpBackend {
     return in_flight_;
   }
   uint32_t capacity() const override { return capacity_; }
+  bool store_reachable() override { return store_reachable_.load(); }
 
   void set_capacity(uint32_t c) { capacity_ = c; }
+  void set_store_reachable(bool up) { store_reachable_.store(up); }
   std::vector<ptc::mcp::Caller> callers() {
     std::lock_guard lock(mu_);
     return callers_;
@@ -368,6 +370,7 @@ class FakeBackend final : public ptc::mcp::McpBackend {
   std::vector<std::thread> threads_;
   size_t in_flight_ = 0;
   uint32_t capacity_ = 8;
+  std::atomic<bool> store_reachable_{true};
   std::vector<ptc::mcp::Caller> callers_;
   std::vector<std::string> frames_;
   std::vector<std::string> cancelled_ids_;

@@ -191,6 +191,24 @@ TEST_F(HttpTransport, HealthAndReady) {
   caller.join();
 }
 
+// The names load balancers and Kubernetes use; readiness also needs the
+// shared store (with --store) to answer, liveness does not.
+TEST_F(HttpTransport, HealthzAndReadyzFollowTheStore) {
+  Running server(backend, test_config());
+  ASSERT_TRUE(server.ok());
+  Client c(server.port());
+  EXPECT_EQ(c.request(bhttp::verb::get, "/healthz").body, R"({"status":"ok"})");
+  EXPECT_EQ(c.request(bhttp::verb::get, "/readyz").body, R"({"status":"ready"})");
+  backend.set_store_reachable(false);
+  EXPECT_EQ(c.request(bhttp::verb::get, "/healthz").status, 200u);
+  Reply unready = c.request(bhttp::verb::get, "/readyz");
+  EXPECT_EQ(unready.status, 503u);
+  EXPECT_EQ(unready.body, R"({"status":"store_unreachable"})");
+  EXPECT_EQ(c.request(bhttp::verb::get, "/ready").status, 503u);
+  backend.set_store_reachable(true);
+  EXPECT_EQ(c.request(bhttp::verb::get, "/readyz").status, 200u);
+}
+
 TEST_F(HttpTransport, DnsRebindingGuard) {
   Running server(backend, test_config());
   ASSERT_TRUE(server.ok());
