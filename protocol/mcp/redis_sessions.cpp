@@ -8,6 +8,7 @@
 
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/random_bytes.hpp"
+#include "protocol/mcp/session_record.hpp"
 #include "protocol/store/sealed_record.hpp"
 #include "runtime/host_builders.hpp"
 
@@ -20,7 +21,6 @@ using store::RedisScript;
 using store::StoreUnavailable;
 using SysClock = std::chrono::system_clock;
 
-constexpr uint64_t kRecordFormat = 1;
 constexpr int64_t kTombstoneMs = 3600000;  // closed or expired: their owner hears why for an hour
 constexpr int64_t kBusyMarginMs = 5000;    // a busy mark outlives the program's timeout by this
 
@@ -160,11 +160,7 @@ struct RedisSessionStore::Keys {
 };
 
 // A session as the store keeps it.
-struct RedisSessionStore::Stored {
-  SessionState state;
-  int64_t created_ms = 0, deadline_ms = 0, used_ms = 0;
-  int64_t version = 0;
-};
+struct RedisSessionStore::Stored : StoredSession {};
 
 // An eval's hold on a session.
 struct RedisSessionStore::Running {
@@ -191,21 +187,7 @@ RedisSessionStore::Keys RedisSessionStore::keys(const std::string& owner,
 }
 
 std::string RedisSessionStore::encode(const Keys& keys, const Stored& s) const {
-  store::RecordWriter w;
-  const SessionState& st = s.state;
-  w.u64(kRecordFormat).str(st.id).str(st.owner).str(st.title).str(st.mode).u64(st.ttl_ms);
-  w.i64(s.created_ms).i64(s.deadline_ms).u64(st.turn).value(st.memory).u64(st.memory_bytes);
-  w.u64(st.history.size());
-  for (const HostValue& h : st.history)
-    w.value(h);
-  w.u64(st.prints.size());
-  for (const SessionPrint& p : st.prints)
-    w.u64(p.turn).str(p.text);
-  w.u64(st.print_bytes).u64(st.prints_dropped ? 1 : 0);
-  w.u64(st.notices.size());
-  for (const std::string& n : st.notices)
-    w.str(n);
-  return store::seal(shared_->key, keys.rec, w.take());
+  return store::seal(shared_->key, keys.rec, encode_session_record(s));
 }
 
 std::optional<RedisSessionStore::Stored> RedisSessionStore::decode(const Keys& keys,
@@ -216,32 +198,9 @@ std::optional<RedisSessionStore::Stored> RedisSessionStore::decode(const Keys& k
   std::string why;
   if (payload) {
     try {
-      store::RecordReader r(*payload);
       Stored s;
-      SessionState& st = s.state;
-      if (r.u64() != kRecordFormat) throw std::runtime_error("another record format");
-      st.id = r.str();
-      st.owner = r.str();
-      st.title = r.str();
-      st.mode = r.str();
-      st.ttl_ms = r.u64();
-      s.created_ms = r.i64();
-      s.deadline_ms = r.i64();
-      st.turn = r.u64();
-      st.memory = r.value();
-      st.memory_bytes = r.u64();
-      for (uint64_t n = r.u64(); n > 0; --n)
-        st.history.push_back(r.value());
-      for (uint64_t n = r.u64(); n > 0; --n) {
-        uint64_t turn = r.u64();
-        st.prints.push_back({turn, r.str()});
-      }
-      st.print_bytes = r.u64();
-      st.prints_dropped = r.u64() != 0;
-      for (uint64_t n = r.u64(); n > 0; --n)
-        st.notices.push_back(r.str());
-      if (!r.done()) throw std::runtime_error("bytes after the record's end");
-      if (st.owner != keys.owner) throw std::runtime_error("the record names another owner");
+      static_cast<StoredSession&>(s) = decode_session_record(*payload);
+      if (s.state.owner != keys.owner) throw std::runtime_error("the record names another owner");
       s.version = version;
       s.used_ms = used_ms;
       return s;

@@ -97,6 +97,16 @@ std::string parse_store_address(std::string_view url, StoreAddress& out) {
     if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
   }
   if (out.host.empty()) return "the address names no host: redis://127.0.0.1:6379";
+  for (char c : out.host) {
+    auto u = static_cast<unsigned char>(c);
+    bool bracketed = !authority.empty() && authority[0] == '[';
+    if (u <= ' ' || u == 0x7f || c == '[' || c == ']' || c == '/' || c == '?' || c == '#' ||
+        (c == ':' && !bracketed))
+      return fmt::format(
+          "the host `{}` is not a host name or address (an IPv6 address is "
+          "written [ADDRESS]:PORT)",
+          out.host);
+  }
   if (!port_text.empty()) {
     uint64_t port = 0;
     if (!parse_number(port_text, 65535, port) || port == 0)
