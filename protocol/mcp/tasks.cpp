@@ -32,7 +32,7 @@ TaskStore::Created MemoryTaskStore::create(std::string owner, std::string_view t
     // tasks stay (there are at most as many as call slots).
     auto oldest = tasks_.end();
     for (auto it = tasks_.begin(); it != tasks_.end(); ++it)
-      if (it->second.status != Task::Status::Working &&
+      if (it->second.status != TaskStatus::Working &&
           (oldest == tasks_.end() || it->second.created < oldest->second.created))
         oldest = it;
     if (oldest != tasks_.end()) tasks_.erase(oldest);
@@ -58,9 +58,9 @@ void MemoryTaskStore::finish(const std::string& id, HostValue result, bool stopp
     t.cancel = nullptr;
     t.updated = std::chrono::system_clock::now();
     if (t.cancel_asked || stopped) {
-      t.status = Task::Status::Cancelled;
+      t.status = TaskStatus::Cancelled;
     } else {
-      t.status = Task::Status::Completed;
+      t.status = TaskStatus::Completed;
       t.result = std::move(result);
     }
     waiting.swap(t.on_stop);
@@ -82,7 +82,7 @@ void MemoryTaskStore::expire(std::chrono::steady_clock::time_point now) {
     Task& t = it->second;
     if (t.expires > now) {
       ++it;
-    } else if (t.status == Task::Status::Working) {
+    } else if (t.status == TaskStatus::Working) {
       // Past its time and still working: stopped now, forgotten once it
       // ended (so cancels waiting on it are answered).
       if (!t.cancel_asked && t.cancel) t.cancel();
@@ -101,29 +101,34 @@ std::optional<HostValue> MemoryTaskStore::view(std::string_view id, std::string_
   return render(id, *t);
 }
 
-HostValue MemoryTaskStore::render(std::string_view id, const Task& t) const {
+HostValue render_task(std::string_view id, const TaskState& t, std::chrono::milliseconds ttl,
+                      std::chrono::milliseconds poll_interval) {
   std::vector<std::pair<HostValue, HostValue>> fields;
   fields.emplace_back(str("taskId"), str(id));
   switch (t.status) {
-    case Task::Status::Working:
+    case TaskStatus::Working:
       fields.emplace_back(str("status"), str("working"));
       fields.emplace_back(str("statusMessage"),
                           str(t.cancel_asked ? fmt::format("{} is stopping (cancel asked)", t.tool)
                                              : fmt::format("{} is running", t.tool)));
       break;
-    case Task::Status::Completed:
+    case TaskStatus::Completed:
       fields.emplace_back(str("status"), str("completed"));
       break;
-    case Task::Status::Cancelled:
+    case TaskStatus::Failed:
+      fields.emplace_back(str("status"), str("failed"));
+      fields.emplace_back(str("statusMessage"), str(t.failure));
+      break;
+    case TaskStatus::Cancelled:
       fields.emplace_back(str("status"), str("cancelled"));
       fields.emplace_back(str("statusMessage"), str("cancelled by tasks/cancel"));
       break;
   }
   fields.emplace_back(str("createdAt"), str(utc_timestamp(t.created)));
   fields.emplace_back(str("lastUpdatedAt"), str(utc_timestamp(t.updated)));
-  fields.emplace_back(str("ttlMs"), HostValue::integer(ttl_.count()));
-  fields.emplace_back(str("pollIntervalMs"), HostValue::integer(poll_interval_.count()));
-  if (t.status == Task::Status::Completed) fields.emplace_back(str("result"), t.result);
+  fields.emplace_back(str("ttlMs"), HostValue::integer(ttl.count()));
+  fields.emplace_back(str("pollIntervalMs"), HostValue::integer(poll_interval.count()));
+  if (t.status == TaskStatus::Completed) fields.emplace_back(str("result"), t.result);
   return HostValue::map(std::move(fields));
 }
 
@@ -133,7 +138,7 @@ bool MemoryTaskStore::cancel(std::string_view id, std::string_view owner,
     std::lock_guard lock(mutex_);
     Task* t = find(id, owner);
     if (!t) return false;
-    if (t->status == Task::Status::Working) {
+    if (t->status == TaskStatus::Working) {
       if (!t->cancel_asked) {
         t->cancel_asked = true;
         t->updated = std::chrono::system_clock::now();
@@ -155,7 +160,7 @@ bool MemoryTaskStore::exists(std::string_view id, std::string_view owner) {
 void MemoryTaskStore::cancel_all() {
   std::lock_guard lock(mutex_);
   for (auto& [id, t] : tasks_)
-    if (t.status == Task::Status::Working && t.cancel) {
+    if (t.status == TaskStatus::Working && t.cancel) {
       t.cancel_asked = true;
       t.cancel();
     }

@@ -2,9 +2,10 @@
 // A tools/call from a client that declares the extension and still runs
 // after --task-after-ms is answered with a task handle instead of its result;
 // the client polls tasks/get for the status and, at the end, the result, and
-// may stop the call with tasks/cancel. The store keeps the tasks of this
-// process (in memory), each bound to the owner that started it: another
-// owner is told the task does not exist.
+// may stop the call with tasks/cancel. A store keeps the tasks, each bound to
+// the owner that started it: another owner is told the task does not exist.
+// MemoryTaskStore keeps this process's; RedisTaskStore (redis_tasks.hpp) the
+// ones replicas share.
 #pragma once
 
 #include <chrono>
@@ -23,6 +24,23 @@
 #include "protocol/mcp/era.hpp"
 
 namespace ptc::mcp {
+
+// A task as both stores keep it, and as tasks/get shows it (render_task).
+enum class TaskStatus : uint8_t { Working, Completed, Failed, Cancelled };
+struct TaskState {
+  std::string tool;
+  TaskStatus status = TaskStatus::Working;
+  bool cancel_asked = false;  // by tasks/cancel, or the server stopping it
+  std::string failure;        // why it failed (Failed)
+  std::chrono::system_clock::time_point created, updated;
+  HostValue result;  // the CallToolResult (Completed)
+};
+
+// The task as tasks/get and the CreateTaskResult show it (without
+// resultType): taskId, status, statusMessage, createdAt, lastUpdatedAt,
+// ttlMs, pollIntervalMs, and result once completed.
+HostValue render_task(std::string_view id, const TaskState& t, std::chrono::milliseconds ttl,
+                      std::chrono::milliseconds poll_interval);
 
 // Where tasks live: this process (MemoryTaskStore, the default) or the store
 // replicas share (RedisTaskStore, with --store). Every method but finish and
@@ -84,20 +102,17 @@ class MemoryTaskStore : public TaskStore {
   size_t size() override;
 
  private:
-  struct Task {
+  struct Task : TaskState {
     std::string owner;
-    std::string tool;
-    enum class Status { Working, Completed, Cancelled } status = Status::Working;
-    bool cancel_asked = false;
-    std::chrono::system_clock::time_point created, updated;
     std::chrono::steady_clock::time_point expires;
     std::function<void()> cancel;                // while working
     std::vector<std::function<void()>> on_stop;  // cancels waiting for the end
-    HostValue result;                            // when completed
   };
   Task* find(std::string_view id, std::string_view owner);
   void expire(std::chrono::steady_clock::time_point now);
-  HostValue render(std::string_view id, const Task& t) const;
+  HostValue render(std::string_view id, const Task& t) const {
+    return render_task(id, t, ttl_, poll_interval_);
+  }
 
   std::mutex mutex_;
   std::map<std::string, Task, std::less<>> tasks_;
