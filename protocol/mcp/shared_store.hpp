@@ -5,7 +5,8 @@
 //
 // Key names, all under `prefix` ("ptc:"): per owner, under the keyed digest
 // of the owner (store::owner_namespace), so one owner's keys are never
-// another's: "{prefix}o:{ns}:..." ; per task, "{prefix}t:{id}:...".
+// another's: "{prefix}o:{ns}:..." (a task: "{prefix}o:{ns}:task:{id}" and
+// "...:lease", redis_tasks.hpp).
 #pragma once
 
 #include <memory>

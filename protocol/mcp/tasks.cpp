@@ -8,6 +8,7 @@
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/random_bytes.hpp"
+#include "protocol/mcp/redis_tasks.hpp"
 #include "runtime/host_builders.hpp"
 
 namespace ptc::mcp {
@@ -173,6 +174,10 @@ size_t MemoryTaskStore::size() {
 
 std::unique_ptr<TaskStore> make_task_store(const ServerConfig& config,
                                            std::chrono::milliseconds poll_interval) {
+  if (config.shared_store)
+    return std::make_unique<RedisTaskStore>(
+        config.shared_store, std::chrono::milliseconds(config.task_ttl_ms),
+        std::chrono::milliseconds(config.task_lease_ms), poll_interval);
   return std::make_unique<MemoryTaskStore>(std::chrono::milliseconds(config.task_ttl_ms),
                                            config.max_tasks, poll_interval);
 }
