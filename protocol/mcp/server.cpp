@@ -20,6 +20,7 @@
 #include "protocol/mcp/lisp_eval_tool.hpp"
 #include "protocol/mcp/log.hpp"
 #include "protocol/mcp/session_tools.hpp"
+#include "protocol/mcp/shared_store.hpp"
 #include "protocol/mcp/tasks.hpp"
 #include "runtime/host_builders.hpp"
 
@@ -157,6 +158,8 @@ struct Server::Impl {
   // the store: it stops first, so no promotion outlives the store).
   std::unique_ptr<TaskStore> tasks;
   std::unique_ptr<FifoTimer> task_timer;
+  // The shared store could not take the last task (logged once until one is taken).
+  std::atomic<bool> task_store_down{false};
 
   // Started with the first call that needs them (stdio runs its calls on
   // its own threads and never does).
@@ -408,16 +411,27 @@ struct Server::Impl {
 
   // The request is answered with a task; the call goes on as the task's, no
   // longer the connection's: neither notifications/cancelled nor the
-  // connection closing stops it (tasks/cancel does).
+  // connection closing stops it (tasks/cancel does). When the shared store
+  // cannot take the task, the call is not promoted: it answers when it ends.
   void promote(const std::shared_ptr<Call>& call) {
     HostValue created;
     {
       std::lock_guard lock(call->state_mutex);
       if (call->state != Call::State::Running || call->cancel.load()) return;
       std::weak_ptr<Call> weak = call;
-      auto task = tasks->create(call->caller.owner, call->tool->name(), [weak] {
-        if (auto c = weak.lock()) c->cancel.store(true);
-      });
+      std::optional<TaskStore::Created> made;
+      try {
+        made = tasks->create(call->caller.owner, call->tool->name(), [weak] {
+          if (auto c = weak.lock()) c->cancel.store(true);
+        });
+      } catch (const store::StoreUnavailable& e) {
+        if (!task_store_down.exchange(true))
+          log(LogLevel::Warning, "task_not_created",
+              {{"tool", str(call->tool->name())}, {"error", str(e.what())}});
+        return;
+      }
+      task_store_down.store(false);
+      TaskStore::Created& task = *made;
       call->task_id = std::move(task.id);
       call->state = Call::State::Tasked;
       created = std::move(task.view);
@@ -454,15 +468,29 @@ struct Server::Impl {
                       "may have expired after --task-ttl-ms, or belong to another server)",
                       id->text())));
     };
+    try {
+      task_request(m, peer, caller, id->text(), not_found);
+    } catch (const store::StoreUnavailable&) {
+      peer->send(error_frame(
+          m.id, kInternalError,
+          "Internal error: the shared store is unreachable; the request is safe to retry",
+          HostValue::map({{str("reason"), str(kStoreUnavailableReason)},
+                          {str("retryable"), HostValue::boolean(true)}})));
+    }
+  }
+
+  // What a tasks/* request asks of the store (which may be unreachable: StoreUnavailable).
+  void task_request(const RpcMessage& m, const std::shared_ptr<Peer>& peer, const Caller& caller,
+                    std::string_view id, const std::function<void()>& not_found) {
     if (m.method == "tasks/get") {
-      if (auto task = tasks->view(id->text(), caller.owner))
+      if (auto task = tasks->view(id, caller.owner))
         reply(peer, m.id, *task, true);
       else
         not_found();
     } else if (m.method == "tasks/cancel") {
       // Acknowledged once the program has stopped and its slot is free, so a
       // client may call again at once (the requester ends its side on the ack).
-      if (!tasks->cancel(id->text(), caller.owner,
+      if (!tasks->cancel(id, caller.owner,
                          [this, peer, rid = m.id] { reply(peer, rid, HostValue::map({}), true); }))
         not_found();
     } else {  // tasks/update: this server never asks for input, so there is nothing to take
@@ -470,7 +498,7 @@ struct Server::Impl {
       if (!responses || responses->kind() != HostValue::Kind::Map) {
         peer->send(error_frame(m.id, kInvalidParams,
                                "Invalid params: tasks/update takes `inputResponses`, an object"));
-      } else if (tasks->exists(id->text(), caller.owner)) {
+      } else if (tasks->exists(id, caller.owner)) {
         reply(peer, m.id, HostValue::map({}), true);
       } else {
         not_found();
