@@ -208,6 +208,9 @@ void RedisTaskStore::write_end(const std::string& id, const Keys& keys, const Ho
   for (int attempt = 0; attempt < 8; ++attempt) {
     store::RedisReply got = shared_->redis->command({"GET", keys.record});
     std::optional<Record> r = read(keys, id, got);
+    // Ended already: an earlier attempt took, though its answer did not come back.
+    if (r && (r->state.status == TaskStatus::Completed || r->state.status == TaskStatus::Cancelled))
+      return;
     if (!r || r->state.status != TaskStatus::Working) {
       // Gone (past its TTL, or the store lost it) or failed (this replica's
       // lease lapsed and another reported it lost): the result has no place.
