@@ -23,6 +23,7 @@
 #include "protocol/store/redis.hpp"
 #include "support/build_info.hpp"
 #include "support/redis_server.hpp"
+#include "support/shared_store.hpp"
 
 namespace {
 
@@ -55,13 +56,7 @@ bool eventually(Done done, milliseconds limit = 10s) {
 
 // A replica's view of the store: its own connection and replica id, the key they all share.
 std::shared_ptr<SharedStore> replica_of(const RedisServer& server) {
-  ptc::store::Redis::Options options;
-  EXPECT_EQ(ptc::store::parse_store_address(server.url(), options.address), "");
-  auto shared = std::make_shared<SharedStore>();
-  shared->redis = std::make_shared<ptc::store::Redis>(std::move(options));
-  shared->key = std::string(32, 'k');
-  shared->replica_id = random_hex_id();
-  return shared;
+  return ptc::testing::shared_store_on(server);
 }
 
 std::string record_key(const SharedStore& shared, std::string_view owner, std::string_view id) {
