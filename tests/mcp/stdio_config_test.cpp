@@ -49,6 +49,28 @@ TEST(McpConfig, BadValuesNameTheirSource) {
   EXPECT_EQ(parse_config({"--log-level"}, {}, c), "--log-level needs a value");
 }
 
+TEST(McpConfig, TheSharedStoreNeedsHttpAndAKeyAndNeverShowsItsUrl) {
+  ServerConfig c;
+  EXPECT_EQ(parse_config({"--store", "redis://127.0.0.1"}, {}, c),
+            "--store needs --http: replicas share a store behind a load balancer (stdio serves "
+            "one client)");
+  EXPECT_EQ(parse_config({"--http"}, {{"PTC_MCP_STORE", "redis://127.0.0.1"}}, c),
+            "--store needs --store-key-file: every record in the store is HMAC'd with that key");
+  EXPECT_EQ(parse_config({"--store-key-file", "/k"}, {}, c),
+            "--store-key-file and --store-password-file go with --store");
+  EXPECT_EQ(parse_config({"--http", "--store", "redis://h", "--store-key-file", "/k",
+                          "--task-lease-ms", "10"},
+                         {}, c),
+            "--task-lease-ms must be at least 500");
+  ASSERT_EQ(parse_config({"--http", "--store", "redis://:secret@h:1/2", "--store-key-file", "/k"},
+                         {}, c),
+            "");
+  EXPECT_EQ(c.store, "redis://:secret@h:1/2");
+  EXPECT_EQ(c.task_lease_ms, 5000u);
+  // --help shows only that a store is set: a URL may carry its password.
+  EXPECT_EQ(config_help().find("secret"), std::string::npos);
+}
+
 TEST(McpConfig, HelpListsEveryFlagWithItsVariable) {
   std::string help = config_help();
   for (const char* flag : {"--max-frame-bytes", "--program-timeout-ms", "--sessions", "--http-port",
