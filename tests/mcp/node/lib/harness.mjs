@@ -2,32 +2,18 @@
 // clients on them, a raw NDJSON peer, and small readers of tool results.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LogReader, killAll, passEnv, ptcBin, startHttpServer, track } from './processes.mjs';
+import { INIT } from './raw-http.mjs';
 
-// Every server process a script starts; whatever is still running when the
-// script's tests end (e.g. after a failure) is killed so that node can exit.
-const children = new Set();
-function track(proc) {
-  children.add(proc);
-  proc.once('exit', () => children.delete(proc));
-  return proc;
-}
-after(() => {
-  for (const p of children) p.kill('SIGKILL');
-});
+export { INIT };
+export { LogReader, NODE_DIR, killAll, passEnv, ptcBin, startHttpServer, track } from './processes.mjs';
 
-export const NODE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-// The binary under test: PTC_BIN (set by run.mjs from ctest's argument), else build/ptc.
-export function ptcBin() {
-  return process.env.PTC_BIN || resolve(NODE_DIR, '../../../build/ptc');
-}
+after(killAll);
 
 // Sanitized builds run the same checks with smaller counts (they are ~5-10x slower).
 export const SANITIZED = process.env.PTC_MCP_SANITIZED === '1';
@@ -73,46 +59,6 @@ export function reasonOf(result) {
   return m ? m[1] : null;
 }
 
-// Collects a child's stderr JSON log lines; waitFor(pred) resolves with the first match.
-class LogReader {
-  constructor(stream) {
-    this.lines = [];
-    this.waiters = [];
-    createInterface({ input: stream }).on('line', (line) => {
-      let entry;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        entry = { raw: line };
-      }
-      this.lines.push(entry);
-      for (const w of [...this.waiters])
-        if (w.pred(entry)) {
-          this.waiters.splice(this.waiters.indexOf(w), 1);
-          w.resolve(entry);
-        }
-    });
-  }
-  waitFor(pred, timeoutMs = 10000) {
-    const found = this.lines.find(pred);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const w = { pred, resolve };
-      this.waiters.push(w);
-      setTimeout(() => {
-        const i = this.waiters.indexOf(w);
-        if (i >= 0) {
-          this.waiters.splice(i, 1);
-          reject(new Error(`no matching log line within ${timeoutMs} ms`));
-        }
-      }, timeoutMs).unref();
-    });
-  }
-  events(name) {
-    return this.lines.filter((l) => l.event === name);
-  }
-}
-
 // An SDK Client on a `ptc mcp [flags]` child over stdio.
 export async function stdioClient(flags = [], { name = 'ptc-node-tests', capabilities = {} } = {}) {
   const transport = new StdioClientTransport({
@@ -126,60 +72,6 @@ export async function stdioClient(flags = [], { name = 'ptc-node-tests', capabil
   await client.connect(transport);
   if (transport._process) track(transport._process); // the SDK keeps the child private
   return { client, transport, logs, pid: transport.pid, close: () => client.close() };
-}
-
-// Environment for a spawned server: what the SDK would pass, plus sanitizer options.
-export function passEnv(extra = {}) {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
-  for (const k of ['ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'TSAN_OPTIONS'])
-    if (process.env[k]) env[k] = process.env[k];
-  return { ...env, ...extra };
-}
-
-// `ptc mcp --http --http-port 0 [flags]`: resolves with {url, port, proc, logs, stop}
-// once it logs http_listening, or with {unavailable: reason} when it exits 2
-// saying http_unavailable (the transport is not built in).
-// softFiles: start it with that soft descriptor limit (as a shell's ulimit -Sn would).
-export function startHttpServer(flags = [], { timeoutMs = 15000, softFiles } = {}) {
-  const args = ['mcp', '--http', '--http-port', '0', ...flags];
-  const proc = track(
-    softFiles
-      ? spawn('bash', ['-c', `ulimit -Sn ${softFiles} && exec "$0" "$@"`, ptcBin(), ...args], {
-          stdio: ['ignore', 'ignore', 'pipe'],
-          env: passEnv(),
-        })
-      : spawn(ptcBin(), args, { stdio: ['ignore', 'ignore', 'pipe'], env: passEnv() }),
-  );
-  const logs = new LogReader(proc.stderr);
-  const exited = new Promise((r) => proc.once('exit', (code, signal) => r({ code, signal })));
-  const stop = async (signal = 'SIGTERM') => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-    return exited;
-  };
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`ptc mcp --http did not log http_listening within ${timeoutMs} ms`));
-    }, timeoutMs);
-    logs.waitFor((l) => l.event === 'http_listening', timeoutMs).then(
-      (l) => {
-        clearTimeout(timer);
-        const port = l.port;
-        resolvePromise({ url: `http://127.0.0.1:${port}/mcp`, port, proc, pid: proc.pid, logs, exited, stop, listening: l });
-      },
-      () => {},
-    );
-    exited.then(({ code }) => {
-      if (logs.lines.some((l) => l.event === 'http_listening')) return;
-      clearTimeout(timer);
-      // Let the last stderr lines arrive before judging.
-      setTimeout(() => {
-        const why = logs.lines.find((l) => l.event === 'http_unavailable');
-        if (code === 2 && why) resolvePromise({ unavailable: why.reason ?? 'http_unavailable' });
-        else reject(new Error(`ptc mcp --http exited ${code}: ${JSON.stringify(logs.lines)}`));
-      }, 50);
-    });
-  });
 }
 
 // Whether this build serves HTTP (a throwaway server); a reason string when it does not.
@@ -221,13 +113,6 @@ export async function eventually(fn, ms = 5000, stepMs = 2) {
 export function figure(label, value) {
   console.log(`# figure: ${label}: ${value}`);
 }
-
-export const INIT = (id = 0, protocolVersion = '2025-11-25') => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'initialize',
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
 
 // A raw NDJSON peer on `ptc mcp [flags]`: frames go out as written, replies are
 // matched by id and every id's replies are counted (to find lost or doubled ones).

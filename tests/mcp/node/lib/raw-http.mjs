@@ -2,7 +2,13 @@
 // load where the SDK client's own cost would dominate, and raw sockets for faults.
 import http from 'node:http';
 import net from 'node:net';
-import { INIT } from './harness.mjs';
+
+export const INIT = (id = 0, protocolVersion = '2025-11-25') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
