@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const [script, bin] = process.argv.slice(2);
 if (!script) {
-  console.error('usage: node run.mjs <stdio|http|conformance|inspector|load-stdio|load-http|upstreams> [path/to/ptc]');
+  console.error('usage: node run.mjs <stdio|http|v2|tasks|conformance|inspector|load-stdio|load-http|upstreams|replicas> [path/to/ptc]');
   process.exit(2);
 }
 const stamp = join(here, 'node_modules', '.ptc-lock.sha256');
