@@ -149,6 +149,18 @@ async function startTask(program) {
   return { taskId: created.result.taskId, runner: await runnerOf(created.result.taskId) };
 }
 
+// Runs fn({taskId, runner}) on a task of `program`; a task still running when
+// fn ends (a failed check) is cancelled where it runs, so that it does not
+// hold a slot and a core through the next scenarios.
+async function withTask(program, fn) {
+  const task = await startTask(program);
+  try {
+    await fn(task);
+  } finally {
+    if (task.runner.alive) await rpc(task.runner.url, 'tasks/cancel', { taskId: task.taskId }).catch(() => {});
+  }
+}
+
 // A replica stopped in a scenario is started again (and seen UP by the balancer).
 async function restart(replica) {
   await replica.start();
@@ -228,36 +240,44 @@ describe('replicas sharing a store behind haproxy', () => {
         ok(await tool(client, 'lisp_session_eval', { session_id: ids.at(-1), program: `(def who ${who})` }), 'def');
       }
       const eval2 = (i) => tool(client, 'lisp_session_eval', { session_id: ids[i], program: 'who' });
-      // The session records: new string keys naming the session, sealed ("psr1").
+      // The session's records: values (of strings, or fields of hashes) under
+      // new keys naming the session, sealed ("psr1").
       const sealed = [];
-      for (const k of await redis.keys('*')) {
-        if (before.has(k) || !k.includes(ids[0])) continue;
-        if ((await redis.command('TYPE', k)) !== 'string') continue;
-        const v = await redis.command('GET', k);
-        if (v?.subarray(0, 4).toString() === 'psr1') sealed.push([k, v]);
+      for (const key of await redis.keys('*')) {
+        if (before.has(key) || !key.includes(ids[0])) continue;
+        const type = await redis.command('TYPE', key);
+        if (type === 'string') sealed.push({ key, value: await redis.command('GET', key) });
+        if (type === 'hash') {
+          const flat = await redis.command('HGETALL', key);
+          for (let i = 0; i < flat.length; i += 2) sealed.push({ key, field: flat[i].toString(), value: flat[i + 1] });
+        }
       }
-      assert.ok(sealed.length > 0, `a sealed record of session ${ids[0]} in the store: ${[...(await redis.keys('*'))].join(' ')}`);
-      for (const [k, v] of sealed) {
-        const altered = Buffer.from(v);
+      const records = sealed.filter((r) => r.value.subarray(0, 4).toString() === 'psr1');
+      assert.ok(records.length > 0, `a sealed record of session ${ids[0]} in the store: ${(await redis.keys('*')).join(' ')}`);
+      const put = async (key, field, bytes) =>
+        field === undefined ? redis.command('SET', key, bytes) : redis.command('HSET', key, field, bytes);
+      for (const { key, field, value } of records) {
+        const where = `${key}${field === undefined ? '' : ` ${field}`}`;
+        const altered = Buffer.from(value);
         altered[altered.length - 1] ^= 1;
-        const forged = Buffer.concat([v.subarray(0, 4), Buffer.alloc(32), v.subarray(36)]);
+        const forged = Buffer.concat([value.subarray(0, 4), Buffer.alloc(32), value.subarray(36)]);
         for (const [what, bytes] of [['altered', altered], ['forged', forged]]) {
-          assert.equal(await redis.command('SET', k, bytes), 'OK');
+          await put(key, field, bytes);
           const r = await eval2(0);
-          assert.equal(r.isError, true, `${what} ${k}: ${textOf(r)}`);
+          assert.equal(r.isError, true, `${what} ${where}: ${textOf(r)}`);
           assert.notEqual(resultOf(r), 'user=> 1');
         }
-        assert.equal(await redis.command('SET', k, v), 'OK');
-        assert.equal(resultOf(await eval2(0)), 'user=> 1', 'the genuine record is served again');
+        await put(key, field, value);
+        assert.equal(resultOf(await eval2(0)), 'user=> 1', `the genuine ${where} is served again`);
         // Moved: session 1's record under session 2's name.
-        const k2 = k.replace(ids[0], ids[1]);
-        const genuine2 = await redis.command('GET', k2);
-        assert.ok(genuine2, `session 2 has ${k2}`);
-        assert.equal(await redis.command('SET', k2, v), 'OK');
+        const key2 = key.replace(ids[0], ids[1]);
+        const genuine2 = field === undefined ? await redis.command('GET', key2) : await redis.command('HGET', key2, field);
+        assert.ok(genuine2, `session 2 has ${key2}`);
+        await put(key2, field, value);
         const moved = await eval2(1);
-        assert.notEqual(resultOf(moved), 'user=> 1', `a record moved to ${k2} is not session 2's`);
+        assert.notEqual(resultOf(moved), 'user=> 1', `a record moved to ${key2} is not session 2's`);
         assert.equal(moved.isError, true, textOf(moved));
-        assert.equal(await redis.command('SET', k2, genuine2), 'OK');
+        await put(key2, field, genuine2);
         assert.equal(resultOf(await eval2(1)), 'user=> 2');
       }
     } finally {
@@ -291,44 +311,47 @@ describe('replicas sharing a store behind haproxy', () => {
 
   test('a task started on one replica is read on another and cancelled through a third', async () => {
     // One that completes: its result is read where it did not run.
-    const done = await startTask(fibProgram(32));
+    const done = await startTask(fibProgram(34));
     const [reader] = other(done.runner);
     let task;
     await eventually(async () => (task = await taskGet(reader.url, done.taskId)).status !== 'working', 20000, 50);
     assert.equal(task.status, 'completed', JSON.stringify(task));
-    assert.equal(textOf(task.result), 'user=> 2178309');
+    assert.equal(textOf(task.result), 'user=> 5702887');
 
     // One that runs until stopped.
-    const { taskId, runner } = await startTask(LOOP_PROGRAM);
-    const [poller, canceller] = other(runner);
-    for (const r of [poller, canceller]) assert.equal((await taskGet(r.url, taskId)).status, 'working', `on ${r.name}`);
-    const t0 = now();
-    const ack = await rpc(canceller.url, 'tasks/cancel', { taskId });
-    assert.ok(ack.result, JSON.stringify(ack));
-    // The runner's program stops within a lease period (it learns of the cancel when it renews).
-    await runner.logs.waitFor((l) => l.event === 'tool_call' && l.tool === 'lisp_eval' && l.cancelled === true, LEASE_MS + SLACK_MS);
-    figure('cancel through another replica: program stopped after ms', Math.round(now() - t0));
-    await eventually(async () => (await taskGet(poller.url, taskId)).status === 'cancelled', LEASE_MS, 20);
+    await withTask(LOOP_PROGRAM, async ({ taskId, runner }) => {
+      const [poller, canceller] = other(runner);
+      for (const r of [poller, canceller]) assert.equal((await taskGet(r.url, taskId)).status, 'working', `on ${r.name}`);
+      const t0 = now();
+      const ack = await rpc(canceller.url, 'tasks/cancel', { taskId });
+      assert.ok(ack.result, JSON.stringify(ack));
+      // The runner's program stops within a lease period (it learns of the cancel when it renews).
+      await runner.logs.waitFor((l) => l.event === 'tool_call' && l.tool === 'lisp_eval' && l.cancelled === true,
+        LEASE_MS + SLACK_MS);
+      figure('cancel through another replica: program stopped after ms', Math.round(now() - t0));
+      await eventually(async () => (await taskGet(poller.url, taskId)).status === 'cancelled', LEASE_MS, 20);
+    });
   });
 
   test('kill -9 of the runner: the task reads failed on the others within the lease', async () => {
-    const { taskId, runner } = await startTask(LOOP_PROGRAM);
-    const readers = other(runner);
-    assert.equal((await taskGet(readers[0].url, taskId)).status, 'working');
-    const t0 = now();
-    try {
-      await runner.stop('SIGKILL');
-      let task;
-      let i = 0;
-      await eventually(async () => (task = await taskGet(readers[i++ % 2].url, taskId)).status !== 'working',
-        LEASE_MS + SLACK_MS, 20);
-      figure('runner killed: task failed after ms', Math.round(now() - t0));
-      assert.equal(task.status, 'failed', JSON.stringify(task));
-      assert.match(JSON.stringify(task), /lost/i, 'it says the server was lost');
-      for (const r of readers) assert.equal((await taskGet(r.url, taskId)).status, 'failed', `on ${r.name}`);
-    } finally {
-      await restart(runner);
-    }
+    await withTask(LOOP_PROGRAM, async ({ taskId, runner }) => {
+      const readers = other(runner);
+      assert.equal((await taskGet(readers[0].url, taskId)).status, 'working');
+      const t0 = now();
+      try {
+        assert.deepEqual(await runner.stop('SIGKILL'), { code: null, signal: 'SIGKILL' });
+        let task;
+        let i = 0;
+        await eventually(async () => (task = await taskGet(readers[i++ % 2].url, taskId)).status !== 'working',
+          LEASE_MS + SLACK_MS, 20);
+        figure('runner killed: task failed after ms', Math.round(now() - t0));
+        assert.equal(task.status, 'failed', JSON.stringify(task));
+        assert.match(JSON.stringify(task), /lost/i, 'it says the server was lost');
+        for (const r of readers) assert.equal((await taskGet(r.url, taskId)).status, 'failed', `on ${r.name}`);
+      } finally {
+        if (!runner.alive) await restart(runner);
+      }
+    });
   });
 
   test(`a rolling restart under ${CALLS} calls: none fails, every session keeps its memory`, async () => {

@@ -111,6 +111,10 @@ export class Replica {
   get pid() {
     return this.server.pid;
   }
+  get alive() {
+    const p = this.server?.proc;
+    return Boolean(p) && p.exitCode === null && p.signalCode === null;
+  }
   async start() {
     const s = await startHttpServer(this.flags, { port: this.port });
     if (s.unavailable) throw new Error(`ptc mcp --http is not in this build (${s.unavailable})`);
