@@ -19,7 +19,7 @@ import {
   reasonOf,
   textOf,
 } from './lib/harness.mjs';
-import { Haproxy, RedisServer, freePort, haproxyConfig, scratch, startReplicas, writeStoreKey } from './lib/replicas.mjs';
+import { Haproxy, RedisServer, freePort, haproxyConfig, healthPaths, scratch, startReplicas, writeStoreKey } from './lib/replicas.mjs';
 import { Resp } from './lib/resp.mjs';
 
 const unavailable = await httpUnavailableReason();
@@ -52,13 +52,9 @@ before(async () => {
     '--task-after-ms', '100', '--program-timeout-ms', '30000', '--http-shutdown-grace-ms', '5000',
     '--max-concurrent-calls', String(SLOTS),
   ]);
-  // /readyz and /healthz are what a balancer should check; /ready and /health
-  // stand in while a build has only those.
-  const probe = await fetch(`http://127.0.0.1:${d.replicas[0].port}/readyz`);
-  await probe.text();
-  d.readyz = probe.status !== 404;
+  const paths = await healthPaths(d.replicas[0]);
+  d.readyz = paths.readyz;
   if (!d.readyz) console.log('# pending: no /readyz on this build: haproxy checks /ready and /health instead');
-  const paths = d.readyz ? {} : { readyPath: '/ready', livePath: '/health' };
   d.lb = await new Haproxy(dir, await freePort(), (o) => haproxyConfig({ ...o, ...paths, replicas: d.replicas, maxconn: SLOTS })).start();
   await d.lb.waitStatus(names(d.replicas), 'UP');
   figure('deployment started (redis, 3 replicas, haproxy) ms', Math.round(now() - t0));

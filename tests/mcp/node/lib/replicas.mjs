@@ -139,6 +139,15 @@ export async function startReplicas(n, flags) {
   return replicas;
 }
 
+// The health endpoints a balancer should check: /readyz and /healthz, or
+// /ready and /health on a build that has only those (readyz: false).
+export async function healthPaths(replica) {
+  const probe = await fetch(`http://127.0.0.1:${replica.port}/readyz`);
+  await probe.text();
+  if (probe.status === 404) return { readyz: false, readyPath: '/ready', livePath: '/health' };
+  return { readyz: true, readyPath: '/readyz', livePath: '/healthz' };
+}
+
 // The haproxy configuration of docs/deploy.md for `replicas`: round robin for
 // 2026-07-28 traffic, affinity by Mcp-Session-Id for 2025 sessions (learnt
 // from the initialize response), health checks on `readyPath`, at most
@@ -147,7 +156,11 @@ export async function startReplicas(n, flags) {
 // replay a buffered request on another replica when one refuses the
 // connection, closes it unanswered, or answers 503 (draining). When no replica
 // is ready (the store is down), `live` takes the traffic: every replica that
-// is alive, so stateless calls are still served.
+// is alive, so stateless calls are still served. Connections to the replicas
+// are kept alive and reused (http-reuse safe, haproxy's default): closing them
+// after each request (option http-server-close) halved the calls/s through
+// haproxy (bench/store-latency) and, in this test's rolling restart, made a
+// call that reaches a replica just as it begins to drain more frequent.
 export function haproxyConfig({ port, replicas, maxconn, readyPath = '/readyz', livePath = '/healthz', statsSocket, checkMs = 100 }) {
   const servers = replicas
     .map((r, i) => `  server ${r.name} 127.0.0.1:${r.port} id ${i + 1} maxconn ${maxconn} check inter ${checkMs}ms fall 2 rise 1`)
@@ -162,7 +175,7 @@ defaults
   timeout client 60s
   timeout server 60s
   timeout queue 10s
-  option http-server-close
+  http-reuse safe
   option http-buffer-request
   retries 3
   option redispatch 1
@@ -185,18 +198,20 @@ backend live
   balance roundrobin
 ${check(livePath)}
   stick match req.hdr(mcp-session-id) table ready
+  stick store-response res.hdr(mcp-session-id) table ready
 ${servers}
 `;
 }
 
-// haproxy (-db: in the foreground) on a generated configuration.
+// haproxy (-db: in the foreground) on a generated configuration; `name`
+// tells apart the files of several in one folder.
 export class Haproxy {
-  constructor(dir, port, config) {
+  constructor(dir, port, config, name = 'haproxy') {
     this.dir = dir;
     this.port = port;
     this.url = `http://127.0.0.1:${port}/mcp`;
-    this.statsSocket = join(dir, 'haproxy.sock');
-    this.configPath = join(dir, 'haproxy.cfg');
+    this.statsSocket = join(dir, `${name}.sock`);
+    this.configPath = join(dir, `${name}.cfg`);
     writeFileSync(this.configPath, config({ port, statsSocket: this.statsSocket }));
     this.stderr = '';
   }
