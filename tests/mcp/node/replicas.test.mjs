@@ -4,7 +4,7 @@
 // loopback. Clients: the v2 SDK pinned to 2026-07-28 (no session, so every
 // request may land on another replica) and the v1 SDK's 2025 client (an
 // Mcp-Session-Id the balancer sticks to one replica). Which replica served a
-// call is read from its debug log (`tool_call` lines on its stderr).
+// request is read from its debug log (`http_request` lines on its stderr).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -348,6 +348,19 @@ describe('replicas sharing a store behind haproxy', () => {
         if (!runner.alive) await restart(runner);
       }
     });
+  });
+
+  test('SIGTERM: the draining replica finishes its task, whose result is read on another', async () => {
+    const { taskId, runner } = await startTask(fibProgram(34));
+    const [reader] = other(runner);
+    try {
+      assert.deepEqual(await runner.stop('SIGTERM'), { code: 0, signal: null }, 'it drains and exits 0');
+      const task = await taskGet(reader.url, taskId);
+      assert.equal(task.status, 'completed', JSON.stringify(task));
+      assert.equal(textOf(task.result), 'user=> 5702887');
+    } finally {
+      if (!runner.alive) await restart(runner);
+    }
   });
 
   test(`a rolling restart under ${CALLS} calls: none fails, every session keeps its memory`, async () => {
