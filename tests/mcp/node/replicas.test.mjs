@@ -461,4 +461,27 @@ describe('replicas sharing a store behind haproxy', () => {
     await d.lb.waitStatus(names(d.replicas), 'UP', { timeoutMs: 5000 });
     await client.close();
   });
+
+  test('redis-server stopped: tasks/get is unavailable at once on every replica; restarted, the task is back', async () => {
+    const { taskId } = await startTask(fibProgram(34));
+    const result = async (url) => {
+      const task = await taskGet(url, taskId);
+      return task.status === 'completed' && textOf(task.result);
+    };
+    await eventually(() => result(d.lb.url), 20000, 50);
+    await d.redis.stop('SIGTERM');
+    try {
+      for (const r of d.replicas) {
+        const t0 = now();
+        const res = await rpc(r.url, 'tasks/get', { taskId });
+        const ms = now() - t0;
+        assert.equal(res.error?.data?.reason, 'unavailable', `${r.name}: ${JSON.stringify(res)}`);
+        assert.ok(ms < 1000, `tasks/get on ${r.name} answered in ${Math.round(ms)} ms`);
+      }
+    } finally {
+      await d.redis.start();
+    }
+    assert.equal(await eventually(() => result(d.lb.url).catch(() => false), 5000, 50), 'user=> 5702887');
+    await d.lb.waitStatus(names(d.replicas), 'UP', { timeoutMs: 5000 });
+  });
 });
