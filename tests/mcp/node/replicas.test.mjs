@@ -163,6 +163,52 @@ async function restart(replica) {
   await d.lb.waitStatus([replica.name], 'UP');
 }
 
+// Every sealed record ("psr1") of ids[0] in Redis (a string, or a field of a
+// hash, under a key that names ids[0] and was not in `before`) is in turn
+// altered, forged (its HMAC zeroed) and copied under ids[1]'s key: each time
+// `read(i)`, what the balancer answers about ids[i], must be refused
+// ({refused}), and with the genuine record back it answers as at first.
+async function tamper(redis, before, ids, read) {
+  const records = [];
+  for (const key of await redis.keys('*')) {
+    if (before.has(key) || !key.includes(ids[0])) continue;
+    const type = await redis.command('TYPE', key);
+    if (type === 'string') records.push({ key, value: await redis.command('GET', key) });
+    if (type === 'hash') {
+      const flat = await redis.command('HGETALL', key);
+      for (let i = 0; i < flat.length; i += 2) records.push({ key, field: flat[i].toString(), value: flat[i + 1] });
+    }
+  }
+  const sealed = records.filter((r) => r.value.subarray(0, 4).toString() === 'psr1');
+  assert.ok(sealed.length > 0, `a sealed record of ${ids[0]} in the store: ${(await redis.keys('*')).join(' ')}`);
+  const put = (key, field, bytes) =>
+    field === undefined ? redis.command('SET', key, bytes) : redis.command('HSET', key, field, bytes);
+  const get = (key, field) => (field === undefined ? redis.command('GET', key) : redis.command('HGET', key, field));
+  const genuine = [await read(0), await read(1)];
+  assert.notDeepEqual(genuine[0], genuine[1]);
+  for (const { key, field, value } of sealed) {
+    const where = `${key}${field === undefined ? '' : ` ${field}`}`;
+    const altered = Buffer.from(value);
+    altered[altered.length - 1] ^= 1;
+    const forged = Buffer.concat([value.subarray(0, 4), Buffer.alloc(32), value.subarray(36)]);
+    for (const [what, bytes] of [['altered', altered], ['forged', forged]]) {
+      await put(key, field, bytes);
+      const r = await read(0);
+      assert.ok(r.refused, `${what} ${where}: ${JSON.stringify(r)}`);
+    }
+    await put(key, field, value);
+    assert.deepEqual(await read(0), genuine[0], `the genuine ${where} is served again`);
+    const key2 = key.replace(ids[0], ids[1]);
+    const genuine2 = await get(key2, field);
+    assert.ok(genuine2, `${ids[1]} has ${key2}`);
+    await put(key2, field, value);
+    const moved = await read(1);
+    assert.ok(moved.refused, `${where} moved to ${key2}: ${JSON.stringify(moved)}`);
+    await put(key2, field, genuine2);
+    assert.deepEqual(await read(1), genuine[1]);
+  }
+}
+
 const ok = (r, what) => assert.equal(r.isError, false, `${what}: ${textOf(r)}`);
 const resultOf = (r) => r.structuredContent?.result ?? textOf(r);
 
@@ -223,7 +269,7 @@ describe('replicas sharing a store behind haproxy', () => {
     await alice.close();
   });
 
-  test('records altered, forged or moved in Redis are refused', async () => {
+  test('session records altered, forged or moved in Redis are refused', async () => {
     const redis = await Resp.connect({ path: d.redis.socket });
     const client = await modernClient(d.lb.url, 'victim');
     try {
@@ -235,49 +281,31 @@ describe('replicas sharing a store behind haproxy', () => {
         ids.push(s.structuredContent.session_id);
         ok(await tool(client, 'lisp_session_eval', { session_id: ids.at(-1), program: `(def who ${who})` }), 'def');
       }
-      const eval2 = (i) => tool(client, 'lisp_session_eval', { session_id: ids[i], program: 'who' });
-      // The session's records: values (of strings, or fields of hashes) under
-      // new keys naming the session, sealed ("psr1").
-      const sealed = [];
-      for (const key of await redis.keys('*')) {
-        if (before.has(key) || !key.includes(ids[0])) continue;
-        const type = await redis.command('TYPE', key);
-        if (type === 'string') sealed.push({ key, value: await redis.command('GET', key) });
-        if (type === 'hash') {
-          const flat = await redis.command('HGETALL', key);
-          for (let i = 0; i < flat.length; i += 2) sealed.push({ key, field: flat[i].toString(), value: flat[i + 1] });
-        }
-      }
-      const records = sealed.filter((r) => r.value.subarray(0, 4).toString() === 'psr1');
-      assert.ok(records.length > 0, `a sealed record of session ${ids[0]} in the store: ${(await redis.keys('*')).join(' ')}`);
-      const put = async (key, field, bytes) =>
-        field === undefined ? redis.command('SET', key, bytes) : redis.command('HSET', key, field, bytes);
-      for (const { key, field, value } of records) {
-        const where = `${key}${field === undefined ? '' : ` ${field}`}`;
-        const altered = Buffer.from(value);
-        altered[altered.length - 1] ^= 1;
-        const forged = Buffer.concat([value.subarray(0, 4), Buffer.alloc(32), value.subarray(36)]);
-        for (const [what, bytes] of [['altered', altered], ['forged', forged]]) {
-          await put(key, field, bytes);
-          const r = await eval2(0);
-          assert.equal(r.isError, true, `${what} ${where}: ${textOf(r)}`);
-          assert.notEqual(resultOf(r), 'user=> 1');
-        }
-        await put(key, field, value);
-        assert.equal(resultOf(await eval2(0)), 'user=> 1', `the genuine ${where} is served again`);
-        // Moved: session 1's record under session 2's name.
-        const key2 = key.replace(ids[0], ids[1]);
-        const genuine2 = field === undefined ? await redis.command('GET', key2) : await redis.command('HGET', key2, field);
-        assert.ok(genuine2, `session 2 has ${key2}`);
-        await put(key2, field, value);
-        const moved = await eval2(1);
-        assert.notEqual(resultOf(moved), 'user=> 1', `a record moved to ${key2} is not session 2's`);
-        assert.equal(moved.isError, true, textOf(moved));
-        await put(key2, field, genuine2);
-        assert.equal(resultOf(await eval2(1)), 'user=> 2');
-      }
+      await tamper(redis, before, ids, async (i) => {
+        const r = await tool(client, 'lisp_session_eval', { session_id: ids[i], program: 'who' });
+        return r.isError ? { refused: reasonOf(r) } : resultOf(r);
+      });
     } finally {
       await client.close();
+      redis.close();
+    }
+  });
+
+  test('task records altered, forged or moved in Redis are refused', async () => {
+    const redis = await Resp.connect({ path: d.redis.socket });
+    try {
+      const before = new Set(await redis.keys('*'));
+      const ids = [];
+      for (const n of [33, 34]) {
+        const { taskId } = await startTask(fibProgram(n));
+        await eventually(async () => (await taskGet(d.lb.url, taskId)).status === 'completed', 20000, 50);
+        ids.push(taskId);
+      }
+      await tamper(redis, before, ids, async (i) => {
+        const r = await rpc(d.lb.url, 'tasks/get', { taskId: ids[i] });
+        return r.error ? { refused: r.error.code } : `${r.result.status} ${textOf(r.result.result)}`;
+      });
+    } finally {
       redis.close();
     }
   });
