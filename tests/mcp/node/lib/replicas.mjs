@@ -93,8 +93,8 @@ export class RedisServer {
   }
 }
 
-// One `ptc mcp --http --store` process on a fixed port; restart() brings it
-// back on the same port (the balancer's configuration names it).
+// One `ptc mcp --http --store` process on a fixed port: start() after stop()
+// brings it back on the same port (the balancer's configuration names it).
 export class Replica {
   constructor(name, port, flags) {
     this.name = name;
@@ -107,9 +107,6 @@ export class Replica {
   }
   get logs() {
     return this.server.logs;
-  }
-  get pid() {
-    return this.server.pid;
   }
   get alive() {
     const p = this.server?.proc;
@@ -131,7 +128,7 @@ export class Replica {
   }
 }
 
-// Starts `n` replicas sharing `store`, each on a free port.
+// Starts `n` replicas with `flags` (the same store), each on a free port.
 export async function startReplicas(n, flags) {
   const replicas = [];
   for (let i = 1; i <= n; i++) replicas.push(new Replica(`r${i}`, await freePort(), flags));
