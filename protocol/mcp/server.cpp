@@ -143,6 +143,10 @@ struct Server::Impl {
   std::mutex mutex;
   std::condition_variable idle;
   std::unordered_map<std::string, std::shared_ptr<Call>> calls;
+  // Calls that became tasks and have not yet handed their end to the task
+  // store: a drain waits for them too, so a task that finishes while its
+  // server shuts down is stored completed, not cancelled by the shutdown.
+  uint32_t tasks_ending = 0;
   // Connections that asked for log messages (logging/setLevel), and their peers.
   std::map<std::string, std::pair<LogLevel, std::weak_ptr<Peer>>, std::less<>> log_subscribers;
 
@@ -378,6 +382,10 @@ struct Server::Impl {
                             "this is a fault of the server; the call may be retried");
     }
     bool silent = call->silent.load();
+    // Whether the call was stopped is decided now, as it ends: a cancel that
+    // comes later (a shutdown's cancel_all) must not turn a finished task's
+    // result into "cancelled".
+    bool stopped = call->cancel.load();
     if (gated) gate.fetch_sub(1);
     finish(call);
     double ms = ms_since(t0);
@@ -400,7 +408,12 @@ struct Server::Impl {
       if (!tasked) call->state = Call::State::Answered;
     }
     if (tasked) {
-      tasks->finish(call->task_id, modern_result(result), call->cancel.load());
+      tasks->finish(call->task_id, modern_result(result), stopped);
+      {
+        std::lock_guard lock(mutex);
+        --tasks_ending;
+      }
+      idle.notify_all();
       return;
     }
     if (silent) return;  // cancelled over stdio: no reply follows
@@ -434,6 +447,10 @@ struct Server::Impl {
       TaskStore::Created& task = *made;
       call->task_id = std::move(task.id);
       call->state = Call::State::Tasked;
+      {
+        std::lock_guard counting(mutex);
+        ++tasks_ending;
+      }
       created = std::move(task.view);
     }
     {
@@ -687,8 +704,9 @@ void Server::begin_drain() {
 
 bool Server::wait_idle(std::chrono::milliseconds grace) {
   std::unique_lock lock(impl_->mutex);
-  return impl_->idle.wait_for(lock, grace,
-                              [this] { return impl_->calls.empty() && impl_->gate.load() == 0; });
+  return impl_->idle.wait_for(lock, grace, [this] {
+    return impl_->calls.empty() && impl_->gate.load() == 0 && impl_->tasks_ending == 0;
+  });
 }
 
 bool Server::draining() const {
