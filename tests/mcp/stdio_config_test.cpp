@@ -62,9 +62,9 @@ TEST(McpConfig, TheSharedStoreNeedsHttpAndAKey) {
                           "--task-lease-ms", "10"},
                          {}, c),
             "--task-lease-ms must be at least 500");
-  ASSERT_EQ(parse_config({"--http", "--store", "redis://:secret@h:1/2", "--store-key-file", "/k"},
-                         {}, c),
-            "");
+  ASSERT_EQ(
+      parse_config({"--http", "--store", "redis://:secret@h:1/2", "--store-key-file", "/k"}, {}, c),
+      "");
   EXPECT_EQ(c.store, "redis://:secret@h:1/2");
   EXPECT_EQ(c.task_lease_ms, 5000u);
 }
