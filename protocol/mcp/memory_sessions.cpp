@@ -52,7 +52,7 @@ void MemorySessionStore::retire_expired_locked(Clock::time_point now) {
     if (!s.busy && now >= s.expires)
       why = fmt::format("expired: its TTL of {} ran out", ms_text(s.ttl_ms));
     else if (!s.busy && now - s.last_used >= idle)
-      why = fmt::format("expired after {} without use", ms_text(config().session_idle_timeout_ms));
+      why = session_idle_why(config().session_idle_timeout_ms);
     if (why.empty()) {
       ++it;
       continue;
@@ -84,26 +84,12 @@ SessionInfo MemorySessionStore::info_locked(const State& s) const {
     return s.created_wall +
            std::chrono::duration_cast<std::chrono::system_clock::duration>(t - s.created);
   };
-  SessionInfo i;
-  i.id = s.id;
-  i.title = s.title;
-  i.mode = s.mode;
-  i.turn = s.turn;
-  i.memory_bytes = s.memory_bytes;
-  i.binding_count = s.memory.size();
-  i.busy = s.busy;
-  i.ttl_ms = s.ttl_ms;
-  i.created_at = s.created_wall;
-  i.last_used_at = wall(s.last_used);
-  i.expires_at = wall(s.expires);
-  i.idle_expires_at =
-      std::min(i.expires_at,
-               wall(s.last_used + std::chrono::milliseconds(config().session_idle_timeout_ms)));
-  return i;
+  return session_info(s, s.busy, {s.created_wall, wall(s.last_used), wall(s.expires)},
+                      config().session_idle_timeout_ms);
 }
 
 SessionSnapshot MemorySessionStore::snapshot_locked(const State& s) const {
-  return {info_locked(s), s.memory, s.history, s.prints, s.prints_dropped, s.notices};
+  return session_snapshot(s, info_locked(s));
 }
 
 SessionResult<SessionInfo> MemorySessionStore::start(const std::string& owner,

@@ -133,10 +133,6 @@ SessionResult<T> unavailable(const StoreUnavailable& e) {
   return SessionResult<T>::fail(std::string(kStoreUnavailableReason), e.what());
 }
 
-std::string ms_text(uint64_t ms) {
-  return fmt::format("{} ms", ms);
-}
-
 int64_t as_int(const RedisReply& r) {
   if (r.type == RedisReply::Type::Integer) return r.integer;
   try {
@@ -218,27 +214,13 @@ std::optional<RedisSessionStore::Stored> RedisSessionStore::decode(const Keys& k
 }
 
 SessionInfo RedisSessionStore::info(const Stored& s, bool busy) const {
-  SessionInfo i;
-  const SessionState& st = s.state;
-  i.id = st.id;
-  i.title = st.title;
-  i.mode = st.mode;
-  i.turn = st.turn;
-  i.memory_bytes = st.memory_bytes;
-  i.binding_count = st.memory.size();
-  i.busy = busy;
-  i.ttl_ms = st.ttl_ms;
-  i.created_at = from_ms(s.created_ms);
-  i.last_used_at = from_ms(s.used_ms);
-  i.expires_at = from_ms(s.deadline_ms);
-  i.idle_expires_at = std::min(
-      i.expires_at, from_ms(s.used_ms + static_cast<int64_t>(config().session_idle_timeout_ms)));
-  return i;
+  return session_info(s.state, busy,
+                      {from_ms(s.created_ms), from_ms(s.used_ms), from_ms(s.deadline_ms)},
+                      config().session_idle_timeout_ms);
 }
 
 SessionSnapshot RedisSessionStore::snapshot_of(const Stored& s, bool busy) const {
-  return {info(s, busy),  s.state.memory,         s.state.history,
-          s.state.prints, s.state.prints_dropped, s.state.notices};
+  return session_snapshot(s.state, info(s, busy));
 }
 
 SessionError RedisSessionStore::missing(const Keys& k, std::string_view id) {
@@ -252,8 +234,7 @@ SessionError RedisSessionStore::missing(const Keys& k, std::string_view id) {
     int64_t deadline = as_int(r[1]);
     std::string why = now_ms() >= deadline ? fmt::format("expired: its TTL ran out at {}",
                                                          utc_timestamp(from_ms(deadline)))
-                                           : fmt::format("expired after {} without use",
-                                                         ms_text(config().session_idle_timeout_ms));
+                                           : session_idle_why(config().session_idle_timeout_ms);
     return {"session_closed", fmt::format("session {} {}", id, why)};
   }
   return {"session_not_found", session_not_found_message(id)};

@@ -134,6 +134,33 @@ std::string session_closed_why(const std::string& reason) {
                         : fmt::format("was closed with lisp_session_close (reason: {})", reason);
 }
 
+std::string session_idle_why(uint64_t idle_timeout_ms) {
+  return fmt::format("expired after {} ms without use", idle_timeout_ms);
+}
+
+SessionInfo session_info(const SessionState& s, bool busy, const SessionTimes& times,
+                         uint64_t idle_timeout_ms) {
+  SessionInfo i;
+  i.id = s.id;
+  i.title = s.title;
+  i.mode = s.mode;
+  i.turn = s.turn;
+  i.memory_bytes = s.memory_bytes;
+  i.binding_count = s.memory.size();
+  i.busy = busy;
+  i.ttl_ms = s.ttl_ms;
+  i.created_at = times.created;
+  i.last_used_at = times.last_used;
+  i.expires_at = times.expires;
+  i.idle_expires_at =
+      std::min(i.expires_at, times.last_used + std::chrono::milliseconds(idle_timeout_ms));
+  return i;
+}
+
+SessionSnapshot session_snapshot(const SessionState& s, SessionInfo info) {
+  return {std::move(info), s.memory, s.history, s.prints, s.prints_dropped, s.notices};
+}
+
 std::string session_log_tag(std::string_view id) {
   return std::string(id.substr(0, std::min(id.size(), kIdPrefix.size() + 4)));
 }

@@ -231,10 +231,20 @@ SessionStore::ForgetOutcome apply_forget(SessionState& s,
                                          const SessionStore::ForgetRequest& request,
                                          size_t max_memory_bytes);
 
+// What anyone may be told of a session (its info), and its committed state
+// copied out, given the times each store keeps its own way.
+struct SessionTimes {
+  std::chrono::system_clock::time_point created, last_used, expires;
+};
+SessionInfo session_info(const SessionState& s, bool busy, const SessionTimes& times,
+                         uint64_t idle_timeout_ms);
+SessionSnapshot session_snapshot(const SessionState& s, SessionInfo info);
+
 // Messages both stores give.
 std::string session_busy_message(std::string_view id);
 std::string session_not_found_message(std::string_view id);
 std::string session_closed_why(const std::string& reason);  // "was closed with ..."
+std::string session_idle_why(uint64_t idle_timeout_ms);     // "expired after N ms without use"
 // A short, non-secret tag of a session for the log.
 std::string session_log_tag(std::string_view id);
 
