@@ -10,6 +10,7 @@
 #include <cstring>
 #include <set>
 
+#include "embedding/value_codec.hpp"
 #include "runtime/bignum.hpp"
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
@@ -25,23 +26,6 @@ namespace {
 constexpr std::string_view kMagic = "ptc-snap";
 constexpr size_t kMacBytes = 32;
 constexpr uint8_t kSigned = 1;
-// Decimal digits of the largest integer a run can hold (2^20 bits), and a margin.
-constexpr size_t kMaxBigIntDigits = 330'000;
-
-enum Tag : uint8_t {
-  kNil = 0,
-  kFalse = 1,
-  kTrue = 2,
-  kInt = 3,
-  kBigInt = 4,
-  kFloat = 5,
-  kString = 6,
-  kKeyword = 7,
-  kVector = 8,
-  kMap = 9,
-  kSet = 10,
-  kOpaque = 11,
-};
 
 std::string mac_of(std::string_view data, std::string_view key) {
   unsigned char out[EVP_MAX_MD_SIZE];
@@ -55,109 +39,7 @@ std::string mac_of(std::string_view data, std::string_view key) {
 
 // ---------------------------------------------------------------- writing
 
-class Writer {
- public:
-  std::string out;
-
-  void u8(uint8_t v) { out.push_back(static_cast<char>(v)); }
-  void varint(uint64_t v) {
-    char buf[10];
-    size_t n = 0;
-    while (v >= 0x80) {
-      buf[n++] = static_cast<char>((v & 0x7f) | 0x80);
-      v >>= 7;
-    }
-    buf[n++] = static_cast<char>(v);
-    out.append(buf, n);
-  }
-  void svarint(int64_t v) {
-    varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
-  }
-  void f64(double d) {
-    uint64_t bits;
-    std::memcpy(&bits, &d, 8);
-    char buf[8];
-    for (int i = 0; i < 8; ++i)
-      buf[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
-    out.append(buf, 8);
-  }
-  void str(std::string_view s) {
-    varint(s.size());
-    out.append(s);
-  }
-  void value(const HostValue& v) {
-    check_native_stack("writing a snapshot");
-    using K = HostValue::Kind;
-    switch (v.kind()) {
-      case K::Nil:
-        return u8(kNil);
-      case K::Bool:
-        return u8(v.as_bool() ? kTrue : kFalse);
-      case K::Int:
-        u8(kInt);
-        return svarint(v.as_int());
-      case K::BigInt:
-        u8(kBigInt);
-        return str(v.text());
-      case K::Float:
-        u8(kFloat);
-        return f64(v.as_float());
-      case K::String:
-        u8(kString);
-        return str(v.text());
-      case K::Keyword:
-        u8(kKeyword);
-        return str(v.text());
-      case K::Vector:
-      case K::Set:
-        u8(v.kind() == K::Vector ? kVector : kSet);
-        varint(v.items().size());
-        for (const HostValue& x : v.items())
-          value(x);
-        return;
-      case K::Map:
-        u8(kMap);
-        varint(v.items().size() / 2);
-        for (const HostValue& x : v.items())
-          value(x);
-        return;
-      case K::Opaque: {
-        u8(kOpaque);
-        str(v.text());
-        const Restorer* r = v.restorer();
-        u8(r ? 1 : 0);
-        if (r) {
-          str(r->factory);
-          varint(r->args.size());
-          for (const HostValue& a : r->args)
-            value(a);
-        }
-        return;
-      }
-    }
-  }
-};
-
-void write_limits(Writer& w, const Limits& l) {
-  w.varint(l.max_heap_bytes);
-  w.varint(l.timeout_ms);
-  w.varint(l.loop_limit);
-  w.varint(l.max_call_depth);
-  w.varint(l.max_symbols);
-  w.varint(l.max_program_bytes);
-  w.varint(l.max_print_length);
-  w.varint(l.max_nesting_depth);
-  w.varint(l.compile_timeout_ms);
-  w.u8(l.max_tool_calls ? 1 : 0);
-  w.varint(l.max_tool_calls.value_or(0));
-  w.varint(l.max_tool_call_result_bytes);
-  w.varint(l.pmap_timeout_ms);
-  w.varint(l.pmap_max_concurrency);
-  w.varint(l.max_parallel_workers);
-  w.varint(l.worker_max_heap_bytes);
-}
-
-void write_journal(Writer& w, const Journal& journal) {
+void write_journal(ValueWriter& w, const Journal& journal) {
   w.varint(journal.branches().size());
   for (const auto& [path, branch] : journal.branches()) {
     w.str(path);
@@ -187,246 +69,6 @@ void write_journal(Writer& w, const Journal& journal) {
 }
 
 // ---------------------------------------------------------------- reading
-
-class Reader {
- public:
-  Reader(std::string_view bytes, size_t end) : data_(bytes), pos_(0), end_(end) {}
-
-  size_t pos() const { return pos_; }
-  std::string_view data() const { return data_; }
-  void skip(size_t n) { pos_ += n; }
-  size_t left() const { return end_ - pos_; }
-  bool at_end() const { return pos_ == end_; }
-
-  [[noreturn]] void fail(std::string_view what) const {
-    throw_error(ErrorKind::SnapshotError, fmt::format("{} (at byte {})", what, pos_),
-                "give load() the bytes dump() wrote, whole and unchanged");
-  }
-
-  uint8_t u8(std::string_view what) {
-    if (left() < 1) truncated(what);
-    return static_cast<uint8_t>(data_[pos_++]);
-  }
-  uint64_t varint(std::string_view what) {
-    if (pos_ < end_ && !(static_cast<uint8_t>(data_[pos_]) & 0x80))  // one byte: most are
-      return static_cast<uint8_t>(data_[pos_++]);
-    uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-      if (left() < 1) truncated(what);
-      auto b = static_cast<uint8_t>(data_[pos_++]);
-      if (shift == 63 && b > 1) fail(fmt::format("{}: a number larger than 64 bits", what));
-      v |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-      if (shift == 63) fail(fmt::format("{}: a number larger than 64 bits", what));
-    }
-  }
-  uint32_t u32(std::string_view what) {
-    uint64_t v = varint(what);
-    if (v > UINT32_MAX) fail(fmt::format("{}: {} is out of range", what, v));
-    return static_cast<uint32_t>(v);
-  }
-  int64_t svarint(std::string_view what) {
-    uint64_t z = varint(what);
-    return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
-  }
-  double f64(std::string_view what) {
-    if (left() < 8) truncated(what);
-    uint64_t bits = 0;
-    for (int i = 0; i < 8; ++i)
-      bits |= static_cast<uint64_t>(static_cast<uint8_t>(data_[pos_ + i])) << (8 * i);
-    pos_ += 8;
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
-  }
-  // A count of items each at least `min_bytes` long: never more than fit.
-  size_t count(std::string_view what, size_t min_bytes = 1) {
-    size_t at = pos_;
-    uint64_t n = varint(what);
-    if (n > left() / min_bytes) {
-      pos_ = at;
-      fail(fmt::format("{}: {} items cannot fit in the {} bytes left", what, n, left()));
-    }
-    return static_cast<size_t>(n);
-  }
-  std::string_view bytes(std::string_view what) {
-    size_t at = pos_;
-    uint64_t n = varint(what);
-    if (n > left()) {
-      pos_ = at;
-      fail(fmt::format("{}: a length of {} runs past the end ({} bytes left)", what, n, left()));
-    }
-    std::string_view s = data_.substr(pos_, n);
-    pos_ += n;
-    return s;
-  }
-  std::string str(std::string_view what) { return std::string(text(what)); }
-  bool flag(std::string_view what) {
-    uint8_t b = u8(what);
-    if (b > 1) fail(fmt::format("{}: {} is not a flag (0 or 1)", what, b));
-    return b == 1;
-  }
-
-  // Checks a value as value() reads it, without building it; its bytes.
-  std::string_view value_bytes(std::string_view what) {
-    size_t at = pos_;
-    skip_value(what);
-    return data_.substr(at, pos_ - at);
-  }
-
-  void skip_value(std::string_view what, uint32_t depth = 0) {
-    // The stack is checked every few levels of nesting: most values are flat.
-    if (depth % 16 == 15) check_native_stack("reading a snapshot");
-    size_t at = pos_;
-    uint8_t tag = u8(what);
-    switch (tag) {
-      case kNil:
-      case kFalse:
-      case kTrue:
-        return;
-      case kInt:
-        (void)svarint(what);
-        return;
-      case kBigInt: {
-        size_t text = pos_;
-        std::string_view digits = bytes(what);
-        if (!valid_bigint(digits)) {
-          pos_ = text;
-          fail(fmt::format("{}: not a big integer", what));
-        }
-        return;
-      }
-      case kFloat:
-        (void)f64(what);
-        return;
-      case kString:
-      case kKeyword:
-        text(what);
-        return;
-      case kVector:
-      case kSet: {
-        size_t n = count(what);
-        for (size_t i = 0; i < n; ++i)
-          skip_value(what, depth + 1);
-        return;
-      }
-      case kMap: {
-        size_t n = count(what, 2);
-        for (size_t i = 0; i < 2 * n; ++i)
-          skip_value(what, depth + 1);
-        return;
-      }
-      case kOpaque: {
-        text(what);
-        if (!flag(what)) return;
-        text(what);
-        size_t n = count(what);
-        for (size_t i = 0; i < n; ++i)
-          skip_value(what, depth + 1);
-        return;
-      }
-      default:
-        pos_ = at;
-        fail(fmt::format("{}: unknown value tag {}", what, tag));
-    }
-  }
-
-  // A UTF-8 text, in place.
-  std::string_view text(std::string_view what) {
-    size_t at = pos_;
-    std::string_view s = bytes(what);
-    size_t bad = 0;
-    if (!is_valid_utf8(s, &bad)) {
-      pos_ = at;
-      fail(fmt::format("{}: not UTF-8 (byte {} of the text)", what, bad));
-    }
-    return s;
-  }
-
-  HostValue value(std::string_view what) {
-    check_native_stack("reading a snapshot");
-    size_t at = pos_;
-    uint8_t tag = u8(what);
-    switch (tag) {
-      case kNil:
-        return HostValue();
-      case kFalse:
-        return HostValue::boolean(false);
-      case kTrue:
-        return HostValue::boolean(true);
-      case kInt:
-        return HostValue::integer(svarint(what));
-      case kBigInt: {
-        std::string digits = str(what);
-        if (!valid_bigint(digits)) {
-          pos_ = at;
-          fail(fmt::format("{}: not a big integer", what));
-        }
-        return HostValue::bigint(std::move(digits));
-      }
-      case kFloat:
-        return HostValue::floating(f64(what));
-      case kString:
-        return HostValue::string(str(what));
-      case kKeyword:
-        return HostValue::keyword(str(what));
-      case kVector:
-      case kSet: {
-        size_t n = count(what);
-        std::vector<HostValue> items;
-        items.reserve(n);
-        for (size_t i = 0; i < n; ++i)
-          items.push_back(value(what));
-        return tag == kVector ? HostValue::vector(std::move(items))
-                              : HostValue::set(std::move(items));
-      }
-      case kMap: {
-        size_t n = count(what, 2);
-        std::vector<std::pair<HostValue, HostValue>> entries;
-        entries.reserve(n);
-        for (size_t i = 0; i < n; ++i) {
-          HostValue k = value(what);
-          entries.emplace_back(std::move(k), value(what));
-        }
-        return HostValue::map(std::move(entries));
-      }
-      case kOpaque: {
-        std::string printed = str(what);
-        if (!flag(what)) return HostValue::opaque(std::move(printed));
-        auto restorer = std::make_shared<Restorer>();
-        restorer->factory = str(what);
-        size_t n = count(what);
-        restorer->args.reserve(n);
-        for (size_t i = 0; i < n; ++i)
-          restorer->args.push_back(value(what));
-        return HostValue::opaque(std::move(printed), std::move(restorer));
-      }
-      default:
-        pos_ = at;
-        fail(fmt::format("{}: unknown value tag {}", what, tag));
-    }
-  }
-
- private:
-  [[noreturn]] void truncated(std::string_view what) const {
-    throw_error(
-        ErrorKind::SnapshotError,
-        fmt::format("the snapshot is truncated: it ends at byte {} while reading {}", pos_, what),
-        "give load() the bytes dump() wrote, whole");
-  }
-  static bool valid_bigint(std::string_view s) {
-    size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
-    if (i == s.size() || s.size() > kMaxBigIntDigits || (s[i] == '0' && s.size() > i + 1))
-      return false;
-    for (; i < s.size(); ++i)
-      if (s[i] < '0' || s[i] > '9') return false;
-    return true;
-  }
-
-  std::string_view data_;
-  size_t pos_;
-  size_t end_;
-};
 
 // A value's bytes (checked when the snapshot was read) into a run's arena,
 // exactly as import_value builds the host value they stand for: the same
@@ -497,31 +139,8 @@ class Importer {
 
  private:
   Ctx& ctx_;
-  Reader r_;
+  ValueReader r_;
 };
-
-Limits read_limits(Reader& r) {
-  Limits l;
-  auto size = [&](const char* what) { return static_cast<size_t>(r.varint(what)); };
-  l.max_heap_bytes = size("the limits (max_heap)");
-  l.timeout_ms = r.u32("the limits (timeout)");
-  l.loop_limit = r.u32("the limits (loop_limit)");
-  l.max_call_depth = r.u32("the limits (max_call_depth)");
-  l.max_symbols = r.u32("the limits (max_symbols)");
-  l.max_program_bytes = size("the limits (max_program_bytes)");
-  l.max_print_length = r.u32("the limits (max_print_length)");
-  l.max_nesting_depth = r.u32("the limits (max_nesting_depth)");
-  l.compile_timeout_ms = r.u32("the limits (compile_timeout)");
-  bool has_calls = r.flag("the limits (max_tool_calls)");
-  uint32_t calls = r.u32("the limits (max_tool_calls)");
-  if (has_calls) l.max_tool_calls = calls;
-  l.max_tool_call_result_bytes = size("the limits (max_tool_call_result_bytes)");
-  l.pmap_timeout_ms = r.u32("the limits (pmap_timeout)");
-  l.pmap_max_concurrency = r.u32("the limits (pmap_max_concurrency)");
-  l.max_parallel_workers = r.u32("the limits (max_parallel_workers)");
-  l.worker_max_heap_bytes = size("the limits (worker_max_heap)");
-  return l;
-}
 
 bool hex_key(std::string_view s) {
   // Every journaled call has a key: checked without a branch per digit.
@@ -540,7 +159,7 @@ bool hex_key(std::string_view s) {
   return all;
 }
 
-void read_journal(Reader& r, Journal& journal) {
+void read_journal(ValueReader& r, Journal& journal) {
   size_t branches = r.count("the journal's branches", 3);
   for (size_t b = 0; b < branches; ++b) {
     std::string path = r.str("a journal branch's path");
@@ -597,7 +216,7 @@ std::string snapshot_engine() {
 }
 
 std::string encode_inputs(const SnapshotInputs& d) {
-  Writer w;
+  ValueWriter w;
   w.str(d.source);
   w.u8(d.compiled_in_run ? 1 : 0);
   w.u8(d.context_is_json ? 1 : 0);
@@ -628,7 +247,7 @@ std::string encode_inputs(const SnapshotInputs& d) {
 std::string encode_snapshot(std::string_view engine, std::string_view inputs, const Limits& limits,
                             const Journal& journal, const std::vector<std::string>& pending,
                             std::string_view key) {
-  Writer w;
+  ValueWriter w;
   w.out.reserve(inputs.size() + 64 * journal.tool_count() + 64);
   w.out.append(kMagic);
   w.u8(kSnapshotFormat & 0xff);
@@ -646,13 +265,13 @@ std::string encode_snapshot(std::string_view engine, std::string_view inputs, co
 }
 
 std::string encode_value(const HostValue& v) {
-  Writer w;
+  ValueWriter w;
   w.value(v);
   return std::move(w.out);
 }
 
 HostValue decode_value(std::string_view bytes) {
-  Reader r(bytes, bytes.size());
+  ValueReader r(bytes, bytes.size());
   HostValue v = r.value("a value");
   if (!r.at_end()) r.fail("bytes follow the value");
   return v;
@@ -666,7 +285,7 @@ namespace {
 
 // encoded_export_matches, one value read from `r` (bytes checked when the
 // snapshot was read, so the reader's own checks never fire).
-bool export_matches(Reader& r, Value v, int depth) {
+bool export_matches(ValueReader& r, Value v, int depth) {
   constexpr std::string_view kWhat = "arguments";
   auto text = [&](uint8_t want_tag, uint8_t tag, std::string_view s) {
     return tag == want_tag && r.bytes(kWhat) == s;
@@ -714,7 +333,7 @@ bool export_matches(Reader& r, Value v, int depth) {
 }  // namespace
 
 bool encoded_export_matches(std::string_view bytes, Value v) {
-  Reader r(bytes, bytes.size());
+  ValueReader r(bytes, bytes.size());
   try {
     return export_matches(r, v, 0) && r.at_end();
   } catch (const LispError&) {
@@ -756,7 +375,7 @@ Snapshot decode_snapshot(std::string_view given, std::string_view key) {
   // The journal's values stay in these bytes until something needs them.
   auto kept = std::make_shared<const std::string>(given.substr(0, end));
   std::string_view bytes = *kept;
-  Reader r(bytes, end);
+  ValueReader r(bytes, end);
   r.skip(kMagic.size() + 3);  // the header, checked above
   Snapshot snapshot;
   SnapshotInputs& d = snapshot.inputs;

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "scheduler/lane.hpp"
-#include "scheduler/worker_pool.hpp"
+#include "scheduler/thread_pool.hpp"
 
 namespace ptc::coop {
 
@@ -138,7 +138,7 @@ void run_blocking(const std::function<void()>& fn) {
   // done with it (never abandoned, even when cancelled: fn itself sees that).
   // Only onto a thread that takes it now: queued behind busy pool threads
   // (lanes among them, waiting for such tasks) it could wait for ever.
-  bool started = WorkerPool::instance().start_now([shared, &fn] {
+  bool started = ThreadPool::instance().start_now([shared, &fn] {
     std::exception_ptr error;
     try {
       fn();

@@ -13,7 +13,7 @@
 #include "runtime/vector.hpp"
 #include "scheduler/cooperative.hpp"
 #include "scheduler/lane.hpp"
-#include "scheduler/worker_pool.hpp"
+#include "scheduler/thread_pool.hpp"
 #include "vm/vm.hpp"
 
 namespace ptc {
@@ -255,7 +255,7 @@ void BranchExecutor::add_lane_if_busy(Call& call, std::chrono::steady_clock::tim
   }
   // Only onto a thread that starts now: a queued helper is of no use to a
   // busy branch, and the call would wait for it.
-  if (!shared || !WorkerPool::instance().start_now([shared] { lane_work(shared); })) {
+  if (!shared || !ThreadPool::instance().start_now([shared] { lane_work(shared); })) {
     call.lanes.fetch_sub(1);
     std::lock_guard lock(call.mutex);
     --call.in_flight;

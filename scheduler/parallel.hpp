@@ -5,7 +5,7 @@
 // A finished branch's result and prints are copied into the caller at once
 // and its heap freed, so memory held at any moment is the caller's heap plus
 // one heap per running branch. Up to pmap_max_concurrency
-// branches of a call are in flight, on WorkerPool threads plus the calling
+// branches of a call are in flight, on ThreadPool threads plus the calling
 // thread; max_parallel_workers bounds the workers alive across the whole run,
 // nesting included. A call runs with the slots it can get, and one that gets
 // none fails with parallel_capacity_exceeded rather than wait.

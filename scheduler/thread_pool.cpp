@@ -1,13 +1,13 @@
-#include "scheduler/worker_pool.hpp"
+#include "scheduler/thread_pool.hpp"
 
 namespace ptc {
 
-WorkerPool& WorkerPool::instance() {
-  static WorkerPool pool;
+ThreadPool& ThreadPool::instance() {
+  static ThreadPool pool;
   return pool;
 }
 
-WorkerPool::~WorkerPool() {
+ThreadPool::~ThreadPool() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -17,15 +17,15 @@ WorkerPool::~WorkerPool() {
     t.join();
 }
 
-bool WorkerPool::submit(std::function<void()> task) noexcept {
+bool ThreadPool::submit(std::function<void()> task) noexcept {
   return enqueue(std::move(task), false);
 }
 
-bool WorkerPool::start_now(std::function<void()> task) noexcept {
+bool ThreadPool::start_now(std::function<void()> task) noexcept {
   return enqueue(std::move(task), true);
 }
 
-bool WorkerPool::enqueue(std::function<void()> task, bool only_now) noexcept {
+bool ThreadPool::enqueue(std::function<void()> task, bool only_now) noexcept {
   std::lock_guard lock(mutex_);
   try {
     queue_.push_back(std::move(task));
@@ -52,7 +52,7 @@ bool WorkerPool::enqueue(std::function<void()> task, bool only_now) noexcept {
   return true;
 }
 
-void WorkerPool::loop() {
+void ThreadPool::loop() {
   std::unique_lock lock(mutex_);
   for (;;) {
     ++idle_;

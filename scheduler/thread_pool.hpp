@@ -13,9 +13,9 @@
 
 namespace ptc {
 
-class WorkerPool {
+class ThreadPool {
  public:
-  static WorkerPool& instance();
+  static ThreadPool& instance();
 
   // Queues a task. False when it could not be queued (no memory, no thread
   // could be started and none exists): the caller then does the work itself.
@@ -24,12 +24,12 @@ class WorkerPool {
   // or a new one): false rather than queued behind busy threads.
   bool start_now(std::function<void()> task) noexcept;
 
-  WorkerPool(const WorkerPool&) = delete;
-  WorkerPool& operator=(const WorkerPool&) = delete;
-  ~WorkerPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool();
 
  private:
-  WorkerPool() = default;
+  ThreadPool() = default;
   void loop();
   bool enqueue(std::function<void()> task, bool only_now) noexcept;
 
