@@ -13,6 +13,8 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
 pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp)
+# libseccomp for the jail of isolated runs' worker processes (isolation/).
+pkg_check_modules(SECCOMP REQUIRED IMPORTED_TARGET libseccomp)
 # hiredis for the shared store of `ptc mcp --http --store` (protocol/store).
 pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
 # libedit (BSD editline): line editing and history for ptc repl.

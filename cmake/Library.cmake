@@ -1,8 +1,9 @@
-# libptc: the engine (runtime, frontend, compiler, vm, scheduler, embedding), the C API and the
+# libptc: the engine (runtime, frontend, compiler, vm, scheduler, embedding, isolation), the C API and the
 # upstream MCP clients (include/ptc/upstreams.hpp) as one library a host installs and links, shared (with a SONAME and
 # versioned symbols) and static. Both are built from the layer libraries'
 # objects, so nothing is compiled twice.
-set(PTC_ENGINE_LAYERS ptc_runtime ptc_frontend ptc_compiler ptc_vm ptc_scheduler ptc_embedding)
+set(PTC_ENGINE_LAYERS ptc_runtime ptc_frontend ptc_compiler ptc_vm ptc_scheduler ptc_embedding
+                      ptc_isolation)
 if(TARGET ptc_capi)
   list(APPEND PTC_ENGINE_LAYERS ptc_capi)
 endif()
@@ -17,7 +18,8 @@ endforeach()
 
 # What the engine's objects call into: Debian shared libraries.
 set(PTC_ENGINE_DEPENDENCIES ${PTC_MIMALLOC} fmt::fmt simdjson::simdjson PkgConfig::GMP
-    PkgConfig::XXHASH PkgConfig::UTF8PROC PkgConfig::RE2 OpenSSL::Crypto Threads::Threads)
+    PkgConfig::XXHASH PkgConfig::UTF8PROC PkgConfig::RE2 OpenSSL::Crypto Threads::Threads
+    PkgConfig::SECCOMP ${CMAKE_DL_LIBS})
 if(TARGET ptc_upstream)
   list(APPEND PTC_ENGINE_DEPENDENCIES OpenSSL::SSL)
 endif()

@@ -498,13 +498,26 @@ size_t Execution::heap_bytes() const {
   return s.heap_bytes();
 }
 
+namespace {
+
+// Executions wait in this process's memory: they cannot run in a worker.
+void refuse_isolation(const RunOptions& options) {
+  if (options.isolate)
+    throw_error(ErrorKind::ArgsError, "executions (start, load) cannot run isolated",
+                "leave RunOptions::isolate unset for ptc::start and ptc::load, or use ptc::run");
+}
+
+}  // namespace
+
 Execution start(std::string_view source, const RunOptions& options) {
+  refuse_isolation(options);
   auto state = std::make_unique<ExecutionState>(std::string(source), nullptr, options);
   state->run_until_waiting();
   return Execution(std::move(state));
 }
 
 Execution start(const Program& program, const RunOptions& options) {
+  refuse_isolation(options);
   auto state = std::make_unique<ExecutionState>(std::string(), program.shared_from_this(), options);
   state->run_until_waiting();
   return Execution(std::move(state));
@@ -526,6 +539,7 @@ SnapshotInfo inspect_snapshot(std::string_view bytes, std::string_view key) {
 }
 
 Execution load(std::string_view bytes, const RunOptions& options, std::string_view key) {
+  refuse_isolation(options);
   Snapshot snapshot = decode_snapshot(bytes, key);
   SnapshotInputs& in = snapshot.inputs;
   RunOptions o = options;

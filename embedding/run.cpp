@@ -489,10 +489,13 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
 }
 
 Step run(std::string_view source, const RunOptions& options) {
+  if (options.isolate) return options.isolate->run(source, options);
   return run_step(source, nullptr, options, nullptr);
 }
 
 Step run(const Program& program, const RunOptions& options) {
+  // A worker compiles the source again (into its own cache of programs).
+  if (options.isolate) return options.isolate->run(program.source, options);
   return run_step(program.source, &program, options, nullptr);
 }
 

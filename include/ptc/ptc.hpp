@@ -25,6 +25,7 @@
 #include "host_value.hpp"
 #include "limits.hpp"
 #include "tools.hpp"
+#include "worker_pool.hpp"
 
 namespace ptc {
 
@@ -117,6 +118,11 @@ struct RunOptions {
   // may take its full timeout: a run without tools has no effects to
   // repeat. ptc::run only; executions (ptc::start) ignore it.
   uint32_t attempt_us = 0;
+  // When set, ptc::run and run(Program) run the program in a jailed worker
+  // process (a WorkerPool, worker_pool.hpp) instead of on the calling thread;
+  // the tools are still called here. Executions (ptc::start, ptc::load)
+  // refuse it (args_error): they run in-process only.
+  std::shared_ptr<Isolation> isolate;
 };
 
 // What a run used. The heap cap (limits.max_heap_bytes) bounds the live

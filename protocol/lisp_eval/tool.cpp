@@ -312,6 +312,11 @@ Reason classify(ErrorKind kind) {
     case ErrorKind::SnapshotError:
     case ErrorKind::SnapshotDivergence:
       return Reason::ArgsError;
+    // The engine itself failed (an isolated worker died): the payload's
+    // closed set has no reason of its own; the message starts with
+    // "internal_error".
+    case ErrorKind::InternalError:
+      return Reason::RuntimeError;
     case ErrorKind::ValidationError:
       return Reason::ValidationError;
     case ErrorKind::InvalidForm:

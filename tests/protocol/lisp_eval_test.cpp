@@ -478,6 +478,7 @@ TEST(LispEvalErrors, EveryErrorKindIsClassified) {
       {"fail", "fail"},
       {"snapshot_error", "args_error"},  // bytes given to load that are not a snapshot
       {"snapshot_divergence", "args_error"},
+      {"internal_error", "runtime_error"},  // an isolated worker died
   };
   size_t count = 0;
 #define PTC_X(name, reason)                                                         \

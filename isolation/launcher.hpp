@@ -1,0 +1,16 @@
+// The launcher: the process a WorkerPool starts (`ptc-worker --launcher`),
+// single-threaded, that forks jailed workers on request. Where the kernel
+// allows it, it first enters new user, pid, network and IPC namespaces and
+// forks once more, so that it is pid 1 of a namespace holding only workers:
+// when it ends, every worker ends with it.
+#pragma once
+
+#include "isolation/worker_loop.hpp"
+
+namespace ptc::isolation {
+
+// Serves the pool on `control_fd` until the pool closes it; returns the exit
+// status for main().
+int launcher_main(int control_fd, bool namespaces, WorkerTestHook hook);
+
+}  // namespace ptc::isolation

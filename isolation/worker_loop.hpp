@@ -1,0 +1,18 @@
+// Inside a worker process, once jailed: read programs from the socket, run
+// each with proxies for the host's tools (their calls go back over the
+// socket and wait for the parent's reply), and send back the Step.
+#pragma once
+
+#include <string_view>
+
+namespace ptc::isolation {
+
+// Test builds of the worker (tests/isolation) pass a hook called with each
+// program's source before it runs, inside the jail, to crash or to probe the
+// jail on demand; release binaries pass nullptr and have no such code.
+using WorkerTestHook = void (*)(std::string_view source);
+
+// Serves runs until the parent closes the socket; then ends the process.
+[[noreturn]] void serve_worker(int fd, WorkerTestHook hook);
+
+}  // namespace ptc::isolation

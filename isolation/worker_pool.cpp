@@ -1,0 +1,721 @@
+// ptc::WorkerPool: the parent's side of isolated runs. One control thread
+// talks to the launcher (spawned workers arrive, ended ones are reported);
+// each run borrows a ready worker, sends it the program, answers its tool
+// calls on threads of this process, and takes back its Step, killing the
+// worker when it overruns its deadline or sends anything malformed.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "embedding/shared_inputs.hpp"
+#include "include/ptc/ptc.hpp"
+#include "isolation/control.hpp"
+#include "isolation/frames.hpp"
+#include "runtime/host_value.hpp"
+#include "scheduler/fiber.hpp"
+
+extern char** environ;
+
+namespace ptc {
+
+using namespace isolation;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr size_t kPreparedContexts = 4;  // as the worker keeps them (worker_loop.cpp)
+constexpr auto kStartTimeout = std::chrono::seconds(10);
+constexpr auto kStatusWait = std::chrono::seconds(2);
+// Workers that die before they are ready, in a row, before the pool gives up.
+constexpr int kMaxFailedStarts = 5;
+
+[[noreturn]] void pool_error(std::string message, std::string hint = {}) {
+  throw_error(ErrorKind::InternalError, std::move(message), std::move(hint));
+}
+
+std::string find_worker(const std::string& given) {
+  namespace fs = std::filesystem;
+  if (!given.empty()) return given;
+  if (const char* env = std::getenv("PTC_WORKER"); env && *env) return env;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&find_worker), &info) && info.dli_fname) {
+    std::error_code ec;
+    fs::path self = fs::weakly_canonical(fs::path(info.dli_fname), ec);
+    fs::path dir = self.parent_path();
+    for (const fs::path& p : {dir / "ptc-worker", dir / ".." / "libexec" / "ptc" / "ptc-worker"})
+      if (access(p.c_str(), X_OK) == 0) return fs::weakly_canonical(p, ec).string();
+  }
+  pool_error("ptc-worker, the worker executable of isolated runs, was not found",
+             "install ptc-worker beside the library or the ptc executable (or in "
+             "../libexec/ptc/), or name it with $PTC_WORKER or WorkerPoolOptions::worker_path");
+}
+
+bool receive(int fd, ControlMessage& m, int fds[2]) {
+  iovec iov{&m, sizeof m};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  fds[0] = fds[1] = -1;
+  ssize_t n;
+  while ((n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
+  if (n != static_cast<ssize_t>(sizeof m) || m.magic != ControlMessage::kMagic) return false;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+        c->cmsg_len == CMSG_LEN(2 * sizeof(int)))
+      std::memcpy(fds, CMSG_DATA(c), 2 * sizeof(int));
+  return true;
+}
+
+bool wait_readable(int fd, Clock::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() < 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(left.count()) + 1);
+    if (n > 0) return true;
+    if (n < 0 && errno != EINTR) return false;
+  }
+}
+
+std::string describe_status(int status) {
+  if (WIFEXITED(status)) return fmt::format("it exited with status {}", WEXITSTATUS(status));
+  if (!WIFSIGNALED(status)) return "it stopped";
+  switch (int sig = WTERMSIG(status)) {
+    case SIGSYS:
+      return "killed by SIGSYS: it made a system call its jail forbids";
+    case SIGSEGV:
+      return "it crashed with SIGSEGV";
+    case SIGBUS:
+      return "it crashed with SIGBUS";
+    case SIGABRT:
+      return "it aborted (SIGABRT)";
+    case SIGKILL:
+      return "it was killed (SIGKILL)";
+    case SIGXCPU:
+      return "it used up its CPU time limit (SIGXCPU)";
+    default:
+      return fmt::format("killed by signal {} ({})", sig, strsignal(sig));
+  }
+}
+
+Step failed_step(ErrorKind kind, std::string message, std::string hint) {
+  Step s;
+  s.error.kind = kind;
+  s.error.message = std::move(message);
+  s.error.hint = std::move(hint);
+  return s;
+}
+
+}  // namespace
+
+struct Worker {
+  uint64_t id = 0;
+  int socket = -1;
+  int pidfd = -1;
+  size_t runs = 0;
+  std::deque<uint64_t> prepared;  // the worker's prepared contexts, most recent first
+
+  ~Worker() {
+    if (socket >= 0) close(socket);
+    if (pidfd >= 0) close(pidfd);
+  }
+  void kill() const { syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0); }
+};
+
+struct WorkerPool::State {
+  WorkerPoolOptions options;
+  std::string path;
+  size_t max_frame = 0;
+  pid_t launcher = -1;
+  int control = -1;
+  bool namespaces = false;
+
+  mutable std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::unique_ptr<Worker>> ready;
+  size_t live = 0;      // ready + busy + starting
+  size_t starting = 0;  // asked of the launcher, not yet ready
+  size_t busy = 0;
+  uint64_t next_id = 1;
+  std::map<uint64_t, int> ended;  // wait statuses the launcher reported, by worker
+  int failed_starts = 0;
+  std::string broken;  // why no worker can start, once that is clear
+  bool stopping = false;
+  WorkerPoolStats counts;
+  std::thread control_thread;
+
+  std::mutex prepared_mutex;
+  struct PreparedEntry {
+    std::weak_ptr<const PreparedContext> context;
+    uint64_t id;
+  };
+  std::map<const PreparedContext*, PreparedEntry> prepared_ids;
+  uint64_t next_prepared = 1;
+
+  // ------------------------------------------------------------ workers
+
+  // Asks the launcher for workers until `live` is back to the pool's size.
+  void replenish(std::unique_lock<std::mutex>&) {
+    while (!stopping && broken.empty() && live < options.workers) {
+      ControlMessage m;
+      m.kind = ControlMessage::Spawn;
+      m.worker = next_id++;
+      m.a = address_space();
+      m.b = cpu_seconds();
+      m.c = options.worker_stderr ? ControlMessage::kStderr : 0;
+      if (send(control, &m, sizeof m, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof m)) {
+        broken = "the launcher of worker processes is gone";
+        changed.notify_all();
+        return;
+      }
+      ++live;
+      ++starting;
+    }
+  }
+
+  uint64_t address_space() const {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return 0;  // the sanitizers reserve terabytes of shadow memory
+#else
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    return 0;
+#endif
+#endif
+    return WorkerPoolOptions::kAddressSpaceBase + 4 * options.max_heap_bytes;
+#endif
+  }
+
+  uint64_t cpu_seconds() const {
+    // A backstop for the deadline the pool enforces itself: generous, over the
+    // worker's whole life.
+    uint64_t runs = options.max_runs ? options.max_runs : 100000;
+    return std::min<uint64_t>(runs * 60 + 60, uint64_t{1} << 31);
+  }
+
+  void control_loop() {
+    for (;;) {
+      ControlMessage m;
+      int fds[2];
+      if (!receive(control, m, fds)) {
+        std::lock_guard lock(mutex);
+        if (!stopping) broken = "the launcher of worker processes ended";
+        changed.notify_all();
+        return;
+      }
+      if (m.kind == ControlMessage::Spawned) {
+        started(m, fds);
+      } else if (m.kind == ControlMessage::Exited) {
+        std::unique_lock lock(mutex);
+        ended[m.worker] = static_cast<int>(m.a);
+        if (ended.size() > 4096) ended.erase(ended.begin());
+        // A ready worker that died idle leaves the pool now.
+        auto idle = std::find_if(ready.begin(), ready.end(),
+                                 [&](const auto& w) { return w->id == m.worker; });
+        if (idle != ready.end()) {
+          ready.erase(idle);
+          --live;
+          ++counts.died;
+          replenish(lock);
+        }
+        changed.notify_all();
+      }
+      for (int fd : fds)
+        if (fd >= 0 && m.kind != ControlMessage::Spawned) close(fd);
+    }
+  }
+
+  void started(const ControlMessage& m, int fds[2]) {
+    auto w = std::make_unique<Worker>();
+    w->id = m.worker;
+    w->socket = fds[0];
+    w->pidfd = fds[1];
+    std::string why;
+    if (m.a != 0 || w->socket < 0 || w->pidfd < 0) {
+      why = fmt::format("the launcher could not fork a worker: {}",
+                        std::strerror(static_cast<int>(m.a)));
+    } else if (!wait_readable(w->socket, Clock::now() + kStartTimeout)) {
+      w->kill();
+      why = "a worker did not come up in time";
+    } else {
+      Frame frame;
+      Hello hello;
+      bool ok =
+          read_frame(w->socket, 64, frame) == ReadStatus::Ok && frame.kind == FrameKind::Hello;
+      if (ok) try {
+          hello = decode_hello(frame.body);
+        } catch (LispError&) {
+          ok = false;
+        }
+      if (!ok) {
+        w->kill();
+        why =
+            "a worker ended before it was ready (its jail could not be set up; run with "
+            "worker_stderr to see why)";
+      } else if (hello.version != kProtocolVersion) {
+        w->kill();
+        why = fmt::format("the worker {} speaks protocol {}, this library {}", path, hello.version,
+                          kProtocolVersion);
+      } else {
+        namespaces = hello.namespaces;
+      }
+    }
+    std::unique_lock lock(mutex);
+    --starting;
+    if (!why.empty()) {
+      --live;
+      if (++failed_starts >= kMaxFailedStarts) broken = why;
+      replenish(lock);
+    } else {
+      failed_starts = 0;
+      ++counts.started;
+      ready.push_back(std::move(w));
+    }
+    changed.notify_all();
+  }
+
+  std::unique_ptr<Worker> acquire() {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return !ready.empty() || !broken.empty() || stopping; });
+    if (ready.empty())
+      pool_error(fmt::format("no worker process can run the program: {}",
+                             broken.empty() ? "the pool is shutting down" : broken));
+    std::unique_ptr<Worker> w = std::move(ready.front());
+    ready.pop_front();
+    ++busy;
+    return w;
+  }
+
+  // After a run: back to the ready list, or retired (recycled, dead, killed).
+  void release(std::unique_ptr<Worker> w, bool healthy) {
+    std::unique_lock lock(mutex);
+    --busy;
+    ++counts.runs;
+    if (healthy && !stopping && (options.max_runs == 0 || w->runs < options.max_runs)) {
+      ready.push_front(std::move(w));  // the warmest first
+    } else {
+      if (healthy) ++counts.recycled;
+      w.reset();  // closing its socket ends a live worker
+      --live;
+      replenish(lock);
+    }
+    changed.notify_all();
+  }
+
+  // How a worker that closed its socket ended, as the launcher reports it.
+  std::string end_of(const Worker& w) {
+    std::unique_lock lock(mutex);
+    changed.wait_for(lock, kStatusWait, [&] { return ended.count(w.id) > 0 || stopping; });
+    auto it = ended.find(w.id);
+    if (it == ended.end()) return "its end was not reported";
+    std::string text = describe_status(it->second);
+    ended.erase(it);
+    return text;
+  }
+
+  uint64_t prepared_id(const std::shared_ptr<const PreparedContext>& context) {
+    std::lock_guard lock(prepared_mutex);
+    for (auto it = prepared_ids.begin(); it != prepared_ids.end();)
+      it = it->second.context.expired() ? prepared_ids.erase(it) : std::next(it);
+    auto [it, added] = prepared_ids.try_emplace(context.get(), PreparedEntry{context, 0});
+    if (added) it->second.id = next_prepared++;
+    return it->second.id;
+  }
+};
+
+// ---------------------------------------------------------------- one run
+
+namespace {
+
+// A host tool's call, as the tool sees it (current_tool_call()).
+class ParentToolCall final : public ToolCallContext {
+ public:
+  ParentToolCall(const std::atomic<bool>& stopped, const std::atomic<bool>* cancel,
+                 Clock::time_point deadline)
+      : stopped_(stopped), cancel_(cancel), deadline_(deadline) {}
+  bool cancelled() const override { return stopped_.load() || (cancel_ && cancel_->load()); }
+  Clock::time_point deadline() const override { return deadline_; }
+
+ private:
+  const std::atomic<bool>& stopped_;
+  const std::atomic<bool>* cancel_;
+  Clock::time_point deadline_;
+};
+
+class IsolatedRun {
+ public:
+  IsolatedRun(WorkerPool::State& pool, Worker& worker, const RunOptions& options)
+      : pool_(pool), w_(worker), options_(options) {}
+
+  ~IsolatedRun() {
+    stopped_.store(true);
+    for (std::thread& t : tools_)
+      t.join();
+    if (wake_ >= 0) close(wake_);
+  }
+
+  // The Step, and whether the worker can take another run.
+  std::pair<Step, bool> run(std::string_view source) {
+    wake_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake_ < 0) return {failed_step(ErrorKind::InternalError, "eventfd failed", ""), true};
+    const Limits& l = options_.limits;
+    auto budget = std::chrono::milliseconds(uint64_t{l.compile_timeout_ms} + l.timeout_ms +
+                                            l.pmap_timeout_ms + pool_.options.kill_margin_ms);
+    deadline_ = Clock::now() + budget;
+    std::string body;
+    try {
+      body = encode_run(request(source));
+    } catch (LispError& e) {  // options that cannot be sent (a value nested too deep)
+      return {failed_step(e.error().kind, e.error().message, e.error().hint), true};
+    }
+    if (!send(FrameKind::Run, body)) return died();
+    ++w_.runs;
+    bool cancel_sent = false;
+    for (;;) {
+      bool waiting_on_tools = outstanding_.load() > 0;
+      auto now = Clock::now();
+      if (waiting_on_tools && !paused_) paused_ = now;
+      if (!waiting_on_tools && paused_) {
+        deadline_ += now - *paused_;  // the host's tools do not count against the worker
+        paused_.reset();
+      }
+      if (!waiting_on_tools && now >= deadline_) return overran();
+      int wait_ms = waiting_on_tools
+                        ? -1
+                        : static_cast<int>(
+                              std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now)
+                                  .count()) +
+                              1;
+      if (options_.cancel && !cancel_sent) wait_ms = wait_ms < 0 ? 20 : std::min(wait_ms, 20);
+      pollfd fds[2] = {{w_.socket, POLLIN, 0}, {wake_, POLLIN, 0}};
+      int n = poll(fds, 2, wait_ms);
+      if (n < 0 && errno != EINTR) return died();
+      if (options_.cancel && !cancel_sent && options_.cancel->load()) {
+        cancel_sent = true;
+        send(FrameKind::Cancel, "");
+      }
+      if (n <= 0) continue;
+      if (fds[1].revents & POLLIN) {
+        uint64_t v;
+        (void)!read(wake_, &v, sizeof v);
+      }
+      if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Frame frame;
+      switch (read_frame(w_.socket, pool_.max_frame, frame)) {
+        case ReadStatus::Ok:
+          break;
+        case ReadStatus::Closed:
+          return died();
+        case ReadStatus::TooLarge:
+          return lied(fmt::format("a frame larger than the cap of {} bytes", pool_.max_frame));
+        case ReadStatus::BadKind:
+          return lied("a frame of no known kind");
+      }
+      try {
+        if (frame.kind == FrameKind::ToolCall) {
+          call_tool(decode_tool_call(frame.body));
+        } else if (frame.kind == FrameKind::Done) {
+          Step step = decode_step(frame.body);
+          return {std::move(step), true};
+        } else {
+          return lied("a frame only a parent sends");
+        }
+      } catch (LispError& e) {
+        return lied(e.error().message);
+      }
+    }
+  }
+
+ private:
+  RunRequest request(std::string_view source) {
+    const RunOptions& o = options_;
+    RunRequest q;
+    q.source = std::string(source);
+    if (o.prepared_context) {
+      q.context_form = RunRequest::Context::Prepared;
+      q.prepared_id = pool_.prepared_id(o.prepared_context);
+      auto& held = w_.prepared;
+      auto it = std::find(held.begin(), held.end(), q.prepared_id);
+      if (it == held.end())
+        q.prepared_value = export_value(o.prepared_context->data);
+      else
+        held.erase(it);
+      held.push_front(q.prepared_id);
+      if (held.size() > kPreparedContexts) held.pop_back();
+    } else if (!o.context_json.empty()) {
+      q.context_form = RunRequest::Context::Json;
+      q.context_json = std::string(o.context_json);
+    } else {
+      q.context = o.context;
+    }
+    q.memory = o.memory;
+    q.turn_history = o.turn_history;
+    for (const auto& [name, tool] : o.tools)
+      q.tools.push_back({name, tool.cacheable, tool.deferred});
+    q.deferred_tools = o.deferred_tools;
+    for (const auto& [name, why] : o.unavailable_tools)
+      q.unavailable_tools.emplace_back(name, why);
+    if (o.tool_catalog) q.catalog = *o.tool_catalog;
+    q.signature = o.signature;
+    q.float_precision = o.float_precision;
+    q.limits = o.limits;
+    q.filter_context = o.filter_context;
+    q.budget = o.budget;
+    q.caller = o.caller;
+    q.profile = o.profile;
+    q.display_limit = o.display_limit;
+    q.attempt_us = o.attempt_us;
+    return q;
+  }
+
+  bool send(FrameKind kind, const std::string& body) {
+    std::lock_guard lock(write_mutex_);
+    return write_frame(w_.socket, kind, body);
+  }
+
+  void call_tool(ToolCallRequest call) {
+    auto it = options_.tools.find(call.tool);
+    ++outstanding_;
+    tools_.emplace_back([this, call = std::move(call), it] {
+      ToolResult r;
+      if (it == options_.tools.end() || !it->second.fn) {
+        r = ToolResult::failure("the tool has no implementation");
+      } else {
+        ParentToolCall context(stopped_, options_.cancel, deadline_);
+        const ToolCallContext* saved = exchange_current_tool_call(&context);
+        try {
+          r = it->second.fn(call.args);
+        } catch (const std::exception& e) {
+          r = ToolResult::failure(e.what());
+        } catch (...) {
+          r = ToolResult::failure("the tool raised an unknown exception");
+        }
+        exchange_current_tool_call(saved);
+      }
+      std::string reply;
+      try {
+        reply = encode_tool_reply({call.id, std::move(r)});
+      } catch (LispError& e) {
+        reply = encode_tool_reply({call.id, ToolResult::failure(e.error().message)});
+      }
+      send(FrameKind::ToolReply, reply);
+      --outstanding_;
+      uint64_t one = 1;
+      (void)!write(wake_, &one, sizeof one);
+    });
+  }
+
+  std::pair<Step, bool> died() {
+    std::string how = pool_.end_of(w_);
+    {
+      std::lock_guard lock(pool_.mutex);
+      ++pool_.counts.died;
+    }
+    return {failed_step(ErrorKind::InternalError,
+                        fmt::format("the worker process running this program died ({}); "
+                                    "nothing else was affected",
+                                    how),
+                        "run it again; a program that kills its worker every time reaches a "
+                        "fault in the engine: report it with the program"),
+            false};
+  }
+
+  std::pair<Step, bool> overran() {
+    w_.kill();
+    {
+      std::lock_guard lock(pool_.mutex);
+      ++pool_.counts.killed;
+    }
+    return {failed_step(ErrorKind::Timeout,
+                        fmt::format("the program ran past its timeout of {} ms and its worker "
+                                    "process did not stop: it was killed",
+                                    options_.limits.timeout_ms),
+                        "make the program do less work per run, or raise the timeout"),
+            false};
+  }
+
+  std::pair<Step, bool> lied(const std::string& what) {
+    w_.kill();
+    {
+      std::lock_guard lock(pool_.mutex);
+      ++pool_.counts.killed;
+    }
+    return {failed_step(ErrorKind::InternalError,
+                        fmt::format("the worker process running this program sent a malformed "
+                                    "frame ({}) and was killed",
+                                    what),
+                        "run it again; report the program if it happens again"),
+            false};
+  }
+
+  WorkerPool::State& pool_;
+  Worker& w_;
+  const RunOptions& options_;
+  Clock::time_point deadline_;
+  std::optional<Clock::time_point> paused_;
+  std::mutex write_mutex_;
+  std::atomic<bool> stopped_{false};
+  std::atomic<int> outstanding_{0};
+  std::vector<std::thread> tools_;
+  int wake_ = -1;
+};
+
+int64_t ns_of(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the pool
+
+WorkerPool::WorkerPool(WorkerPoolOptions options) : state_(std::make_shared<State>()) {
+  State& s = *state_;
+  if (options.workers == 0) options.workers = 1;
+  s.options = std::move(options);
+  s.max_frame = s.options.max_frame_bytes ? s.options.max_frame_bytes
+                                          : (size_t{64} << 20) + 16 * s.options.max_heap_bytes;
+  s.path = find_worker(s.options.worker_path);
+
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+    pool_error(fmt::format("socketpair failed: {}", std::strerror(errno)));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, sv[1], 3);
+  std::vector<std::string> args = {s.path, "--launcher", "3"};
+  if (!s.options.namespaces) args.push_back("--no-namespaces");
+  std::vector<char*> argv;
+  for (std::string& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  // The host's environment (API keys among it) never reaches a worker: only
+  // what the sanitizers read.
+  std::vector<std::string> env_text;
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"})
+    if (const char* v = std::getenv(name)) env_text.push_back(std::string(name) + "=" + v);
+  std::vector<char*> envp;
+  for (std::string& e : env_text)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  int rc = posix_spawn(&s.launcher, s.path.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(sv[1]);
+  if (rc != 0) {
+    close(sv[0]);
+    pool_error(
+        fmt::format("the worker launcher {} could not be started: {}", s.path, std::strerror(rc)));
+  }
+  s.control = sv[0];
+  ControlMessage ready;
+  int fds[2];
+  if (!wait_readable(s.control, Clock::now() + kStartTimeout) || !receive(s.control, ready, fds) ||
+      ready.kind != ControlMessage::Ready) {
+    kill(s.launcher, SIGKILL);
+    waitpid(s.launcher, nullptr, 0);
+    close(s.control);
+    pool_error(fmt::format("the worker launcher {} did not start", s.path),
+               "run it with worker_stderr set to see its error");
+  }
+  s.namespaces = ready.a == 1;
+  s.control_thread = std::thread([&s] { s.control_loop(); });
+  std::unique_lock lock(s.mutex);
+  s.replenish(lock);
+}
+
+WorkerPool::~WorkerPool() {
+  State& s = *state_;
+  {
+    std::unique_lock lock(s.mutex);
+    s.changed.wait(lock, [&] { return s.busy == 0; });
+    s.stopping = true;
+    s.ready.clear();
+    s.changed.notify_all();
+  }
+  shutdown(s.control, SHUT_RDWR);  // the launcher ends every worker and itself
+  s.control_thread.join();
+  close(s.control);
+  while (waitpid(s.launcher, nullptr, 0) < 0 && errno == EINTR) {}
+}
+
+Step WorkerPool::run(std::string_view source, const RunOptions& options) {
+  State& s = *state_;
+  auto start = Clock::now();
+  TelemetryEvent event;
+  if (options.telemetry) {
+    event.caller = options.caller;
+    event.profile = options.profile;
+    event.program_bytes = source.size();
+    event.signature_supplied = !options.signature.empty();
+    event.trace_context = options.trace_context;
+    event.monotonic_ns = ns_of(start);
+    event.system_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    options.telemetry(event);
+  }
+  Step step;
+  try {
+    std::unique_ptr<Worker> worker = s.acquire();
+    bool healthy = false;
+    {
+      IsolatedRun run(s, *worker, options);
+      std::tie(step, healthy) = run.run(source);
+    }
+    s.release(std::move(worker), healthy);
+  } catch (LispError& e) {
+    step = failed_step(e.error().kind, e.error().message, e.error().hint);
+  }
+  if (!step.ok) step.memory = options.memory;  // a failed run changes nothing
+  if (options.telemetry) {
+    auto end = Clock::now();
+    event.kind = TelemetryEvent::Kind::Stop;
+    event.monotonic_ns = ns_of(end);
+    event.system_time_ns = 0;
+    event.duration_ms = step.usage.duration_ms;
+    event.result_bytes = step.printed.size();
+    event.prints_count = step.prints.size();
+    if (!step.ok) event.reason = reason_name(step.error.kind);
+    options.telemetry(event);
+  }
+  return step;
+}
+
+WorkerPoolStats WorkerPool::stats() const {
+  State& s = *state_;
+  std::lock_guard lock(s.mutex);
+  WorkerPoolStats out = s.counts;
+  out.workers = s.live - s.starting;
+  out.busy = s.busy;
+  out.namespaces = s.namespaces;
+  return out;
+}
+
+const std::string& WorkerPool::worker_path() const {
+  return state_->path;
+}
+
+}  // namespace ptc
