@@ -29,6 +29,8 @@ struct CommonOptions {
   bool upstream_required = false;  // --upstream-required: one that fails to start is an error
   upstream::UpstreamLimits upstream_limits;
   std::shared_ptr<upstream::Upstreams> upstreams;
+  bool isolate = false;            // --isolate: runs in a jailed worker process
+  size_t isolate_max_runs = 1000;  // --isolate-max-runs
 };
 
 // Parses the options shared by commands (--context, --json, the limits).
@@ -52,6 +54,8 @@ std::string load_context(CommonOptions& out);
 // then --upstreams.
 std::string load_inputs(CommonOptions& out);
 std::string attach_upstreams(CommonOptions& out);
+// With --isolate: the pool of one worker process that out.run runs in.
+std::string start_isolation(CommonOptions& out);
 // The JSON object in `path` (`what` names it in messages: "context"); an error
 // message naming the file, or "".
 std::string load_json_object(const std::string& path, const char* what, HostValue& out);

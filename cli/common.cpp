@@ -39,7 +39,10 @@ const char* common_options_help() {
          "  --compile-timeout MS, --max-symbols N, --max-program-bytes N,\n"
          "  --max-print-length N, --max-tool-calls N, --pmap-timeout MS,\n"
          "  --pmap-max-concurrency N, --max-parallel-workers N, --worker-max-heap BYTES\n"
-         "                      the other limits of a run (defaults as ptc::RunOptions)\n";
+         "                      the other limits of a run (defaults as ptc::RunOptions)\n"
+         "  --isolate           run programs in a jailed worker process (seccomp, rlimits,\n"
+         "                      namespaces): a crash or runaway ends only that run\n"
+         "  --isolate-max-runs N  runs a worker takes before it is replaced (default 1000)\n";
 }
 
 std::string parse_common(std::vector<std::string>& args, CommonOptions& out) {
@@ -72,6 +75,13 @@ std::string parse_common(std::vector<std::string>& args, CommonOptions& out) {
       if (!value(&v) || !parse_u64(v, &n) || n > 100000)
         return "--max-upstream-calls needs a number from 0 to 100000";
       out.upstream_limits.max_calls_per_program = static_cast<uint32_t>(n);
+    } else if (a == "--isolate") {
+      out.isolate = true;
+    } else if (a == "--isolate-max-runs") {
+      uint64_t runs = 0;
+      if (!value(&v) || !parse_u64(v, &runs) || runs > 100000000)
+        return "--isolate-max-runs needs a number of runs (0: no limit)";
+      out.isolate_max_runs = static_cast<size_t>(runs);
     } else if (a == "--no-filter-context") {
       out.run.filter_context = false;
     } else if (a == "--float-precision") {
@@ -174,9 +184,24 @@ std::string attach_upstreams(CommonOptions& out) {
   return err;
 }
 
+std::string start_isolation(CommonOptions& out) {
+  if (!out.isolate) return "";
+  WorkerPoolOptions pool;
+  pool.workers = 1;  // the commands run one program at a time
+  pool.max_runs = out.isolate_max_runs;
+  pool.max_heap_bytes = std::max(pool.max_heap_bytes, out.run.limits.max_heap_bytes);
+  try {
+    out.run.isolate = std::make_shared<WorkerPool>(pool);
+  } catch (LispError& e) {
+    return fmt::format("--isolate: {}", format_error(e.error()));
+  }
+  return "";
+}
+
 std::string load_context(CommonOptions& out) {
   std::string err = load_inputs(out);
   if (err.empty()) err = attach_upstreams(out);
+  if (err.empty()) err = start_isolation(out);
   return err;
 }
 

@@ -204,6 +204,9 @@ std::string refused_by_resume(const CommonOptions& opts) {
   return "";
 }
 
+// Executions wait in this process (ptc::start and ptc::load refuse isolation).
+const char* kNoIsolate = "--isolate: ptc start and ptc resume run in-process only";
+
 const char* kNoJson =
     "--json does not apply: the output is always JSON, the value in Clojure syntax";
 
@@ -222,6 +225,7 @@ int cmd_start(std::vector<std::string> args) {
   if (err.empty()) err = parse_deferrals(defer_values, deferrals);
   if (err.empty()) err = parse_common(args, opts);
   if (err.empty() && opts.json) err = kNoJson;
+  if (err.empty() && opts.isolate) err = kNoIsolate;
   if (err.empty() && args.size() != 1) err = "expected one program file";
   if (!err.empty()) return usage_error(err, kStartUsage);
 
@@ -258,6 +262,7 @@ int cmd_resume(std::vector<std::string> args) {
   if (err.empty()) err = parse_common(positional, given);
   if (err.empty()) err = refused_by_resume(given);
   if (err.empty() && given.json) err = kNoJson;
+  if (err.empty() && given.isolate) err = kNoIsolate;
   if (err.empty() && positional.size() != 1) err = "expected one snapshot file";
   if (!err.empty()) return usage_error(err, kResumeUsage);
 

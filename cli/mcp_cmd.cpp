@@ -79,6 +79,22 @@ int cmd_mcp(std::vector<std::string> args) {
       return kExitUsage;
     }
   }
+  if (config.isolate > 0) {
+    WorkerPoolOptions pool;
+    pool.workers = config.isolate;
+    pool.max_runs = config.isolate_max_runs;
+    pool.max_heap_bytes = std::max(pool.max_heap_bytes, config.program_memory_limit_bytes);
+    try {
+      auto workers = std::make_shared<WorkerPool>(pool);
+      mcp::log(mcp::LogLevel::Info, "isolation",
+               {{"workers", HostValue::integer(config.isolate)},
+                {"worker", HostValue::string(workers->worker_path())}});
+      config.isolation = std::move(workers);
+    } catch (const LispError& e) {
+      fmt::print(stderr, "ptc mcp: --isolate: {}\n", format_error(e.error()));
+      return kExitUsage;
+    }
+  }
   // Shared with the signal thread, which may still hold it at exit.
   std::shared_ptr<mcp::Server> server = mcp::make_server(config);
   if (config.http) return mcp::serve_http(*server);

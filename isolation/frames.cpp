@@ -1,5 +1,6 @@
 #include "isolation/frames.hpp"
 
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -58,7 +59,8 @@ size_t read_size(ValueReader& r, std::string_view what) {
 
 bool io_all(int fd, char* data, size_t n, bool writing) {
   while (n > 0) {
-    ssize_t got = writing ? ::write(fd, data, n) : ::read(fd, data, n);
+    // send(MSG_NOSIGNAL): a peer that died is an error here, never SIGPIPE.
+    ssize_t got = writing ? ::send(fd, data, n, MSG_NOSIGNAL) : ::read(fd, data, n);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return false;
     data += got;

@@ -107,6 +107,7 @@ bool send_message(int fd, const ControlMessage& m, int fd1 = -1, int fd2 = -1) {
     if (!(spawn.c & ControlMessage::kStderr)) dup2(null, 2);
   }
   syscall(SYS_close_range, kWorkerFd + 1, ~0U, 0);
+  prctl(PR_SET_NAME, "ptc-worker");
   // The launcher's death ends it; so does the parent's (its socket closes).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) _exit(0);
@@ -244,6 +245,7 @@ int launcher_main(int control_fd, bool namespaces, WorkerTestHook hook) {
     // The first child in a new pid namespace is its init: it serves the pool.
     pid_t init = fork();
     if (init < 0) return 1;
+    if (init == 0) prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (init > 0) {
       close(control_fd);
       int status = 0;

@@ -384,7 +384,7 @@ class IsolatedRun {
     if (wake_ < 0) return {failed_step(ErrorKind::InternalError, "eventfd failed", ""), true};
     const Limits& l = options_.limits;
     auto budget = std::chrono::milliseconds(uint64_t{l.compile_timeout_ms} + l.timeout_ms +
-                                            l.pmap_timeout_ms + pool_.options.kill_margin_ms);
+                                            pool_.options.kill_margin_ms);
     deadline_ = Clock::now() + budget;
     std::string body;
     try {
@@ -621,7 +621,22 @@ WorkerPool::WorkerPool(WorkerPoolOptions options) : state_(std::make_shared<Stat
   for (std::string& e : env_text)
     envp.push_back(e.data());
   envp.push_back(nullptr);
-  int rc = posix_spawn(&s.launcher, s.path.c_str(), &actions, nullptr, argv.data(), envp.data());
+  // Its own process group (a terminal's ^C is the host's to handle), no
+  // blocked signals, and the host's ignored ones back to their defaults.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGHUP})
+    sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+  int rc = posix_spawn(&s.launcher, s.path.c_str(), &actions, &attr, argv.data(), envp.data());
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   close(sv[1]);
   if (rc != 0) {
@@ -712,6 +727,14 @@ WorkerPoolStats WorkerPool::stats() const {
   out.busy = s.busy;
   out.namespaces = s.namespaces;
   return out;
+}
+
+bool WorkerPool::wait_ready(uint32_t timeout_ms) const {
+  State& s = *state_;
+  std::unique_lock lock(s.mutex);
+  return s.changed.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
+    return !s.broken.empty() || (s.starting == 0 && s.live == s.options.workers);
+  }) && s.broken.empty();
 }
 
 const std::string& WorkerPool::worker_path() const {

@@ -22,8 +22,19 @@ inline std::optional<std::string> read_file(const std::string& path) {
   return ss.str();
 }
 
+// Set by --isolate: every case then runs in a jailed worker process.
+inline std::shared_ptr<ptc::Isolation>& runner_isolation() {
+  static std::shared_ptr<ptc::Isolation> isolation;
+  return isolation;
+}
+
 inline ptc::Step run_guarded(std::string_view program, const ptc::RunOptions& options) {
   try {
+    if (runner_isolation()) {
+      ptc::RunOptions isolated = options;
+      isolated.isolate = runner_isolation();
+      return ptc::run(program, isolated);
+    }
     return ptc::run(program, options);
   } catch (const std::exception& e) {
     ptc::Step r;

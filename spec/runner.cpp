@@ -89,8 +89,8 @@ struct Options {
 const char* kUsage =
     "usage: ptc_conformance [--cases DIR] [--expected FILE] [--update-expected]\n"
     "                       [--filter SUBSTR] [--file NAME] [--verbose] [--trace]\n"
-    "                       [--gc-stress]\n"
-    "       ptc_conformance --lang DIR [--filter SUBSTR] [--trace] [--gc-stress]\n"
+    "                       [--gc-stress] [--isolate]\n"
+    "       ptc_conformance --lang DIR [--filter SUBSTR] [--trace] [--gc-stress] [--isolate]\n"
     "       ptc_conformance --self-test\n"
     "\n"
     "  --cases DIR         the corpus (spec_examples.jsonl, clojure_equivalence.jsonl,\n"
@@ -105,6 +105,8 @@ const char* kUsage =
     "  --trace             print each id before running it (to find a crash)\n"
     "  --gc-stress         collect the heap at every safe point of every run (the\n"
     "                      results must not change)\n"
+    "  --isolate           run every case in a jailed worker process (ptc::WorkerPool):\n"
+    "                      the results must be those of in-process runs\n"
     "  --lang DIR          run the language's tests, DIR/*.clj (tests/lang/README.md);\n"
     "                      --filter then matches a file:line or a program\n"
     "  --self-test         check the runner's own parser and comparer\n";
@@ -521,6 +523,7 @@ int run_suite(const Options& opt) {
 int main(int argc, char** argv) {
   spec::Options opt;
   bool self_test = false;
+  bool isolate = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](std::string& into) {
@@ -546,6 +549,8 @@ int main(int argc, char** argv) {
       opt.trace = true;
     else if (a == "--lang")
       value(opt.lang_dir);
+    else if (a == "--isolate")
+      isolate = true;
     else if (a == "--gc-stress")
       opt.gc_stress = true;
     else if (a == "--self-test")
@@ -559,6 +564,12 @@ int main(int argc, char** argv) {
     }
   }
   if (self_test) return spec::run_self_test();
+  if (isolate) {
+    ptc::WorkerPoolOptions pool;
+    pool.workers = 2;
+    pool.worker_stderr = true;
+    spec::runner_isolation() = std::make_shared<ptc::WorkerPool>(pool);
+  }
   ptc::set_collect_stress_for_testing(opt.gc_stress);
   if (!opt.lang_dir.empty())
     return spec::run_lang_tests({opt.lang_dir, opt.filter, opt.gc_stress, opt.trace});

@@ -47,7 +47,7 @@ struct SourceLoc {
   X(ValidationError, "validation_error")       /* result does not match the signature */  \
   X(Fail, "fail")                              /* the program called (fail v) */          \
   X(SnapshotError, "snapshot_error")           /* bytes that are not a valid snapshot */  \
-  X(SnapshotDivergence, "snapshot_divergence") /* a replay left its journal */           \
+  X(SnapshotDivergence, "snapshot_divergence") /* a replay left its journal */            \
   X(InternalError, "internal_error")           /* the engine failed: an isolated worker died */
 
 enum class ErrorKind : uint8_t {

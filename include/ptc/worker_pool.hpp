@@ -43,8 +43,8 @@ struct WorkerPoolOptions {
   // The largest max_heap runs will ask for: it sizes each worker's address
   // space limit (this, times four, plus kAddressSpaceBase).
   size_t max_heap_bytes = size_t{64} << 20;
-  // Past a run's compile_timeout + timeout (+ pmap_timeout) by this much, its
-  // worker is killed.
+  // A worker still running a program this long past the program's
+  // compile_timeout + timeout is killed (its host tools' time not counted).
   uint32_t kill_margin_ms = 1000;
   // The largest frame a worker may send (a run's result); past it the worker
   // is killed. 0 = 64 MiB plus 16 times max_heap_bytes.
@@ -86,6 +86,9 @@ class WorkerPool final : public Isolation {
 
   Step run(std::string_view source, const RunOptions& options) override;
   WorkerPoolStats stats() const;
+  // Blocks until every worker is ready (a warm pool: after start, or after
+  // workers were replaced), or `timeout_ms` passed; whether it is.
+  bool wait_ready(uint32_t timeout_ms) const;
   // Where the worker executable was found.
   const std::string& worker_path() const;
 

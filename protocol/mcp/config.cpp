@@ -137,6 +137,13 @@ const std::vector<Setting>& settings() {
                    "memory a session keeps, as JSON", size_t{1} << 32),
       uint_setting("max-session-bindings", &ServerConfig::max_session_bindings,
                    "names a session keeps"),
+      uint_setting("isolate", &ServerConfig::isolate,
+                   "run programs in this many jailed worker processes (seccomp, rlimits, "
+                   "namespaces): a crash or runaway ends only its own call (0: in this process)",
+                   256),
+      uint_setting("isolate-max-runs", &ServerConfig::isolate_max_runs,
+                   "with --isolate: runs a worker takes before it is replaced (0: no limit)",
+                   100000000),
       text_setting("upstreams", &ServerConfig::upstreams,
                    "JSON file of upstream MCP servers programs call with (tool/call ...)"),
       bool_setting("upstream-required", &ServerConfig::upstream_required,

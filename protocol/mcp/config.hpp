@@ -14,7 +14,8 @@
 
 namespace ptc {
 struct RunOptions;
-}
+class Isolation;
+}  // namespace ptc
 
 namespace ptc::mcp {
 
@@ -71,6 +72,12 @@ struct ServerConfig {
   uint32_t http_header_timeout_ms = 5000;          // --http-header-timeout-ms
   uint32_t http_max_in_flight_per_session = 4;     // --http-max-in-flight-per-session
   uint64_t http_session_idle_timeout_ms = 900000;  // --http-session-idle-timeout-ms
+  // Isolation: programs run in jailed worker processes (ptc::WorkerPool).
+  uint32_t isolate = 0;  // --isolate N: that many workers; 0 = in this process
+  uint32_t isolate_max_runs =
+      1000;  // --isolate-max-runs: runs a worker takes before it is replaced
+  // Set by the host once the pool runs: what eval_run_options gives each run.
+  std::shared_ptr<Isolation> isolation;
   // Upstream MCP servers programs call with (tool/call ...).
   std::string upstreams;              // --upstreams: the upstreams file
   bool upstream_required = false;     // --upstream-required: one that fails aborts start

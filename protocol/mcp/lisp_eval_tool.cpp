@@ -294,6 +294,7 @@ RunOptions eval_run_options(const EvalArgs& args, const ToolEnv& env) {
   o.cancel = &env.cancel;
   o.caller = "mcp";
   o.profile = "mcp_no_tools";
+  o.isolate = env.config.isolation;
   if (env.config.attach_upstreams) {
     env.config.attach_upstreams(o);
     o.profile = "mcp_aggregator";

@@ -1,0 +1,439 @@
+// ptc::WorkerPool: programs in jailed worker processes. Runs go through
+// ptc-worker-test, whose ";;hook:NAME" programs crash their worker or probe
+// its jail (tests/isolation_worker/test_worker.cpp).
+#include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "include/ptc/ptc.hpp"
+
+namespace {
+
+using ptc::ErrorKind;
+using ptc::HostValue;
+using ptc::RunOptions;
+using ptc::Step;
+using ptc::ToolResult;
+using ptc::WorkerPool;
+using ptc::WorkerPoolOptions;
+
+constexpr uint32_t kReadyMs = 30000;
+
+std::shared_ptr<WorkerPool> make_pool(size_t workers = 2, size_t max_runs = 1000) {
+  WorkerPoolOptions o;
+  o.workers = workers;
+  o.max_runs = max_runs;
+  o.worker_path = PTC_TEST_WORKER;
+  o.kill_margin_ms = 300;
+  return std::make_shared<WorkerPool>(o);
+}
+
+RunOptions isolated(const std::shared_ptr<WorkerPool>& pool) {
+  RunOptions o;
+  o.isolate = pool;
+  return o;
+}
+
+bool sanitized() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return true;
+#else
+  return false;
+#endif
+}
+
+// ---------------------------------------------------------------- /proc
+
+struct Proc {
+  int pid = 0;
+  int ppid = 0;
+  std::string comm;
+  char state = '?';
+};
+
+std::vector<Proc> processes() {
+  std::vector<Proc> out;
+  DIR* d = opendir("/proc");
+  while (dirent* e = d ? readdir(d) : nullptr) {
+    int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::ifstream f(std::string("/proc/") + e->d_name + "/stat");
+    std::string text((std::istreambuf_iterator<char>(f)), {});
+    size_t open = text.find('('), close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    Proc p;
+    p.pid = pid;
+    p.comm = text.substr(open + 1, close - open - 1);
+    std::istringstream rest(text.substr(close + 2));
+    rest >> p.state >> p.ppid;
+    out.push_back(p);
+  }
+  if (d) closedir(d);
+  return out;
+}
+
+// This process's descendants.
+std::vector<Proc> descendants() {
+  std::vector<Proc> all = processes(), out;
+  std::set<int> family{getpid()};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Proc& p : all)
+      if (family.count(p.ppid) && !family.count(p.pid)) {
+        family.insert(p.pid);
+        out.push_back(p);
+        grew = true;
+      }
+  }
+  return out;
+}
+
+std::vector<int> worker_pids() {
+  std::vector<int> pids;
+  for (const Proc& p : descendants())
+    if (p.comm == "ptc-worker" && p.state != 'Z') pids.push_back(p.pid);
+  return pids;
+}
+
+size_t open_fds() {
+  size_t n = 0;
+  DIR* d = opendir("/proc/self/fd");
+  while (dirent* e = readdir(d))
+    if (e->d_name[0] != '.') ++n;
+  closedir(d);
+  return n - 1;  // the listing's own
+}
+
+std::string fmt_json(int n) {
+  return "{\"n\": " + std::to_string(n) + ", \"pad\": [1, 2, 3]}";
+}
+
+// ---------------------------------------------------------------- behaviour
+
+TEST(WorkerPool, RunsProgramsAsInProcess) {
+  auto pool = make_pool();
+  ASSERT_TRUE(pool->wait_ready(kReadyMs));
+  const char* programs[] = {
+      "(+ 1 2)",
+      "(do (println \"hi\") (def x 5) (defn twice [n] (* 2 n)) (twice x))",
+      "(reduce + (map inc (range 100)))",
+      "(->> data/orders (filter :paid) (map :total) (reduce +))",
+      "(str/join \",\" (sort [\"b\" \"a\"]))",
+      "(fail {:why \"no\"})",
+      "(let [x 1] (+ x \"a\"))",
+      "(* 99999999999 99999999999 99999999999)",
+      "{:a #{1 2} :b [1.5 nil true]}",
+      "(return 7)",
+  };
+  RunOptions plain;
+  plain.context =
+      ptc::parse_json(R"({"orders": [{"paid": true, "total": 3}, {"paid": false, "total": 4}]})");
+  RunOptions iso = plain;
+  iso.isolate = pool;
+  for (const char* p : programs) {
+    SCOPED_TRACE(p);
+    Step a = ptc::run(p, plain), b = ptc::run(p, iso);
+    EXPECT_EQ(a.ok, b.ok);
+    EXPECT_EQ(a.printed, b.printed);
+    EXPECT_EQ(a.value, b.value);
+    EXPECT_EQ(a.returned, b.returned);
+    EXPECT_EQ(a.prints, b.prints);
+    EXPECT_EQ(ptc::format_value(a.memory), ptc::format_value(b.memory));
+    EXPECT_EQ(a.error.describe(), b.error.describe());
+    EXPECT_EQ(a.fail_value, b.fail_value);
+    EXPECT_EQ(a.usage.eval_reductions, b.usage.eval_reductions);
+  }
+  // Memory (a defn'd function) carries from one isolated run to the next.
+  Step first = ptc::run("(defn add-n [x] (+ x 10))", iso);
+  ASSERT_TRUE(first.ok) << first.error.describe();
+  RunOptions next = iso;
+  next.memory = first.memory;
+  Step second = ptc::run("(add-n 5)", next);
+  EXPECT_EQ(second.printed, "15");
+  // A compiled program runs isolated too.
+  auto program = ptc::compile("(* 6 7)");
+  EXPECT_EQ(ptc::run(*program, iso).printed, "42");
+}
+
+TEST(WorkerPool, HostToolsAreCalledInTheHostProcess) {
+  auto pool = make_pool();
+  RunOptions o = isolated(pool);
+  std::atomic<int> calls{0};
+  pid_t host = getpid();
+  o.tools["add"] = ptc::Tool{[&](const HostValue& args) {
+    ++calls;
+    EXPECT_EQ(getpid(), host);
+    const ptc::ToolCallContext* call = ptc::current_tool_call();
+    EXPECT_NE(call, nullptr);
+    if (call) {
+      EXPECT_FALSE(call->cancelled());
+    }
+    return ToolResult::success(HostValue::integer(args.get("x")->as_int() + 1));
+  }};
+  o.tools["broken"] = ptc::Tool{
+      [](const HostValue&) -> ToolResult { throw std::runtime_error("the database is down"); }};
+  Step s = ptc::run("(tool/add {:x 41})", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "42");
+  ASSERT_EQ(s.tool_calls.size(), 1u);
+  EXPECT_EQ(s.tool_calls[0].name, "add");
+  // Parallel branches call tools concurrently.
+  s = ptc::run("(pmap (fn [i] (tool/add {:x i})) (range 8))", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "[1 2 3 4 5 6 7 8]");
+  EXPECT_EQ(s.tool_calls.size(), 8u);
+  EXPECT_EQ(s.pmap_calls.size(), 1u);
+  EXPECT_EQ(calls.load(), 9);
+  s = ptc::run("(tool/broken {})", o);
+  EXPECT_FALSE(s.ok);
+  EXPECT_EQ(s.error.kind, ErrorKind::ToolError);
+  EXPECT_NE(s.error.message.find("the database is down"), std::string::npos);
+  s = ptc::run("(tool/nope {})", o);
+  EXPECT_EQ(s.error.kind, ErrorKind::UnknownTool);
+}
+
+TEST(WorkerPool, PreparedContextsReachWorkersOncePerWorker) {
+  auto pool = make_pool(1);
+  RunOptions o = isolated(pool);
+  std::vector<std::shared_ptr<const ptc::PreparedContext>> contexts;
+  for (int i = 0; i < 6; ++i)
+    contexts.push_back(ptc::prepare_context(fmt_json(i)));
+  // More contexts than a worker keeps, in an order that evicts and reloads.
+  for (int round = 0; round < 3; ++round)
+    for (int i : {0, 1, 2, 3, 4, 5, 0, 5, 1}) {
+      o.prepared_context = contexts[i];
+      Step s = ptc::run("data/n", o);
+      ASSERT_TRUE(s.ok) << s.error.describe();
+      EXPECT_EQ(s.printed, std::to_string(i));
+    }
+  o.prepared_context.reset();
+  o.context_json = R"({"n": 99})";
+  EXPECT_EQ(ptc::run("data/n", o).printed, "99");
+}
+
+TEST(WorkerPool, CancelReachesTheWorker) {
+  auto pool = make_pool(1);
+  RunOptions o = isolated(pool);
+  o.limits.timeout_ms = 20000;
+  o.limits.loop_limit = ptc::Limits::kLoopLimitHardCap;
+  std::atomic<bool> cancel{false};
+  o.cancel = &cancel;
+  std::atomic<bool> started{false};
+  o.tools["started"] = ptc::Tool{[&](const HostValue&) {
+    started = true;
+    started.notify_all();
+    return ToolResult::success(HostValue::nil());
+  }};
+  std::thread canceller([&] {
+    started.wait(false);
+    cancel = true;
+  });
+  Step s = ptc::run("(tool/started {}) (loop [i 0] (if (< i 9999) (recur (inc i)) (recur 0)))", o);
+  canceller.join();
+  EXPECT_FALSE(s.ok);
+  EXPECT_EQ(s.error.kind, ErrorKind::Cancelled) << s.error.describe();
+  o.cancel = nullptr;
+  EXPECT_EQ(ptc::run("(+ 1 2)", o).printed, "3");
+}
+
+TEST(WorkerPool, TelemetryIsReportedByTheHost) {
+  auto pool = make_pool(1);
+  RunOptions o = isolated(pool);
+  std::vector<ptc::TelemetryEvent::Kind> kinds;
+  o.telemetry = [&](const ptc::TelemetryEvent& e) { kinds.push_back(e.kind); };
+  ptc::run("(+ 1 2)", o);
+  EXPECT_EQ(kinds,
+            (std::vector{ptc::TelemetryEvent::Kind::Start, ptc::TelemetryEvent::Kind::Stop}));
+}
+
+TEST(WorkerPool, ExecutionsRefuseIsolation) {
+  auto pool = make_pool(1);
+  try {
+    ptc::start("(+ 1 2)", isolated(pool));
+    FAIL() << "start ran isolated";
+  } catch (const ptc::LispError& e) {
+    EXPECT_EQ(e.error().kind, ErrorKind::ArgsError);
+  }
+}
+
+// ---------------------------------------------------------------- containment
+
+void expect_worker_died(WorkerPool& pool, const char* hook, const char* how) {
+  SCOPED_TRACE(hook);
+  RunOptions o;
+  o.isolate = std::shared_ptr<ptc::Isolation>(&pool, [](ptc::Isolation*) {});
+  Step s = ptc::run(std::string(";;hook:") + hook + "\n(+ 1 2)", o);
+  EXPECT_FALSE(s.ok) << s.printed;
+  EXPECT_EQ(s.error.kind, ErrorKind::InternalError) << s.error.describe();
+  EXPECT_NE(s.error.message.find("worker process running this program died"), std::string::npos)
+      << s.error.message;
+  EXPECT_NE(s.error.message.find(how), std::string::npos) << s.error.message;
+  // The next call is answered, and the pool is back to its size.
+  Step next = ptc::run("(+ 1 2)", o);
+  EXPECT_TRUE(next.ok) << next.error.describe();
+  EXPECT_TRUE(pool.wait_ready(kReadyMs));
+  EXPECT_EQ(pool.stats().workers, 2u);
+}
+
+TEST(WorkerPool, ACrashEndsOnlyItsOwnRun) {
+  auto pool = make_pool(2);
+  ASSERT_TRUE(pool->wait_ready(kReadyMs));
+  // Under ASan a SEGV is reported first (and the report needs more than the
+  // jail allows): the worker still dies, by one signal or another.
+  expect_worker_died(*pool, "segv", sanitized() ? "" : "SIGSEGV");
+  expect_worker_died(*pool, "abort", sanitized() ? "" : "SIGABRT");
+  expect_worker_died(*pool, "exit", "exited with status 3");
+  EXPECT_EQ(pool->stats().died, 3u);
+}
+
+TEST(WorkerPool, ForbiddenSystemCallsKillTheWorkerBySigsys) {
+  auto pool = make_pool(2);
+  ASSERT_TRUE(pool->wait_ready(kReadyMs));
+  for (const char* probe : {"open", "socket", "execve", "ptrace", "fork", "kill-parent"})
+    expect_worker_died(*pool, probe, "SIGSYS");
+}
+
+TEST(WorkerPool, TheHostsEnvironmentNeverReachesAWorker) {
+  setenv("PTC_ISOLATION_TEST_SECRET", "sk-not-for-programs", 1);
+  auto pool = make_pool(1);
+  unsetenv("PTC_ISOLATION_TEST_SECRET");
+  Step s = ptc::run(";;hook:env\n(+ 1 2)", isolated(pool));
+  EXPECT_TRUE(s.ok) << s.error.describe();
+}
+
+TEST(WorkerPool, AllocationPastTheAddressSpaceLimitIsContained) {
+  if (sanitized()) GTEST_SKIP() << "the sanitizers' shadow memory rules out RLIMIT_AS";
+  auto pool = make_pool(1);
+  // The 8 GiB allocation fails inside the worker; the program then runs.
+  Step s = ptc::run(";;hook:alloc\n(+ 1 2)", isolated(pool));
+  EXPECT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "3");
+}
+
+TEST(WorkerPool, ANativeInfiniteLoopIsKilledAtItsDeadline) {
+  auto pool = make_pool(1);
+  RunOptions o = isolated(pool);
+  o.limits.timeout_ms = 100;
+  o.limits.compile_timeout_ms = 100;
+  auto start = std::chrono::steady_clock::now();
+  Step s = ptc::run(";;hook:spin\n(+ 1 2)", o);
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(s.error.kind, ErrorKind::Timeout) << s.error.describe();
+  EXPECT_NE(s.error.message.find("was killed"), std::string::npos) << s.error.message;
+  EXPECT_EQ(pool->stats().killed, 1u);
+  // The deadline (100 + 100 + the 300 ms margin) is what stopped it, not a
+  // test timeout.
+  EXPECT_LT(took, std::chrono::seconds(20));
+  EXPECT_EQ(ptc::run("(+ 1 2)", o).printed, "3");
+}
+
+TEST(WorkerPool, AWorkerThatLiesIsKilled) {
+  auto pool = make_pool(1);
+  Step s = ptc::run(";;hook:lie\n(+ 1 2)", isolated(pool));
+  EXPECT_EQ(s.error.kind, ErrorKind::InternalError) << s.error.describe();
+  EXPECT_NE(s.error.message.find("malformed frame"), std::string::npos) << s.error.message;
+  EXPECT_EQ(pool->stats().killed, 1u);
+  EXPECT_EQ(ptc::run("(+ 1 2)", isolated(pool)).printed, "3");
+}
+
+TEST(WorkerPool, WorkersAreRecycledAfterMaxRuns) {
+  auto pool = make_pool(1, 3);
+  for (int i = 0; i < 10; ++i)
+    ASSERT_EQ(ptc::run("(+ 1 2)", isolated(pool)).printed, "3");
+  EXPECT_EQ(pool->stats().recycled, 3u);
+  EXPECT_EQ(pool->stats().runs, 10u);
+  EXPECT_GE(pool->stats().started, 4u);
+}
+
+TEST(WorkerPool, AMissingWorkerExecutableIsAClearError) {
+  WorkerPoolOptions o;
+  o.worker_path = "/nonexistent/ptc-worker";
+  try {
+    WorkerPool pool(o);
+    FAIL() << "a pool started without its worker";
+  } catch (const ptc::LispError& e) {
+    EXPECT_EQ(e.error().kind, ErrorKind::InternalError);
+    EXPECT_NE(e.error().message.find("/nonexistent/ptc-worker"), std::string::npos);
+  }
+}
+
+TEST(WorkerPool, TheReleaseWorkerRunsPrograms) {
+  WorkerPoolOptions o;
+  o.workers = 1;
+  o.worker_path = PTC_WORKER_PATH;
+  auto pool = std::make_shared<WorkerPool>(o);
+  EXPECT_EQ(ptc::run("(+ 1 2)", isolated(pool)).printed, "3");
+  // Its programs have no hooks: this is a comment.
+  EXPECT_EQ(ptc::run(";;hook:segv\n(+ 1 2)", isolated(pool)).printed, "3");
+}
+
+// 10,000 calls through 4 workers while a chaos thread kills random workers:
+// every call gets an answer, a value or internal_error; afterwards no fd is
+// left open and no process is left behind.
+TEST(WorkerPool, ChaosKillsLoseOnlyTheirOwnCalls) {
+  size_t fds_before = open_fds();
+  constexpr int kCalls = 10000;
+  std::atomic<int> values{0}, lost{0}, other{0};
+  std::atomic<int> kills{0};
+  {
+    auto pool = make_pool(4, 500);
+    ASSERT_TRUE(pool->wait_ready(kReadyMs));
+    std::atomic<bool> done{false};
+    std::thread chaos([&] {
+      std::mt19937 random(7);
+      while (!done.load()) {
+        std::vector<int> pids = worker_pids();
+        if (!pids.empty() && kill(pids[random() % pids.size()], SIGKILL) == 0) ++kills;
+        // A kill every few hundred calls: the pool must keep up.
+        for (int i = 0; i < 20 && !done.load(); ++i)
+          std::this_thread::yield();
+        usleep(2000);
+      }
+    });
+    std::atomic<int> next{0};
+    std::vector<std::thread> callers;
+    for (int t = 0; t < 4; ++t)
+      callers.emplace_back([&] {
+        RunOptions o = isolated(pool);
+        o.tools["echo"] = ptc::Tool{[](const HostValue& a) { return ToolResult::success(a); }};
+        for (int i; (i = next++) < kCalls;) {
+          Step s = ptc::run(i % 3 ? "(reduce + (range 100))" : "(:n (tool/echo {:n 4950}))", o);
+          if (s.ok && s.printed == "4950")
+            ++values;
+          else if (s.error.kind == ErrorKind::InternalError)
+            ++lost;
+          else
+            ++other, ADD_FAILURE() << s.error.describe();
+        }
+      });
+    for (std::thread& t : callers)
+      t.join();
+    done = true;
+    chaos.join();
+    EXPECT_TRUE(pool->wait_ready(kReadyMs));
+    EXPECT_EQ(pool->stats().workers, 4u);
+  }
+  EXPECT_EQ(values + lost + other, kCalls);
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_GT(kills.load(), 10);
+  EXPECT_LE(lost.load(), kills.load());
+  // Everything the pool held is gone with it: fds, workers, its launcher.
+  EXPECT_EQ(open_fds(), fds_before);
+  EXPECT_TRUE(descendants().empty());
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);  // no child left, not even a zombie
+  RecordProperty("calls", kCalls);
+  RecordProperty("kills", kills.load());
+  RecordProperty("lost", lost.load());
+}
+
+}  // namespace
