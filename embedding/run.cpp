@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "compiler/compiler.hpp"
+#include "embedding/compiled_hook.hpp"
 #include "embedding/execution.hpp"
 #include "embedding/memory_functions.hpp"
 #include "embedding/shared_inputs.hpp"
@@ -29,6 +30,20 @@
 #include "vm/vm.hpp"
 
 namespace ptc {
+
+namespace {
+thread_local CompiledHook t_compiled_hook = nullptr;
+thread_local void* t_compiled_data = nullptr;
+}  // namespace
+
+void set_compiled_hook(CompiledHook hook, void* data) {
+  t_compiled_hook = hook;
+  t_compiled_data = data;
+}
+
+void notify_compiled() {
+  if (t_compiled_hook) t_compiled_hook(t_compiled_data);
+}
 
 namespace {
 
@@ -248,12 +263,14 @@ const CompiledProgram* compile_or_reuse(Ctx& ctx, std::string_view source, const
                                         Clock::time_point started) {
   if (program) {
     ctx.interner.set_parent(&program->ctx.interner);
+    notify_compiled();
     return program->code.get();
   }
   AnalyzerOptions analyzer_options = analyzer_options_for(options, memory, &memory_functions);
   ctx.start_clock_at(started, options.limits.compile_timeout_ms, "compilation");
   compiled_here = compile_source(ctx, source, analyzer_options);
   ctx.start_clock();
+  notify_compiled();
   return compiled_here.get();
 }
 

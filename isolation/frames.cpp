@@ -102,7 +102,7 @@ ReadStatus read_frame(int fd, size_t max_body_bytes, Frame& out) {
     n |= static_cast<uint32_t>(static_cast<uint8_t>(header[i])) << (8 * i);
   auto kind = static_cast<uint8_t>(header[4]);
   if (n == 0 || kind < static_cast<uint8_t>(FrameKind::Hello) ||
-      kind > static_cast<uint8_t>(FrameKind::Done))
+      kind > static_cast<uint8_t>(FrameKind::Started))
     return ReadStatus::BadKind;
   if (n - 1 > max_body_bytes) return ReadStatus::TooLarge;
   out.kind = static_cast<FrameKind>(kind);

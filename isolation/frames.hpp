@@ -24,6 +24,7 @@ enum class FrameKind : uint8_t {
   ToolReply = 4,  // parent -> worker: what the tool gave back
   Cancel = 5,     // parent -> worker: the host cancelled the run
   Done = 6,       // worker -> parent: the run's Step
+  Started = 7,    // worker -> parent: compiled; the run's own timeout starts now
 };
 
 // Bumped when a frame's layout changes: the parent refuses a worker of

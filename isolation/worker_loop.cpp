@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "embedding/compiled_hook.hpp"
 #include "isolation/frames.hpp"
 
 namespace ptc::isolation {
@@ -166,12 +167,24 @@ class Worker {
     o.display_limit = static_cast<size_t>(q.display_limit);
     o.attempt_us = q.attempt_us;
     o.cancel = &cancel_;
-    if (hook_) hook_(q.source);
-    return programs_.run(q.source, o);
+    // Compiled: the parent's deadline is the run's from here. A test hook
+    // acts now, inside the run, as a fault in a builtin would.
+    running_source_ = q.source;
+    set_compiled_hook(
+        [](void* data) {
+          auto* self = static_cast<Worker*>(data);
+          self->send(FrameKind::Started, {});
+          if (self->hook_) self->hook_(self->running_source_);
+        },
+        this);
+    Step step = programs_.run(q.source, o);
+    set_compiled_hook(nullptr, nullptr);
+    return step;
   }
 
   int fd_;
   WorkerTestHook hook_;
+  std::string running_source_;
   std::mutex write_mutex_;
   std::mutex mutex_;
   std::condition_variable wake_;

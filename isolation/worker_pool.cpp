@@ -436,7 +436,12 @@ class IsolatedRun {
           return lied("a frame of no known kind");
       }
       try {
-        if (frame.kind == FrameKind::ToolCall) {
+        if (frame.kind == FrameKind::Started && frame.body.empty() && !started_) {
+          // Compiled: from now on the run has its timeout, and the margin.
+          started_ = true;
+          deadline_ = Clock::now() + std::chrono::milliseconds(uint64_t{l.timeout_ms} +
+                                                               pool_.options.kill_margin_ms);
+        } else if (frame.kind == FrameKind::ToolCall) {
           call_tool(decode_tool_call(frame.body));
         } else if (frame.kind == FrameKind::Done) {
           Step step = decode_step(frame.body);
@@ -577,6 +582,7 @@ class IsolatedRun {
   const RunOptions& options_;
   Clock::time_point deadline_;
   std::optional<Clock::time_point> paused_;
+  bool started_ = false;
   std::mutex write_mutex_;
   std::atomic<bool> stopped_{false};
   std::atomic<int> outstanding_{0};
