@@ -237,7 +237,8 @@ TEST(WorkerPool, CancelReachesTheWorker) {
     started.wait(false);
     cancel = true;
   });
-  Step s = ptc::run("(tool/started {}) (reduce + (range 1000000000))", o);
+  Step s = ptc::run(
+      "(tool/started {}) (reduce (fn [a _] (reduce + a (range 1000))) 0 (range 100000))", o);
   canceller.join();
   EXPECT_FALSE(s.ok);
   EXPECT_EQ(s.error.kind, ErrorKind::Cancelled) << s.error.describe();
