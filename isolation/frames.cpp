@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -94,21 +95,69 @@ bool write_frame(int fd, FrameKind kind, std::string_view body) {
          io_all(fd, const_cast<char*>(body.data()), body.size(), true);
 }
 
-ReadStatus read_frame(int fd, size_t max_body_bytes, Frame& out) {
-  char header[kFrameHeaderBytes];
-  if (!io_all(fd, header, sizeof header, false)) return ReadStatus::Closed;
+namespace {
+
+uint32_t frame_length(const char* header) {
   uint32_t n = 0;
   for (int i = 0; i < 4; ++i)
     n |= static_cast<uint32_t>(static_cast<uint8_t>(header[i])) << (8 * i);
+  return n;
+}
+
+}  // namespace
+
+bool FrameReader::ready() const {
+  size_t have = end_ - start_;
+  return have >= kFrameHeaderBytes &&
+         (check_header() != ReadStatus::Ok ||
+          have >= kFrameHeaderBytes - 1 + frame_length(buffer_.data() + start_));
+}
+
+ReadStatus FrameReader::check_header() const {
+  const char* header = buffer_.data() + start_;
+  uint32_t n = frame_length(header);
   auto kind = static_cast<uint8_t>(header[4]);
   if (n == 0 || kind < static_cast<uint8_t>(FrameKind::Hello) ||
-      kind > static_cast<uint8_t>(FrameKind::Started))
+      kind > static_cast<uint8_t>(FrameKind::Started) || kind == 5)
     return ReadStatus::BadKind;
-  if (n - 1 > max_body_bytes) return ReadStatus::TooLarge;
-  out.kind = static_cast<FrameKind>(kind);
-  out.body.resize(n - 1);
-  if (!io_all(fd, out.body.data(), out.body.size(), false)) return ReadStatus::Closed;
+  if (n - 1 > max_) return ReadStatus::TooLarge;
   return ReadStatus::Ok;
+}
+
+ReadStatus FrameReader::next(Frame& out) {
+  constexpr size_t kChunk = 64 * 1024;
+  for (;;) {
+    size_t have = end_ - start_;
+    size_t whole = 0;
+    if (have >= kFrameHeaderBytes) {
+      if (ReadStatus s = check_header(); s != ReadStatus::Ok) return s;
+      whole = kFrameHeaderBytes - 1 + frame_length(buffer_.data() + start_);
+      if (have >= whole) {
+        out.kind = static_cast<FrameKind>(buffer_[start_ + 4]);
+        out.body.assign(buffer_.data() + start_ + kFrameHeaderBytes, whole - kFrameHeaderBytes);
+        start_ += whole;
+        if (start_ == end_) {
+          start_ = end_ = 0;
+          if (buffer_.size() > (size_t{1} << 20))
+            std::vector<char>().swap(buffer_);  // after a big one
+        }
+        return ReadStatus::Ok;
+      }
+    }
+    // Room for the rest of this frame (or a chunk), at the front.
+    if (start_ > 0) {
+      std::memmove(buffer_.data(), buffer_.data() + start_, have);
+      start_ = 0;
+      end_ = have;
+    }
+    size_t want = std::max(whole, have + kChunk);
+    if (buffer_.size() < want) buffer_.resize(want);
+    ssize_t got;
+    while ((got = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_)) < 0 &&
+           errno == EINTR) {}
+    if (got <= 0) return ReadStatus::Closed;
+    end_ += static_cast<size_t>(got);
+  }
 }
 
 // ---------------------------------------------------------------- hello
@@ -309,6 +358,21 @@ ToolReply decode_tool_reply(std::string_view body) {
     t.result = ToolResult::failure(r.str("tool reply (error)"));
   expect_end(r, "tool reply");
   return t;
+}
+
+// ---------------------------------------------------------------- started
+
+std::string encode_started(uint32_t since_ms) {
+  ValueWriter w;
+  w.varint(since_ms);
+  return std::move(w.out);
+}
+
+uint32_t decode_started(std::string_view body) {
+  ValueReader r = reader_of(body);
+  uint32_t since = r.u32("started (milliseconds)");
+  expect_end(r, "started");
+  return since;
 }
 
 // ---------------------------------------------------------------- step

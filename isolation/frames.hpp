@@ -22,9 +22,9 @@ enum class FrameKind : uint8_t {
   Run = 2,        // parent -> worker: a program and its options
   ToolCall = 3,   // worker -> parent: call a host tool
   ToolReply = 4,  // parent -> worker: what the tool gave back
-  Cancel = 5,     // parent -> worker: the host cancelled the run
-  Done = 6,       // worker -> parent: the run's Step
-  Started = 7,    // worker -> parent: compiled; the run's own timeout starts now
+  // 5 was Cancel: a cancel is a signal now (SIGUSR1 carrying the run's number).
+  Done = 6,     // worker -> parent: the run's Step
+  Started = 7,  // worker -> parent: a run still going, compiled this long ago
 };
 
 // Bumped when a frame's layout changes: the parent refuses a worker of
@@ -44,9 +44,26 @@ std::string frame_header(FrameKind kind, size_t body_bytes);
 bool write_frame(int fd, FrameKind kind, std::string_view body);
 
 enum class ReadStatus { Ok, Closed, TooLarge, BadKind };
-// Reads one whole frame (blocking); a length past `max_body_bytes` or an
-// unknown kind is refused before anything more is read.
-ReadStatus read_frame(int fd, size_t max_body_bytes, Frame& out);
+
+// Reads frames from one socket, as many bytes at a time as have arrived, so
+// that frames sent together (Started and Done) cost one read.
+class FrameReader {
+ public:
+  FrameReader(int fd, size_t max_body_bytes) : fd_(fd), max_(max_body_bytes) {}
+  // Whether a whole frame is already buffered (next() will not block).
+  bool ready() const;
+  // The next frame (blocking); a length past the cap or an unknown kind is
+  // refused before anything more is read.
+  ReadStatus next(Frame& out);
+
+ private:
+  ReadStatus check_header() const;
+  int fd_;
+  size_t max_;
+  std::vector<char> buffer_;  // bytes [start_, end_) are read and not yet taken
+  size_t start_ = 0;
+  size_t end_ = 0;
+};
 
 // ---------------------------------------------------------------- bodies
 
@@ -111,6 +128,9 @@ std::string encode_tool_call(const ToolCallRequest& call);
 ToolCallRequest decode_tool_call(std::string_view body);
 std::string encode_tool_reply(const ToolReply& reply);
 ToolReply decode_tool_reply(std::string_view body);
+// Started: how many milliseconds ago the program finished compiling.
+std::string encode_started(uint32_t since_ms);
+uint32_t decode_started(std::string_view body);
 std::string encode_step(const Step& step);
 Step decode_step(std::string_view body);
 

@@ -115,6 +115,7 @@ bool send_message(int fd, const ControlMessage& m, int fd1 = -1, int fd2 = -1) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
   signal(SIGCHLD, SIG_DFL);
+  prepare_cancel_signal();
   warm_up_threads();
 
   JailSettings jail;

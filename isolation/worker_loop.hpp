@@ -12,6 +12,10 @@ namespace ptc::isolation {
 // jail on demand; release binaries pass nullptr and have no such code.
 using WorkerTestHook = void (*)(std::string_view source);
 
+// Installs the handler of a cancel (SIGUSR1 with the run's number): before
+// the jail, in the worker.
+void prepare_cancel_signal();
+
 // Serves runs until the parent closes the socket; then ends the process.
 [[noreturn]] void serve_worker(int fd, WorkerTestHook hook);
 

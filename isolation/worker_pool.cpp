@@ -8,7 +8,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -24,6 +23,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -137,6 +137,7 @@ struct Worker {
   int socket = -1;
   int pidfd = -1;
   size_t runs = 0;
+  std::unique_ptr<FrameReader> reader;
   std::deque<uint64_t> prepared;  // the worker's prepared contexts, most recent first
 
   ~Worker() {
@@ -144,6 +145,33 @@ struct Worker {
     if (pidfd >= 0) close(pidfd);
   }
   void kill() const { syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0); }
+  // Cancels its run number `run` (worker_loop.cpp's on_cancel).
+  void cancel(size_t run) const {
+    siginfo_t info{};
+    info.si_signo = SIGUSR1;
+    info.si_code = SI_QUEUE;
+    info.si_value.sival_int = static_cast<int>(run);
+    syscall(SYS_pidfd_send_signal, pidfd, SIGUSR1, &info, 0);
+  }
+};
+
+// A run the watchdog looks after: its deadline (moved on while the host's
+// tools run, and once the worker says when it compiled), its cancel flag.
+struct Watched {
+  Worker* worker = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
+  size_t run = 0;  // the worker's number for it
+  // Under the pool's watch_mutex:
+  Clock::time_point deadline;
+  int tools = 0;  // host tool calls running
+  Clock::time_point paused_at;
+  bool cancel_sent = false;
+  std::atomic<bool> killed{false};  // by the watchdog, at the deadline
+
+  Clock::time_point deadline_now(std::mutex& m) {
+    std::lock_guard lock(m);
+    return deadline;
+  }
 };
 
 struct WorkerPool::State {
@@ -167,6 +195,49 @@ struct WorkerPool::State {
   bool stopping = false;
   WorkerPoolStats counts;
   std::thread control_thread;
+
+  // The watchdog: every 20 ms, kills the workers of runs past their
+  // deadline and forwards cancels (so a run's own thread only reads).
+  std::mutex watch_mutex;
+  std::condition_variable watchdog_wake;
+  std::set<Watched*> watched;
+  bool watchdog_stop = false;
+  std::thread watchdog;
+
+  void watch(Watched* w) {
+    std::lock_guard lock(watch_mutex);
+    watched.insert(w);
+  }
+  void unwatch(Watched* w) {
+    std::lock_guard lock(watch_mutex);
+    watched.erase(w);
+  }
+  // The host's tools do not count against the worker's deadline.
+  void tool_started(Watched& w) {
+    std::lock_guard lock(watch_mutex);
+    if (w.tools++ == 0) w.paused_at = Clock::now();
+  }
+  void tool_ended(Watched& w) {
+    std::lock_guard lock(watch_mutex);
+    if (--w.tools == 0) w.deadline += Clock::now() - w.paused_at;
+  }
+  void watchdog_loop() {
+    std::unique_lock lock(watch_mutex);
+    while (!watchdog_stop) {
+      watchdog_wake.wait_for(lock, std::chrono::milliseconds(20));
+      auto now = Clock::now();
+      for (Watched* w : watched) {
+        if (w->cancel && !w->cancel_sent && w->cancel->load()) {
+          w->cancel_sent = true;
+          w->worker->cancel(w->run);
+        }
+        if (w->tools == 0 && now >= w->deadline && !w->killed.load()) {
+          w->killed.store(true);
+          w->worker->kill();
+        }
+      }
+    }
+  }
 
   std::mutex prepared_mutex;
   struct PreparedEntry {
@@ -264,8 +335,8 @@ struct WorkerPool::State {
     } else {
       Frame frame;
       Hello hello;
-      bool ok =
-          read_frame(w->socket, 64, frame) == ReadStatus::Ok && frame.kind == FrameKind::Hello;
+      w->reader = std::make_unique<FrameReader>(w->socket, max_frame);
+      bool ok = w->reader->next(frame) == ReadStatus::Ok && frame.kind == FrameKind::Hello;
       if (ok) try {
           hello = decode_hello(frame.body);
         } catch (LispError&) {
@@ -369,83 +440,64 @@ class ParentToolCall final : public ToolCallContext {
 class IsolatedRun {
  public:
   IsolatedRun(WorkerPool::State& pool, Worker& worker, const RunOptions& options)
-      : pool_(pool), w_(worker), options_(options) {}
+      : pool_(pool), w_(worker), options_(options) {
+    watch_.worker = &worker;
+    watch_.cancel = options.cancel;
+  }
 
   ~IsolatedRun() {
     stopped_.store(true);
     for (std::thread& t : tools_)
       t.join();
-    if (wake_ >= 0) close(wake_);
+    pool_.unwatch(&watch_);
   }
 
-  // The Step, and whether the worker can take another run.
+  // The Step, and whether the worker can take another run. This thread only
+  // reads the worker's frames (one blocking read per wake-up); the pool's
+  // watchdog kills the worker at its deadline and forwards a cancel.
   std::pair<Step, bool> run(std::string_view source) {
-    wake_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wake_ < 0) return {failed_step(ErrorKind::InternalError, "eventfd failed", ""), true};
     const Limits& l = options_.limits;
-    auto budget = std::chrono::milliseconds(uint64_t{l.compile_timeout_ms} + l.timeout_ms +
-                                            pool_.options.kill_margin_ms);
-    deadline_ = Clock::now() + budget;
     std::string body;
     try {
       body = encode_run(request(source));
     } catch (LispError& e) {  // options that cannot be sent (a value nested too deep)
       return {failed_step(e.error().kind, e.error().message, e.error().hint), true};
     }
+    watch_.run = ++w_.runs;
+    watch_.deadline =
+        Clock::now() + std::chrono::milliseconds(uint64_t{l.compile_timeout_ms} + l.timeout_ms +
+                                                 pool_.options.kill_margin_ms);
+    pool_.watch(&watch_);
     if (!send(FrameKind::Run, body)) return died();
-    ++w_.runs;
-    bool cancel_sent = false;
     for (;;) {
-      bool waiting_on_tools = outstanding_.load() > 0;
-      auto now = Clock::now();
-      if (waiting_on_tools && !paused_) paused_ = now;
-      if (!waiting_on_tools && paused_) {
-        deadline_ += now - *paused_;  // the host's tools do not count against the worker
-        paused_.reset();
-      }
-      if (!waiting_on_tools && now >= deadline_) return overran();
-      int wait_ms = waiting_on_tools
-                        ? -1
-                        : static_cast<int>(
-                              std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now)
-                                  .count()) +
-                              1;
-      if (options_.cancel && !cancel_sent) wait_ms = wait_ms < 0 ? 20 : std::min(wait_ms, 20);
-      pollfd fds[2] = {{w_.socket, POLLIN, 0}, {wake_, POLLIN, 0}};
-      int n = poll(fds, 2, wait_ms);
-      if (n < 0 && errno != EINTR) return died();
-      if (options_.cancel && !cancel_sent && options_.cancel->load()) {
-        cancel_sent = true;
-        send(FrameKind::Cancel, "");
-      }
-      if (n <= 0) continue;
-      if (fds[1].revents & POLLIN) {
-        uint64_t v;
-        (void)!read(wake_, &v, sizeof v);
-      }
-      if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Frame frame;
-      switch (read_frame(w_.socket, pool_.max_frame, frame)) {
+      switch (w_.reader->next(frame)) {
         case ReadStatus::Ok:
           break;
         case ReadStatus::Closed:
-          return died();
+          return watch_.killed.load() ? overran() : died();
         case ReadStatus::TooLarge:
           return lied(fmt::format("a frame larger than the cap of {} bytes", pool_.max_frame));
         case ReadStatus::BadKind:
           return lied("a frame of no known kind");
       }
       try {
-        if (frame.kind == FrameKind::Started && frame.body.empty() && !started_) {
-          // Compiled: from now on the run has its timeout, and the margin.
-          started_ = true;
-          deadline_ = Clock::now() + std::chrono::milliseconds(uint64_t{l.timeout_ms} +
-                                                               pool_.options.kill_margin_ms);
+        if (frame.kind == FrameKind::Started) {
+          // Compiled this long ago: from then on the run has its timeout,
+          // and the margin.
+          uint32_t since = decode_started(frame.body);
+          std::lock_guard lock(pool_.watch_mutex);
+          watch_.deadline =
+              Clock::now() - std::chrono::milliseconds(since) +
+              std::chrono::milliseconds(uint64_t{l.timeout_ms} + pool_.options.kill_margin_ms);
         } else if (frame.kind == FrameKind::ToolCall) {
           call_tool(decode_tool_call(frame.body));
         } else if (frame.kind == FrameKind::Done) {
           Step step = decode_step(frame.body);
-          return {std::move(step), true};
+          pool_.unwatch(&watch_);
+          // Killed at its deadline just as it answered: the answer stands,
+          // the worker is gone.
+          return {std::move(step), !watch_.killed.load()};
         } else {
           return lied("a frame only a parent sends");
         }
@@ -504,13 +556,13 @@ class IsolatedRun {
 
   void call_tool(ToolCallRequest call) {
     auto it = options_.tools.find(call.tool);
-    ++outstanding_;
+    pool_.tool_started(watch_);
     tools_.emplace_back([this, call = std::move(call), it] {
       ToolResult r;
       if (it == options_.tools.end() || !it->second.fn) {
         r = ToolResult::failure("the tool has no implementation");
       } else {
-        ParentToolCall context(stopped_, options_.cancel, deadline_);
+        ParentToolCall context(stopped_, options_.cancel, watch_.deadline_now(pool_.watch_mutex));
         const ToolCallContext* saved = exchange_current_tool_call(&context);
         try {
           r = it->second.fn(call.args);
@@ -528,9 +580,7 @@ class IsolatedRun {
         reply = encode_tool_reply({call.id, ToolResult::failure(e.error().message)});
       }
       send(FrameKind::ToolReply, reply);
-      --outstanding_;
-      uint64_t one = 1;
-      (void)!write(wake_, &one, sizeof one);
+      pool_.tool_ended(watch_);
     });
   }
 
@@ -580,14 +630,10 @@ class IsolatedRun {
   WorkerPool::State& pool_;
   Worker& w_;
   const RunOptions& options_;
-  Clock::time_point deadline_;
-  std::optional<Clock::time_point> paused_;
-  bool started_ = false;
+  Watched watch_;
   std::mutex write_mutex_;
   std::atomic<bool> stopped_{false};
-  std::atomic<int> outstanding_{0};
   std::vector<std::thread> tools_;
-  int wake_ = -1;
 };
 
 int64_t ns_of(Clock::time_point t) {
@@ -663,6 +709,7 @@ WorkerPool::WorkerPool(WorkerPoolOptions options) : state_(std::make_shared<Stat
   }
   s.namespaces = ready.a == 1;
   s.control_thread = std::thread([&s] { s.control_loop(); });
+  s.watchdog = std::thread([&s] { s.watchdog_loop(); });
   std::unique_lock lock(s.mutex);
   s.replenish(lock);
 }
@@ -676,6 +723,12 @@ WorkerPool::~WorkerPool() {
     s.ready.clear();
     s.changed.notify_all();
   }
+  {
+    std::lock_guard lock(s.watch_mutex);
+    s.watchdog_stop = true;
+  }
+  s.watchdog_wake.notify_all();
+  s.watchdog.join();
   shutdown(s.control, SHUT_RDWR);  // the launcher ends every worker and itself
   s.control_thread.join();
   close(s.control);
