@@ -125,6 +125,8 @@ const char* ptc_status_name(ptc_status status) {
       return "out_of_memory";
     case PTC_INTERNAL:
       return "internal";
+    case PTC_UNAVAILABLE:
+      return "unavailable";
     default:
       break;
   }

@@ -73,6 +73,16 @@ Answers answers_arg(std::string_view json) {
   return answers;
 }
 
+// Executions wait in this process's memory: options that carry a worker
+// pool are refused before anything starts (ptc::start would say so in C++
+// terms).
+void refuse_isolation(const ptc_options* options) {
+  if (options && options->run.isolate)
+    throw InvalidArgument(
+        "executions (ptc_start, ptc_start_compiled, ptc_load) cannot run isolated: clear the "
+        "options' worker pool with ptc_options_set_isolate(options, NULL), or use ptc_run");
+}
+
 // Starts or loads an execution into *out. An execution whose fiber finds no
 // memory for its stack is out of memory, as any allocation.
 template <class Make>
@@ -95,6 +105,7 @@ ptc_status ptc_start(const char* source, size_t len, const ptc_options* options,
   return guarded([&] {
     out_arg(out, "out");
     std::string_view text = text_arg(source, len, "source");
+    refuse_isolation(options);
     return hand_out(options, out, [&] { return start(text, run_options(options)); });
   });
 }
@@ -104,6 +115,7 @@ ptc_status ptc_start_compiled(const ptc_program* program, const ptc_options* opt
   return guarded([&] {
     out_arg(out, "out");
     const ptc_program& p = required(program, "program");
+    refuse_isolation(options);
     return hand_out(options, out, [&] { return start(*p.program, run_options(options)); });
   });
 }
@@ -198,6 +210,7 @@ ptc_status ptc_load(const char* bytes, size_t len, const ptc_options* options, c
       throw InvalidArgument("len must be the snapshot's length: its bytes may contain NUL");
     std::string_view snapshot = text_arg(bytes, len, "bytes");
     std::string_view k = text_arg(key, key_len, "key");
+    refuse_isolation(options);
     try {
       return hand_out(options, out, [&] { return load(snapshot, run_options(options), k); });
     } catch (const LispError& err) {

@@ -25,6 +25,12 @@ struct ptc_cancel_token {
   std::shared_ptr<std::atomic<bool>> flag = std::make_shared<std::atomic<bool>>(false);
 };
 
+// A reference to a pool of worker processes: options that carry it hold one
+// more (RunOptions::isolate), so it may be freed before them.
+struct ptc_worker_pool {
+  std::shared_ptr<ptc::WorkerPool> pool;
+};
+
 struct ptc_prepared_context {
   std::shared_ptr<const ptc::PreparedContext> context;
 };

@@ -353,6 +353,13 @@ ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel_token* 
   });
 }
 
+ptc_status ptc_options_set_isolate(ptc_options* options, ptc_worker_pool* pool) {
+  return guarded([&] {
+    required(options, "options").run.isolate = pool ? pool->pool : nullptr;
+    return PTC_OK;
+  });
+}
+
 ptc_status ptc_options_add_tool(ptc_options* options, const char* name, ptc_tool_fn fn, void* user,
                                 ptc_free_fn free_user, int cacheable) {
   return guarded([&] {

@@ -47,7 +47,8 @@
  * Thread safety.
  *   - ptc_program, ptc_prepared_context, ptc_cancel_token: immutable (a
  *     token only ever goes from not cancelled to cancelled) and safe to use
- *     from any number of threads at once.
+ *     from any number of threads at once. So is ptc_worker_pool: any number
+ *     of threads may run through one pool.
  *   - ptc_options: not thread-safe to modify. Several threads may run with
  *     the same options at once as long as no thread modifies or frees them
  *     meanwhile.
@@ -117,14 +118,19 @@ typedef enum ptc_status {
   PTC_OUT_OF_MEMORY = 3,
   /* A bug in ptc-lisp (an unexpected exception): the message says what. */
   PTC_INTERNAL = 4,
+  /* Something the call needs from the system is missing or failed to start:
+   * ptc_worker_pool_new found no ptc-worker executable, or it could not
+   * start its worker processes. Nothing was changed; the message says what
+   * and how to fix it. */
+  PTC_UNAVAILABLE = 5,
   /* Not statuses: they make the enum an int of which every value is valid,
    * whatever a host passes. */
   PTC_STATUS_ENUM_MIN_ = -2147483647 - 1,
   PTC_STATUS_ENUM_MAX_ = 2147483647
 } ptc_status;
 
-/* "ok", "program_error", "invalid_argument", "out_of_memory", "internal";
- * "unknown" for other values. Static storage. */
+/* "ok", "program_error", "invalid_argument", "out_of_memory", "internal",
+ * "unavailable"; "unknown" for other values. Static storage. */
 PTC_API const char* ptc_status_name(ptc_status status);
 
 /* The message of the last failure on this thread ("" after a success).
@@ -143,6 +149,7 @@ typedef struct ptc_prepared_context ptc_prepared_context;
 typedef struct ptc_cancel_token ptc_cancel_token;
 typedef struct ptc_tool_reply ptc_tool_reply;
 typedef struct ptc_execution ptc_execution;
+typedef struct ptc_worker_pool ptc_worker_pool;
 
 /* ---------------------------------------------------------------- cancel tokens */
 
@@ -174,6 +181,66 @@ PTC_API ptc_status ptc_prepare_context(const char* json, size_t len, size_t max_
 PTC_API size_t ptc_prepared_context_bytes(const ptc_prepared_context* context);
 /* Options that carry the context keep it alive: it may be freed first. */
 PTC_API void ptc_prepared_context_free(ptc_prepared_context* context);
+
+/* ---------------------------------------------------------------- worker pools */
+
+/* Isolated runs (include/ptc/worker_pool.hpp): a pool of jailed worker
+ * processes, forked ahead of time from the `ptc-worker` executable. Options
+ * that carry a pool (ptc_options_set_isolate) make ptc_run,
+ * ptc_program_run and ptc_session_eval run the program in one of its
+ * workers: no new privileges, rlimits on memory, CPU time and files, a
+ * seccomp-bpf allowlist, and new user, pid, network and IPC namespaces
+ * where the kernel allows them. Everything else stays in this process: the
+ * tool callbacks are called here (on a thread the pool starts for each call,
+ * several at once for pmap), and the result is the one ptc_run gives
+ * in-process. A run whose worker dies (a crash, its jail, out of memory)
+ * fails with reason "internal_error" and nothing else is affected; one that
+ * overruns its deadline by kill_margin_ms is killed and fails with
+ * "timeout". Executions (ptc_start, ptc_load) cannot run isolated.
+ *
+ * `options_json` (UTF-8, `len` bytes or PTC_NTS; NULL for all the defaults)
+ * is a JSON object of any of:
+ *   "workers"         worker processes kept ready (4; 0 means 1); runs
+ *                     beyond them wait for one
+ *   "max_runs"        runs a worker takes before it is replaced (1000; 0 =
+ *                     no limit)
+ *   "max_heap_bytes"  the largest max_heap_bytes limit runs will ask for: it
+ *                     sizes each worker's address-space cap (67108864)
+ *   "kill_margin_ms"  past a run's compile_timeout + timeout + pmap_timeout
+ *                     by this much, its worker is killed (1000)
+ *   "max_frame_bytes" the largest result a worker may send (0: 64 MiB plus
+ *                     16 times max_heap_bytes)
+ *   "worker_path"     the ptc-worker executable; absent or null: the
+ *                     environment variable PTC_WORKER, else the one
+ *                     installed beside libptc.so.0 or the executable that
+ *                     links the library statically (the same folder, then
+ *                     ../libexec/ptc/)
+ *   "namespaces"      new namespaces where the kernel allows them (true)
+ *   "worker_stderr"   the workers' standard error goes to this process's
+ *                     (false: /dev/null)
+ * The launcher process starts now and the workers are forked in the
+ * background. PTC_INVALID_ARGUMENT for malformed JSON, an unknown key or a
+ * value of the wrong type; PTC_UNAVAILABLE when no ptc-worker is found or it
+ * does not start (the message says why and how to fix it); *out is then
+ * NULL.
+ * Free with ptc_worker_pool_free. */
+PTC_API ptc_status ptc_worker_pool_new(const char* options_json, size_t len, ptc_worker_pool** out);
+/* The pool's figures as a JSON object:
+ *   {"workers": live worker processes (ready or running a program),
+ *    "busy": running a program, "started": workers started since the pool
+ *    was made, "runs": programs run, "recycled": workers retired after
+ *    max_runs, "died": workers that died during a run or while ready,
+ *    "killed": workers killed (past their deadline, or a malformed frame),
+ *    "namespaces": whether the workers run in namespaces of their own,
+ *    "worker_path": "<the ptc-worker executable used>"}
+ * Owned by the library: valid until the next ptc_worker_pool_stats_json
+ * call on this thread (as ptc_last_error). NULL for NULL (an invalid
+ * argument). Thread-safe. */
+PTC_API const char* ptc_worker_pool_stats_json(const ptc_worker_pool* pool, size_t* len);
+/* Releases the caller's reference. Options (and sessions made from them)
+ * that carry the pool keep it alive: it may be freed first. The worker
+ * processes end with the last reference, after the runs in progress end. */
+PTC_API void ptc_worker_pool_free(ptc_worker_pool* pool);
 
 /* ---------------------------------------------------------------- tools */
 
@@ -285,6 +352,13 @@ PTC_API ptc_status ptc_options_set_display_limit(ptc_options* options, size_t li
 /* Runs with these options stop when the token is cancelled. The options keep
  * it alive. NULL detaches it. */
 PTC_API ptc_status ptc_options_set_cancel_token(ptc_options* options, ptc_cancel_token* token);
+/* Runs with these options (ptc_run, ptc_program_run, and the evals of a
+ * session made from them) run isolated in one of the pool's worker
+ * processes; see ptc_worker_pool_new. The options keep the pool alive (a
+ * session copies the reference). NULL clears it: runs are in-process again.
+ * ptc_start, ptc_start_compiled and ptc_load refuse options that carry a
+ * pool (PTC_INVALID_ARGUMENT). */
+PTC_API ptc_status ptc_options_set_isolate(ptc_options* options, ptc_worker_pool* pool);
 /* Adds a tool (or replaces the one of that name): programs call it as
  * (tool/<name> {...}); names are kebab-case ("get-user"). `fn` must not be
  * NULL; `user` is passed to every call; `free_user` (may be NULL) is called

@@ -3,7 +3,9 @@
  * calls from pmap worker threads), limits, cancellation from another thread,
  * sessions, compiled programs, prepared contexts shared by threads, invalid
  * arguments, and executions (deferred tools, pending calls, resumes from
- * other threads, dump and load, cancel). Compiled as C11 with -Wall -Wextra -Werror. */
+ * other threads, dump and load, cancel), and isolated runs through a worker
+ * pool (the same results as in-process, tools called here, a missing
+ * ptc-worker reported). Compiled as C11 with -Wall -Wextra -Werror. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <ptc/ptc.h>
@@ -1351,6 +1353,246 @@ static void test_invalid_arguments(void) {
   ptc_options_free(o);
 }
 
+/* ---------------------------------------------------------------- worker pools */
+
+/* The ptc-worker of this build (tests/CMakeLists.txt). */
+#ifndef PTC_TEST_WORKER
+#error "PTC_TEST_WORKER must name the build's ptc-worker"
+#endif
+
+static ptc_worker_pool* new_pool(const char* json) {
+  ptc_worker_pool* pool = NULL;
+  CHECK_STATUS(ptc_worker_pool_new(json, PTC_NTS, &pool), PTC_OK);
+  return pool;
+}
+
+/* A result's whole JSON without what differs from run to run: "usage" and
+ * every "duration_ms". Caller frees. */
+static char* stable_json(const ptc_result* r) {
+  const char* json = ptc_result_json(r, NULL);
+  if (!json) return strdup("(NULL)");
+  char* out = malloc(strlen(json) + 1);
+  char* o = out;
+  for (const char* p = json; *p;) {
+    if (strncmp(p, "\"usage\":{", 9) == 0) {
+      p = strchr(p, '}') + 1;
+      if (*p == ',') ++p;
+    } else if (strncmp(p, "\"duration_ms\":", 14) == 0) {
+      p += 14;
+      while (*p && *p != ',' && *p != '}')
+        ++p;
+      if (*p == ',') ++p;
+    } else {
+      *o++ = *p++;
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
+/* `source` gives the same status and result (all but timings) in-process
+ * and isolated. */
+static void check_same(const char* source, const ptc_options* in_process,
+                       const ptc_options* isolated) {
+  ptc_result* a = NULL;
+  ptc_result* b = NULL;
+  ptc_status sa = ptc_run(source, PTC_NTS, in_process, &a);
+  ptc_status sb = ptc_run(source, PTC_NTS, isolated, &b);
+  ++g_checks;
+  if (sa != sb) {
+    ++g_failures;
+    fprintf(stderr, "%s: %s: status %s in-process, %s isolated (%s)\n", g_test, source,
+            ptc_status_name(sa), ptc_status_name(sb), ptc_last_error());
+  }
+  if (a && b) {
+    char* ja = stable_json(a);
+    char* jb = stable_json(b);
+    ++g_checks;
+    if (strcmp(ja, jb) != 0) {
+      ++g_failures;
+      fprintf(stderr, "%s: %s:\n  in-process %s\n  isolated   %s\n", g_test, source, ja, jb);
+    }
+    free(ja);
+    free(jb);
+  }
+  ptc_result_free(a);
+  ptc_result_free(b);
+}
+
+static void test_worker_pool_options(void) {
+  g_test = "worker pool options";
+  ptc_worker_pool* pool = (ptc_worker_pool*)&g_checks; /* cleared on failure */
+  CHECK_STATUS(ptc_worker_pool_new("{\"workers\": ", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
+  CHECK(pool == NULL);
+  CHECK_CONTAINS(ptc_last_error(), "line 1, column");
+  CHECK_STATUS(ptc_worker_pool_new("[1]", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_worker_pool_new("{\"threads\": 2}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "unknown key \"threads\"");
+  CHECK_STATUS(ptc_worker_pool_new("{\"workers\": -1}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "\"workers\" must be a whole number");
+  CHECK_STATUS(ptc_worker_pool_new("{\"workers\": 1.5}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_worker_pool_new("{\"namespaces\": 1}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "\"namespaces\" must be true or false");
+  CHECK_STATUS(ptc_worker_pool_new("{\"worker_path\": 7}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_worker_pool_new("{\"worker_path\": \"\"}", PTC_NTS, &pool),
+               PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_worker_pool_new(NULL, 0, NULL), PTC_INVALID_ARGUMENT);
+  CHECK(ptc_worker_pool_stats_json(NULL, NULL) == NULL);
+  CHECK(ptc_last_status() == PTC_INVALID_ARGUMENT);
+  CHECK_STATUS(ptc_options_set_isolate(NULL, NULL), PTC_INVALID_ARGUMENT);
+  ptc_worker_pool_free(NULL);
+
+  /* No ptc-worker: an error status and message, never a crash. */
+  CHECK_STATUS(
+      ptc_worker_pool_new("{\"worker_path\": \"/nonexistent/ptc-worker\"}", PTC_NTS, &pool),
+      PTC_UNAVAILABLE);
+  CHECK(pool == NULL);
+  CHECK_CONTAINS(ptc_last_error(), "/nonexistent/ptc-worker could not be started");
+  CHECK_STR(ptc_status_name(PTC_UNAVAILABLE), "unavailable");
+  /* The default place: beside this test executable (build/tests/), where
+   * there is none. */
+  char* saved = getenv("PTC_WORKER") ? strdup(getenv("PTC_WORKER")) : NULL;
+  unsetenv("PTC_WORKER");
+  CHECK_STATUS(ptc_worker_pool_new(NULL, 0, &pool), PTC_UNAVAILABLE);
+  CHECK(pool == NULL);
+  CHECK_CONTAINS(ptc_last_error(),
+                 "ptc-worker, the worker executable of isolated runs, was not "
+                 "found");
+  CHECK_CONTAINS(ptc_last_error(), "PTC_WORKER");
+  /* $PTC_WORKER names it. */
+  setenv("PTC_WORKER", PTC_TEST_WORKER, 1);
+  CHECK_STATUS(ptc_worker_pool_new("{\"workers\": 1}", PTC_NTS, &pool), PTC_OK);
+  CHECK(pool != NULL);
+  CHECK_CONTAINS(ptc_worker_pool_stats_json(pool, NULL), "\"worker_path\":\"");
+  CHECK_CONTAINS(ptc_worker_pool_stats_json(pool, NULL), "/ptc-worker\"}");
+  ptc_worker_pool_free(pool);
+  if (saved)
+    setenv("PTC_WORKER", saved, 1);
+  else
+    unsetenv("PTC_WORKER");
+  free(saved);
+}
+
+static void test_isolated_runs(void) {
+  g_test = "isolated runs";
+  ptc_worker_pool* pool =
+      new_pool("{\"workers\": 2, \"worker_path\": \"" PTC_TEST_WORKER "\", \"max_runs\": 0}");
+  if (!pool) return;
+  tool_state state;
+  tool_state_init(&state);
+  ptc_options* in_process = ptc_options_new();
+  ptc_options* isolated = ptc_options_new();
+  ptc_options* both[2] = {in_process, isolated};
+  for (int i = 0; i < 2; ++i) {
+    ptc_options* o = both[i];
+    CHECK_STATUS(ptc_options_add_tool(o, "get-user", get_user, &state, NULL, 0), PTC_OK);
+    CHECK_STATUS(ptc_options_add_tool(o, "echo", echo_args, NULL, NULL, 1), PTC_OK);
+    CHECK_STATUS(
+        ptc_options_set_context_json(
+            o, "{\"orders\": [{\"user\": 7, \"total\": 30}, {\"user\": 8, \"total\": 12}]}",
+            PTC_NTS),
+        PTC_OK);
+    CHECK_STATUS(ptc_options_set_memory_json(o, "{\"base\": 100}", PTC_NTS), PTC_OK);
+  }
+  CHECK_STATUS(ptc_options_set_isolate(isolated, pool), PTC_OK);
+
+  static const char* const programs[] = {
+      "(+ 1 2)",
+      "{:a [1 2.5 nil] :b #{\"x\"} \"k\" :v :big 123456789012345678901234567890}",
+      "(println \"hi\") (prn [1 2]) :done",
+      "(def x 10) (defn times-x [n] (* n x base)) (times-x 4)",
+      "(do\n  (+ 1 :a))",
+      "(fail {:reason \"x\" :n 1})",
+      "(return 5)",
+      "(loop [i 0] (recur (inc i)))",
+      "(mapv #(:name (tool/get-user {:id (:user %)})) (filter #(> (:total %) 20) data/orders))",
+      "(tool/get-user {:id 0})",
+      "[(tool/echo {:a 1}) (tool/echo {\"a\" 1})]",
+      "(pmap inc (range 8))",
+      "(tool/no-such-tool {})",
+      "(/ 1 0)",
+  };
+  for (size_t i = 0; i < sizeof programs / sizeof *programs; ++i)
+    check_same(programs[i], in_process, isolated);
+
+  /* The callbacks run in this process (they count here), on threads of
+   * their own: several at once for a pmap. */
+  atomic_store(&state.calls, 0);
+  state.thread_count = 0;
+  state.sleep_ms = 30;
+  ptc_result* r = run("(pmap #(:id (tool/get-user {:id %})) (range 1 9))", isolated, PTC_OK);
+  CHECK_STR(ptc_result_value_json(r, NULL), "[1,2,3,4,5,6,7,8]");
+  ptc_result_free(r);
+  CHECK(atomic_load(&state.calls) == 8);
+  CHECK(state.thread_count >= 2);
+  state.sleep_ms = 0;
+
+  /* A signature, limits and float precision reach the worker. */
+  CHECK_STATUS(ptc_options_set_signature(isolated, "{total :int}"), PTC_OK);
+  r = run("{:total \"x\"}", isolated, PTC_PROGRAM_ERROR);
+  CHECK_STR(ptc_result_error_reason(r), "validation_error");
+  ptc_result_free(r);
+  CHECK_STATUS(ptc_options_set_signature(isolated, NULL), PTC_OK);
+  CHECK_STATUS(ptc_options_set_limit(isolated, PTC_LIMIT_TIMEOUT_MS, 50), PTC_OK);
+  CHECK_STATUS(ptc_options_set_limit(isolated, PTC_LIMIT_LOOP_LIMIT, 10000), PTC_OK);
+  r = run(kSpin, isolated, PTC_PROGRAM_ERROR);
+  CHECK_STR(ptc_result_error_reason(r), "timeout");
+  ptc_result_free(r);
+  CHECK_STATUS(ptc_options_set_limit(isolated, PTC_LIMIT_TIMEOUT_MS, 1000), PTC_OK);
+  CHECK_STATUS(ptc_options_set_limit(isolated, PTC_LIMIT_LOOP_LIMIT, 1000), PTC_OK);
+
+  /* Compiled programs run isolated too (the worker compiles the source). */
+  ptc_program* program = NULL;
+  CHECK_STATUS(ptc_compile("(* 6 base)", PTC_NTS, isolated, &program, NULL), PTC_OK);
+  ptc_result* pr = NULL;
+  CHECK_STATUS(ptc_program_run(program, isolated, &pr), PTC_OK);
+  CHECK_STR(ptc_result_value_json(pr, NULL), "600");
+  ptc_result_free(pr);
+  ptc_program_free(program);
+
+  /* Executions are refused, saying why; without the pool they start. */
+  ptc_execution* e = NULL;
+  CHECK_STATUS(ptc_start("(+ 1 2)", PTC_NTS, isolated, &e), PTC_INVALID_ARGUMENT);
+  CHECK(e == NULL);
+  CHECK_CONTAINS(ptc_last_error(), "cannot run isolated");
+  CHECK_STATUS(ptc_load("x", 1, isolated, NULL, 0, &e), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "cannot run isolated");
+
+  /* The options keep the pool alive; a session copies the reference. */
+  const char* stats = ptc_worker_pool_stats_json(pool, NULL);
+  CHECK_CONTAINS(stats, "\"workers\":2,\"busy\":0,");
+  CHECK_CONTAINS(stats, "\"died\":0,\"killed\":0,");
+  ptc_worker_pool_free(pool);
+  ptc_session* session = NULL;
+  CHECK_STATUS(ptc_session_new(isolated, 3, &session), PTC_OK);
+  CHECK_STATUS(ptc_options_set_isolate(isolated, NULL), PTC_OK);
+  CHECK_STATUS(ptc_start("(+ 1 2)", PTC_NTS, isolated, &e), PTC_OK);
+  ptc_execution_free(e);
+  ptc_options_free(isolated);
+  CHECK_EVAL(session, "(def y 2)", PTC_OK, "\"#'y\"");
+  CHECK_EVAL(session, "(+ y base)", PTC_OK, "102");
+  CHECK_EVAL(session, "(* *1 2)", PTC_OK, "204");
+  CHECK_EVAL(session, "(:name (tool/get-user {:id 3}))", PTC_OK, "\"user-3\"");
+  ptc_session_free(session); /* the last reference: the workers end */
+  ptc_options_free(in_process);
+  pthread_mutex_destroy(&state.mutex);
+}
+
+static void test_isolated_recycling(void) {
+  g_test = "isolated recycling";
+  ptc_worker_pool* pool =
+      new_pool("{\"workers\": 1, \"max_runs\": 2, \"worker_path\": \"" PTC_TEST_WORKER "\"}");
+  if (!pool) return;
+  ptc_options* o = ptc_options_new();
+  CHECK_STATUS(ptc_options_set_isolate(o, pool), PTC_OK);
+  for (int i = 0; i < 5; ++i)
+    CHECK_VALUE("(reduce + (range 10))", o, "45");
+  const char* stats = ptc_worker_pool_stats_json(pool, NULL);
+  CHECK_CONTAINS(stats, "\"runs\":5,\"recycled\":2,");
+  ptc_options_free(o);
+  ptc_worker_pool_free(pool);
+}
+
 int main(void) {
   test_version();
   test_values();
@@ -1375,6 +1617,9 @@ int main(void) {
   test_execution_resumed_from_other_threads();
   test_execution_cancel_and_free();
   test_execution_invalid_arguments();
+  test_worker_pool_options();
+  test_isolated_runs();
+  test_isolated_recycling();
   printf("capi_tests: %d checks, %d failed\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }
