@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Python wheel (cmake/PythonWheel.cmake, built with ALL): pip-installed,
 # offline, into a fresh venv in a scratch folder, it must import from the venv
-# with the libptc.so.0 and libptc_protocol.so.0 it carries, show in `pip
-# show`, and pass the pytest suite of bindings/python/tests run against the
+# with the libptc.so.0 and libptc_protocol.so.0 it carries, run isolated
+# programs with the ptc-worker it carries, show in `pip show`, and pass the pytest suite of bindings/python/tests run against the
 # installed package (PTC_TEST_INSTALLED=1). The venv sees the system site
 # packages only for Debian's python3-pytest; no PTC_LIBRARY,
 # PTC_PROTOCOL_LIBRARY or PYTHONPATH points elsewhere, and everything runs
@@ -18,7 +18,7 @@ fail() { echo "python_wheel_test: $*" >&2; exit 1; }
 
 [ -f "$wheel" ] || fail "no $wheel: build the python-wheel target" \
   "(it needs python3-setuptools and python3-wheel: scripts/setup, then reconfigure)"
-unset PTC_LIBRARY PTC_PROTOCOL_LIBRARY PYTHONPATH
+unset PTC_LIBRARY PTC_PROTOCOL_LIBRARY PYTHONPATH PTC_WORKER
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -38,12 +38,13 @@ grep -qx "Version: $version" <<<"$show" || fail "pip show: not version $version:
 grep -qx ' *ptc/libptc.so.0' <<<"$show" || fail "the installed files lack ptc/libptc.so.0: $show"
 grep -qx ' *ptc/libptc_protocol.so.0' <<<"$show" ||
   fail "the installed files lack ptc/libptc_protocol.so.0: $show"
+grep -qx ' *ptc/ptc-worker' <<<"$show" || fail "the installed files lack ptc/ptc-worker: $show"
 
 out="$("$venv_python" -c "import ptc; print(ptc.run('(+ 1 2)').value)" 2>&1)" ||
   fail "import ptc in the venv failed: $out"
 [ "$out" = 3 ] || fail "ptc.run('(+ 1 2)') printed '$out', expected 3"
 
-# Where the module and its libraries came from: the venv, all three.
+# Where the module, its libraries and its worker came from: the venv, all four.
 "$venv_python" - "$work/venv" "$version" <<'EOF' || fail "ptc does not come from the wheel"
 import os
 import pathlib
@@ -53,7 +54,7 @@ import ptc
 
 venv = pathlib.Path(sys.argv[1]).resolve()
 package = pathlib.Path(ptc.__file__).resolve().parent
-for variable in ("PTC_LIBRARY", "PTC_PROTOCOL_LIBRARY", "PYTHONPATH"):
+for variable in ("PTC_LIBRARY", "PTC_PROTOCOL_LIBRARY", "PYTHONPATH", "PTC_WORKER"):
     assert variable not in os.environ, f"{variable} is set"
 assert package.is_relative_to(venv), f"ptc imported from {package}, not from the venv {venv}"
 assert pathlib.Path(ptc._c._name) == package / "libptc.so.0", f"library loaded: {ptc._c._name}"
@@ -61,6 +62,13 @@ assert ptc.tool_schema()["name"] == "lisp_eval"
 protocol = pathlib.Path(ptc._protocol._p()._name)
 assert protocol == package / "libptc_protocol.so.0", f"protocol library loaded: {protocol}"
 assert ptc.__version__ == sys.argv[2], f"the library is version {ptc.__version__}"
+with ptc.WorkerPool(workers=1) as pool:
+    worker = pathlib.Path(pool.worker_path)
+    assert worker == package / "ptc-worker", f"worker found: {worker}"
+    assert os.access(worker, os.X_OK), f"{worker} is not executable"
+    result = ptc.run("(+ 1 data/x)", context={"x": 41}, isolate=pool)
+    assert result.ok and result.value == 42, result
+    assert pool.stats["runs"] == 1, pool.stats
 EOF
 
 PTC_TEST_INSTALLED=1 "$venv_python" -m pytest -q -p no:cacheprovider \

@@ -19,6 +19,11 @@ returns an Execution to ``resume`` with the answers (now, later, from another
 thread, or from another process after ``dump``/``ptc.load``);
 ``await ptc.run_async(program, tools=...)`` answers them with asyncio.
 
+Isolated runs: ``ptc.run(program, isolate=True)`` (or a Session, or
+Program.run) runs the program in a jailed worker process of a
+``ptc.WorkerPool`` (seccomp, rlimits, namespaces; ``isolate=True`` is a pool
+shared by the process, made on first use); the tools are still called here.
+
 The protocol layer (libptc_protocol, loaded on first use): the `lisp_eval`
 tool for an LLM (``ptc.tool_schema()``, ``ptc.lisp_eval_tool(tools=...)``
 whose handler answers a call with its JSON payload, ``ptc.render_success``,
@@ -34,6 +39,7 @@ import functools
 import inspect
 import json
 import json.scanner
+import os
 import threading
 from collections.abc import Mapping
 
@@ -42,6 +48,7 @@ from . import _lib
 __all__ = [
     "run", "compile", "prepare_context", "Session", "Program", "PreparedContext",
     "CancelToken", "Tool", "Result", "Error", "CompileError", "PtcInternalError",
+    "WorkerPool", "PtcUnavailable",
     "start", "load", "run_async", "Execution", "PendingCall", "ToolError", "__version__",
     "tool_schema", "lisp_eval_tool", "LispEvalTool", "render_success", "render_error",
     "Agent", "AgentTool", "AgentResult", "ProtocolUnavailable",
@@ -60,6 +67,12 @@ class PtcInternalError(RuntimeError):
     """A bug in ptc-lisp (the C API reported PTC_INTERNAL)."""
 
 
+class PtcUnavailable(OSError):
+    """Something ptc-lisp needs from the system is missing or did not start
+    (the C API reported PTC_UNAVAILABLE): a WorkerPool found no ptc-worker
+    executable, or it could not start. The message says how to fix it."""
+
+
 def _last_error():
     pointer = _c.ptc_last_error()
     return ctypes.string_at(pointer).decode("utf-8", "replace") if pointer else ""
@@ -74,6 +87,8 @@ def _check(status):
         raise ValueError(message)
     if status == _lib.OUT_OF_MEMORY:
         raise MemoryError(message)
+    if status == _lib.UNAVAILABLE:
+        raise PtcUnavailable(message)
     raise PtcInternalError(f"{_c.ptc_status_name(status).decode()}: {message}")
 
 
@@ -325,6 +340,118 @@ def prepare_context(context, max_bytes=0):
     return PreparedContext(out.value)
 
 
+class WorkerPool(_Handle):
+    """Jailed worker processes for isolated runs: give it as ``isolate=pool``
+    to run, Session, compile (Program.run), lisp_eval_tool or Agent, and the
+    program runs in one of the workers instead of in this process. The worker has no
+    new privileges, rlimits on memory, CPU time and files, a seccomp-bpf
+    allowlist and, where the kernel allows, its own user, pid, network and
+    IPC namespaces; the tools are still called in this process (each call on
+    a thread of its own, several at once for a pmap), so the Result is the
+    one an in-process run gives. A worker that dies (a crash, its jail, out
+    of memory) ends only its run, with reason "internal_error"; one that
+    overruns its deadline by kill_margin_ms is killed (reason "timeout").
+
+    workers: processes kept ready (4); runs beyond them wait for one.
+    max_runs: runs a worker takes before it is replaced (1000; 0 = no limit).
+    max_heap_bytes: the largest max_heap_bytes runs will ask for; it sizes
+        each worker's address-space cap (64 MiB).
+    kill_margin_ms: past a run's compile_timeout_ms + timeout_ms +
+        pmap_timeout_ms by this much, its worker is killed (1000).
+    max_frame_bytes: the largest result a worker may send (0: 64 MiB plus 16
+        times max_heap_bytes).
+    worker_path: the ptc-worker executable; None: $PTC_WORKER, else the one
+        beside libptc.so.0 (the wheel's, in the package folder) or in
+        ../libexec/ptc/ from it (an installed prefix).
+    namespaces: new namespaces where the kernel allows them (True).
+    worker_stderr: the workers' standard error goes to this process's
+        (False: to /dev/null).
+
+    Raises PtcUnavailable when no ptc-worker is found or it does not start,
+    TypeError / ValueError for bad arguments. Thread-safe: any number of
+    threads may run through one pool. close() (or ``with``, or dropping it)
+    lets go of this reference; options, sessions and programs that use the
+    pool keep it alive, and the workers end with the last of them. Make
+    pools after forking: a pool does not survive into a forked child."""
+
+    _free = _c.ptc_worker_pool_free
+    _default = None
+    _default_lock = threading.Lock()
+
+    def __init__(self, workers=None, max_runs=None, max_heap_bytes=None, kill_margin_ms=None,
+                 max_frame_bytes=None, worker_path=None, namespaces=None, worker_stderr=None):
+        given = dict(workers=workers, max_runs=max_runs, max_heap_bytes=max_heap_bytes,
+                     kill_margin_ms=kill_margin_ms, max_frame_bytes=max_frame_bytes)
+        options = {name: _int(value, name) for name, value in given.items() if value is not None}
+        if worker_path is not None:
+            options["worker_path"] = str(worker_path) if isinstance(worker_path, os.PathLike) \
+                else worker_path
+            if not isinstance(options["worker_path"], str):
+                raise TypeError(f"worker_path must be a str or a path, got "
+                                f"{type(worker_path).__name__}")
+        for name, value in (("namespaces", namespaces), ("worker_stderr", worker_stderr)):
+            if value is not None:
+                options[name] = bool(value)
+        text = json.dumps(options).encode("utf-8")
+        out = ctypes.c_void_p()
+        _check(_c.ptc_worker_pool_new(text, len(text), ctypes.byref(out)))
+        super().__init__(out.value)
+
+    @classmethod
+    def default(cls):
+        """The pool ``isolate=True`` uses: one per process, with the default
+        options, made on first use (PtcUnavailable when it cannot start)."""
+        with cls._default_lock:
+            if cls._default is None or not cls._default._handle:  # none yet, or closed
+                cls._default = cls()
+            return cls._default
+
+    @property
+    def stats(self):
+        """The pool's figures: {"workers" (live processes), "busy",
+        "started", "runs", "recycled" (after max_runs), "died", "killed"
+        (past their deadline, or a malformed frame), "namespaces",
+        "worker_path"}."""
+        if not self._handle:
+            raise ValueError("the worker pool is closed")
+        length = ctypes.c_size_t()
+        pointer = _c.ptc_worker_pool_stats_json(self._handle, ctypes.byref(length))
+        if not pointer:
+            _check(_c.ptc_last_status())
+        return json.loads(_text_out(pointer, length))
+
+    @property
+    def worker_path(self):
+        """The ptc-worker executable the pool runs."""
+        return self.stats["worker_path"]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        if not self._handle:
+            return "ptc.WorkerPool(closed)"
+        return f"ptc.WorkerPool(workers={self.stats['workers']})"
+
+
+def _pool_of(isolate):
+    """The WorkerPool of an `isolate` option (True: the default one); None
+    for False."""
+    if isolate is True:
+        return WorkerPool.default()
+    if isolate is False:
+        return None
+    if isinstance(isolate, WorkerPool):
+        if not isolate._handle:
+            raise ValueError("isolate: the worker pool is closed")
+        return isolate
+    raise TypeError(f"isolate must be True, False or a ptc.WorkerPool, got "
+                    f"{type(isolate).__name__}")
+
+
 class Tool:
     """A tool with options: ``tools={"get-user": ptc.Tool(fn, cacheable=True)}``.
     Calls of a cacheable tool with equal arguments are answered once per run."""
@@ -381,7 +508,7 @@ class _Options(_Handle):
 
     def __init__(self, context=None, tools=None, memory=None, history=None, signature=None,
                  float_precision=None, filter_context=None, display_limit=None, cancel=None,
-                 defer=None, _deferred=None, **limits):
+                 defer=None, isolate=None, _deferred=None, **limits):
         handle = _c.ptc_options_new()
         if not handle:
             raise MemoryError(_last_error())
@@ -390,6 +517,10 @@ class _Options(_Handle):
         try:
             self._set(context, tools, memory, history, signature, float_precision,
                       filter_context, display_limit, cancel, limits)
+            if isolate is not None:
+                pool = _pool_of(isolate)
+                if pool is not None:
+                    _check(_c.ptc_options_set_isolate(self._handle, pool._handle))
             if defer is not None or _deferred:
                 self._defer(defer, _deferred or {})
         except BaseException:
@@ -490,7 +621,9 @@ def run(program, context=None, tools=None, memory=None, timeout_ms=None, signatu
         pmap_max_concurrency, max_parallel_workers, worker_max_heap_bytes.
     signature: e.g. "{total :int}": the result must match it.
     Also: history (earlier results, oldest first: *1 is the last),
-        float_precision, filter_context, display_limit, cancel (CancelToken).
+        float_precision, filter_context, display_limit, cancel (CancelToken),
+        isolate (a WorkerPool, or True for the process's shared one: the
+        program runs in a jailed worker process; the tools are called here).
     """
     source = program.encode() if type(program) is str else _source(program)
     out = ctypes.c_void_p()
@@ -838,13 +971,22 @@ def _key(key):
     raise TypeError(f"key must be str or bytes, got {type(key).__name__}")
 
 
+def _refuse_isolation(options, what):
+    """Executions wait in this process's memory: TypeError for isolate."""
+    if options.get("isolate") not in (None, False):
+        raise TypeError(f"{what} cannot run isolated: an execution waits in this process's "
+                        f"memory (use ptc.run or a Session with isolate; give isolate=False to "
+                        f"start a Program compiled with one)")
+
+
 def _start(program, options):
     """An Execution of `program` (source or Program) with _Options(**options)."""
     if isinstance(program, Program):
-        opts = _Options(**{**program._options, **options})
+        options = {**program._options, **options}
     else:
         source = _source(program)
-        opts = _Options(**options)
+    _refuse_isolation(options, "start" if "_deferred" not in options else "run_async")
+    opts = _Options(**options)
     try:
         out = ctypes.c_void_p()
         if isinstance(program, Program):
@@ -898,6 +1040,7 @@ def load(data, key=None, tools=None, defer=None, **options):
         raise TypeError(f"data must be bytes (from Execution.dump), got {type(data).__name__}")
     data = bytes(data)
     key_bytes = _key(key)
+    _refuse_isolation(options, "load")
     opts = _Options(tools=tools, defer=defer, **options)
     try:
         out = ctypes.c_void_p()

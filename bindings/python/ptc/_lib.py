@@ -37,6 +37,7 @@ PROGRAM_ERROR = 1
 INVALID_ARGUMENT = 2
 OUT_OF_MEMORY = 3
 INTERNAL = 4
+UNAVAILABLE = 5
 
 # Handles are opaque pointers; text goes in as (bytes, length).
 _handle = ctypes.c_void_p
@@ -64,6 +65,10 @@ _SIGNATURES = {
     "ptc_prepare_context": (_status, [_text, _size, _size, ctypes.POINTER(_handle)]),
     "ptc_prepared_context_bytes": (_size, [_handle]),
     "ptc_prepared_context_free": (None, [_handle]),
+    # worker pools
+    "ptc_worker_pool_new": (_status, [_text, _size, ctypes.POINTER(_handle)]),
+    "ptc_worker_pool_stats_json": (ctypes.c_void_p, [_handle, ctypes.POINTER(_size)]),
+    "ptc_worker_pool_free": (None, [_handle]),
     # tools
     "ptc_tool_reply_set_result_json": (_status, [_handle, _text, _size]),
     "ptc_tool_reply_set_error": (_status, [_handle, _text, _size]),
@@ -82,6 +87,7 @@ _SIGNATURES = {
     "ptc_options_set_filter_context": (_status, [_handle, ctypes.c_int]),
     "ptc_options_set_display_limit": (_status, [_handle, _size]),
     "ptc_options_set_cancel_token": (_status, [_handle, _handle]),
+    "ptc_options_set_isolate": (_status, [_handle, _handle]),
     "ptc_options_add_tool": (_status, [_handle, _text, TOOL_FN, ctypes.c_void_p, ctypes.c_void_p,
                                        ctypes.c_int]),
     "ptc_options_defer_tool": (_status, [_handle, _text, _size]),
