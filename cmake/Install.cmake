@@ -5,10 +5,26 @@
 # ptc.pc for pkg-config.
 # Two install components, which are also the two Debian packages
 # (cmake/Package.cmake): `runtime` (ptc, libptc.so.N, libptc_protocol.so.N,
-# docs) and `dev`.
+# ptc-worker, docs) and `dev`.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS ptc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+# ptc-worker, the executable isolated runs' worker processes run
+# (isolation/), where ptc::WorkerPool looks for it from libptc.so.N in
+# <prefix>/lib and from <prefix>/bin/ptc: <prefix>/libexec/ptc/. It links the
+# engine statically: its environment is emptied before it starts (no
+# LD_LIBRARY_PATH reaches it), so it needs no libptc.so.N found at run time,
+# only Debian's shared libraries.
+install(TARGETS ptc-worker RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ptc COMPONENT runtime)
+# The pool looks in ../libexec/ptc/ from the library's folder: with a libdir
+# of more than one level (lib/<multiarch>, as GNUInstallDirs makes for the
+# prefix /usr) or another libexecdir, an installed libptc.so does not find it
+# (hosts then name it with $PTC_WORKER or worker_path).
+if(NOT CMAKE_INSTALL_LIBDIR STREQUAL "lib" OR NOT CMAKE_INSTALL_LIBEXECDIR STREQUAL "libexec")
+  message(WARNING "ptc-worker is installed in ${CMAKE_INSTALL_LIBEXECDIR}/ptc, which libptc.so in "
+                  "${CMAKE_INSTALL_LIBDIR} does not look in (it looks in ../libexec/ptc/): "
+                  "isolated runs of hosts linking the installed library need $PTC_WORKER")
+endif()
 install(TARGETS ptc_shared EXPORT ptcTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
                 NAMELINK_COMPONENT dev)

@@ -1,6 +1,7 @@
 # `cpack` in the build directory: two Debian packages from the two install
 # components (cmake/Install.cmake): `ptc` (the executable, libptc.so.N,
-# libptc_protocol.so.N, the Python module, docs) and `libptc-dev` (headers,
+# libptc_protocol.so.N, ptc-worker in /usr/libexec/ptc/, the Python module,
+# docs) and `libptc-dev` (headers,
 # libptc.so, libptc_protocol.so, libptc.a, the CMake package, ptc.pc).
 # Dependencies: dpkg-shlibdeps computes ptc's from what its files link; the
 # -dev package needs what a static link of the engine needs.
@@ -24,14 +25,15 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME ptc)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION interpreters)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
     "The ptc command (eval, run, batch, repl, the MCP server), libptc.so and
-libptc_protocol.so (the lisp_eval tool and the agent loop): a bytecode
+libptc_protocol.so (the lisp_eval tool and the agent loop), ptc-worker
+(the jailed worker processes of isolated runs): a bytecode
 compiler and register VM for PTC-Lisp, the deterministic, sandboxed Clojure
 subset that LLMs write small programs in to orchestrate tools.")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libptc-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "ptc (= ${PROJECT_VERSION}), libmimalloc-dev, libfmt-dev, libsimdjson-dev, libgmp-dev, libre2-dev, libxxhash-dev, libutf8proc-dev, libssl-dev, pkg-config")
+    "ptc (= ${PROJECT_VERSION}), libmimalloc-dev, libfmt-dev, libsimdjson-dev, libgmp-dev, libre2-dev, libxxhash-dev, libutf8proc-dev, libssl-dev, libseccomp-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_DESCRIPTION
     "Headers and libraries to embed PTC-Lisp: the C++20 API (ptc/ptc.hpp), the C
 API (ptc/ptc.h), libptc.so and libptc.a, a CMake package (find_package(ptc))

@@ -2,9 +2,12 @@
 # The Debian packages: cpack builds ptc and libptc-dev from the build tree;
 # both are unpacked into a scratch root (dpkg -x: no root needed, nothing on
 # the machine changes) and the ptc found there evaluates a program. Their
-# control data must declare the dependencies.
+# control data must declare the dependencies. The Python module of the ptc
+# package runs programs in-process and isolated (its libptc.so.0 finding
+# usr/libexec/ptc/ptc-worker).
 # Usage: deb_test.sh BUILD_DIR
 set -euo pipefail
+unset PTC_WORKER # the packaged library must find its own
 build="$1"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -23,6 +26,8 @@ done
 dev_depends="$(dpkg-deb -f "$dev" Depends)"
 grep -q 'ptc (= ' <<<"$dev_depends" || fail "libptc-dev does not depend on ptc: $dev_depends"
 grep -q 'libre2-dev' <<<"$dev_depends" || fail "libptc-dev's Depends lacks libre2-dev"
+grep -q 'libseccomp2' <<<"$depends" || fail "ptc's Depends lacks libseccomp2: $depends"
+grep -q 'libseccomp-dev' <<<"$dev_depends" || fail "libptc-dev's Depends lacks libseccomp-dev"
 
 root="$work/root"
 dpkg -x "$runtime" "$root"
@@ -42,4 +47,13 @@ out="$(cd "$work" && PYTHONPATH="$root/usr/lib/python3/dist-packages" "$python" 
   'import ptc; r = ptc.run("(+ 1 data/x)", context={"x": 41}); print(r.value)')" ||
   fail "importing the packaged Python module failed"
 [ "$out" = 42 ] || fail "the packaged Python module printed '$out', expected 42"
+[ -x "$root/usr/libexec/ptc/ptc-worker" ] || fail "no executable usr/libexec/ptc/ptc-worker in the ptc package"
+out="$(cd "$work" && PYTHONPATH="$root/usr/lib/python3/dist-packages" "$python" -c '
+import ptc
+with ptc.WorkerPool(workers=1) as pool:
+    r = ptc.run("(+ 1 data/x)", context={"x": 41}, isolate=pool)
+    print(r.value if r.ok else r.error, pool.worker_path)')" ||
+  fail "an isolated run of the packaged Python module failed"
+[ "$out" = "42 $root/usr/libexec/ptc/ptc-worker" ] ||
+  fail "the packaged Python module's isolated run printed '$out'"
 echo "deb_test: ok ($(basename "$runtime"), $(basename "$dev"))"

@@ -4,9 +4,12 @@
 # folder, three ways: find_package(ptc) (shared library), find_package(ptc
 # COMPONENTS static), and pkg-config. Each must build and print the example's
 # three turns; the installed `ptc` must run from the prefix. Then the C API
-# (examples/embed.c with pkg-config) and the installed Python module.
+# (examples/embed.c with pkg-config, and an isolated run through the
+# installed libptc.so.0 and libexec/ptc/ptc-worker) and the installed Python
+# module (in-process and isolated).
 # Usage: install_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
+unset PTC_WORKER # the installed library must find its own
 src="$1"
 build="$2"
 work="$(mktemp -d)"
@@ -113,6 +116,36 @@ cc -std=c11 -Wall -Wextra -Werror "$src/examples/embed.c" -o "$work/embed_c" $fl
   -Wl,-rpath,"$libdir" || fail "building examples/embed.c with pkg-config ptc failed"
 out="$("$work/embed_c")" || fail "embed_c failed: $out"
 grep -q '^ok: \[{"name":"Ada"}\]$' <<<"$out" || fail "embed_c printed: $out"
+# An isolated run: libptc.so.0 finds ptc-worker in ../libexec/ptc/.
+[ -x "$prefix/libexec/ptc/ptc-worker" ] || fail "no executable libexec/ptc/ptc-worker in the prefix"
+cat >"$work/isolated.c" <<'C'
+#include <ptc/ptc.h>
+#include <stdio.h>
+
+int main(void) {
+  ptc_worker_pool* pool = NULL;
+  if (ptc_worker_pool_new("{\"workers\": 1}", PTC_NTS, &pool) != PTC_OK) {
+    printf("pool: %s: %s\n", ptc_status_name(ptc_last_status()), ptc_last_error());
+    return 1;
+  }
+  ptc_options* options = ptc_options_new();
+  ptc_options_set_isolate(options, pool);
+  ptc_result* result = NULL;
+  ptc_status status = ptc_run("(reduce + (map inc [1 2 3]))", PTC_NTS, options, &result);
+  printf("%s %s %s\n", ptc_status_name(status), ptc_result_value_json(result, NULL),
+         ptc_worker_pool_stats_json(pool, NULL));
+  ptc_result_free(result);
+  ptc_options_free(options);
+  ptc_worker_pool_free(pool);
+  return status == PTC_OK ? 0 : 1;
+}
+C
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror "$work/isolated.c" -o "$work/isolated_c" $flags \
+  -Wl,-rpath,"$libdir" || fail "building an isolated C host with pkg-config ptc failed"
+out="$("$work/isolated_c")" || fail "the isolated C host failed: $out"
+grep -q "^ok 9 .*\"runs\":1,.*\"worker_path\":\"$prefix/libexec/ptc/ptc-worker\"}$" <<<"$out" ||
+  fail "the isolated C host printed: $out"
 
 # 4. The Python module from the prefix, finding libptc.so.0 beside it.
 python="$(command -v /usr/bin/python3 || command -v python3)"
@@ -120,4 +153,10 @@ out="$(cd "$work" && env -u PTC_LIBRARY PYTHONPATH="$prefix/lib/python3/dist-pac
   "$python" -c 'import ptc; print(ptc.run("(+ 1 2)").value, ptc.__version__)' 2>&1)" ||
   fail "the installed Python module failed: $out"
 [ "$out" = "3 $("$prefix/bin/ptc" --version | cut -d' ' -f2)" ] || fail "the installed Python module printed: $out"
-echo "install_test: ok (prefix layout, SONAME, symbol version, find_package shared+static, pkg-config, C API, Python)"
+out="$(cd "$work" && env -u PTC_LIBRARY PYTHONPATH="$prefix/lib/python3/dist-packages" "$python" -c '
+import ptc
+with ptc.WorkerPool(workers=1) as pool:
+    print(ptc.run("(* 6 7)", isolate=pool).value, pool.worker_path)' 2>&1)" ||
+  fail "an isolated run of the installed Python module failed: $out"
+[ "$out" = "42 $prefix/libexec/ptc/ptc-worker" ] || fail "the installed Python module's isolated run printed: $out"
+echo "install_test: ok (prefix layout, SONAME, symbol version, find_package shared+static, pkg-config, C API, isolated runs, Python)"
