@@ -1,7 +1,9 @@
 # The npm package ptc-lisp (bindings/node): the Node-API addon
 # build/node/ptc_lisp.node and `cmake --build build --target node-package`,
 # which stages the package (index.js, index.d.ts, README.md, LICENSE, the
-# addon and a package.json without devDependencies) in build/node-package and
+# addon, ptc-worker beside it (the worker processes of isolated runs: the
+# addon's ptc::WorkerPool looks for it in the addon's folder) and a
+# package.json without devDependencies) in build/node-package and
 # packs it with `npm pack` into build/ptc-lisp-<version>.tgz. The addon links
 # libptc.a and the protocol layer's objects, so the package needs no libptc
 # on the machine (only the Debian shared libraries the engine links, as the
@@ -14,7 +16,8 @@
 # loaded into node otherwise); TSan and fuzz builds make none.
 #
 # This file is also the staging step, run with cmake -P at build time
-# (inputs NODE, NPM, PACKAGE_DIR, ADDON, SOURCE_DIR, STAGE, DIST_DIR, TARBALL, VERSION).
+# (inputs NODE, NPM, PACKAGE_DIR, ADDON, WORKER, SOURCE_DIR, STAGE, DIST_DIR, TARBALL,
+# VERSION).
 if(CMAKE_SCRIPT_MODE_FILE)
   file(REMOVE_RECURSE ${STAGE})
   file(MAKE_DIRECTORY ${STAGE})
@@ -27,6 +30,10 @@ if(CMAKE_SCRIPT_MODE_FILE)
   endforeach()
   file(COPY_FILE ${SOURCE_DIR}/LICENSE ${STAGE}/LICENSE)
   file(COPY_FILE ${ADDON} ${STAGE}/ptc_lisp.node)
+  # Executable in the tarball (npm pack keeps the mode; npm install too).
+  file(COPY ${WORKER} DESTINATION ${STAGE}
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                        WORLD_READ WORLD_EXECUTE)
   # The published package.json: the project's version, the addon's cpu, no
   # devDependencies (they build and check the package; a user installs none).
   execute_process(
@@ -119,11 +126,12 @@ target_link_options(ptc_node_engine_loop PRIVATE "LINKER:--version-script=${PTC_
 add_custom_command(
   OUTPUT ${PTC_NODE_TARBALL}
   COMMAND ${CMAKE_COMMAND} -DNODE=${PTC_NODE} -DNPM=${PTC_NPM} -DPACKAGE_DIR=${PTC_NODE_DIR}
-          -DADDON=$<TARGET_FILE:ptc_node_addon> -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+          -DADDON=$<TARGET_FILE:ptc_node_addon> -DWORKER=$<TARGET_FILE:ptc-worker>
+          -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
           -DSTAGE=${CMAKE_BINARY_DIR}/node-package -DDIST_DIR=${CMAKE_BINARY_DIR}
           -DTARBALL=${PTC_NODE_TARBALL} -DVERSION=${PROJECT_VERSION}
           -P ${CMAKE_CURRENT_LIST_FILE}
-  DEPENDS ptc_node_addon ${PTC_NODE_DIR}/index.js ${PTC_NODE_DIR}/index.d.ts
+  DEPENDS ptc_node_addon ptc-worker ${PTC_NODE_DIR}/index.js ${PTC_NODE_DIR}/index.d.ts
           ${PTC_NODE_DIR}/README.md ${PTC_NODE_DIR}/package.json ${PROJECT_SOURCE_DIR}/LICENSE
           ${CMAKE_CURRENT_LIST_FILE}
   COMMENT "Packing the npm package ${PTC_NODE_TARBALL}"

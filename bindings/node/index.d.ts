@@ -87,6 +87,76 @@ export interface RunOptions extends CompileOptions {
   /** run/runSync: the Result also carries the lisp_eval payload of the run
    * (Result.payload), under this profile (true: in_process_with_app_tools). */
   payload?: true | LispEvalProfile;
+  /**
+   * run/runSync: run the program in a jailed worker process of this pool
+   * (true: WorkerPool.default(); false or absent: in this process). The
+   * tools are still called here, on the main thread; the Result is the one
+   * an in-process run gives.
+   */
+  isolate?: WorkerPool | boolean;
+}
+
+/** Options of new WorkerPool(); every one is optional. */
+export interface WorkerPoolOptions {
+  /** Worker processes kept ready; runs beyond them wait for one. Default 4. */
+  workers?: number;
+  /** Runs a worker takes before it is replaced; 0 = no limit. Default 1000. */
+  maxRuns?: number;
+  /** The largest maxHeap runs will ask for: it sizes each worker's address-space cap. Default 64 MiB. */
+  maxHeap?: number;
+  /** Past a run's compileTimeout + timeout + pmapTimeout by this many ms, its worker is killed. Default 1000. */
+  killMargin?: number;
+  /** The largest result a worker may send; 0 = 64 MiB plus 16 times maxHeap. */
+  maxFrameBytes?: number;
+  /** The ptc-worker executable. Default: $PTC_WORKER, else the one beside ptc_lisp.node. */
+  workerPath?: string;
+  /** New user, pid, network and IPC namespaces where the kernel allows them. Default true. */
+  namespaces?: boolean;
+  /** The workers' stderr goes to this process's (default: /dev/null). */
+  workerStderr?: boolean;
+}
+
+/** A WorkerPool's figures. */
+export interface WorkerPoolStats {
+  /** Live worker processes (ready or running a program). */
+  workers: number;
+  /** Running a program. */
+  busy: number;
+  /** Workers started since the pool was made. */
+  started: number;
+  /** Programs run. */
+  runs: number;
+  /** Workers retired after maxRuns. */
+  recycled: number;
+  /** Workers that died (a crash, their jail, out of memory). */
+  died: number;
+  /** Workers killed: past their deadline, or sending a malformed frame. */
+  killed: number;
+  /** The workers run in namespaces of their own. */
+  namespaces: boolean;
+  workerPath: string;
+}
+
+/**
+ * Jailed worker processes for isolated runs (the isolate option of run and
+ * runSync): no new privileges, rlimits on memory, CPU time and files, a
+ * seccomp-bpf allowlist and, where the kernel allows, namespaces of their
+ * own. A worker that dies ends only its run (reason internal_error); one
+ * past its deadline by killMargin is killed (reason timeout). The
+ * constructor throws an Error with code ERR_PTC_UNAVAILABLE when no
+ * ptc-worker is found or it does not start. A pool object belongs to the
+ * thread that made it; WorkerPool.default() is one pool for the whole
+ * process.
+ */
+export class WorkerPool {
+  constructor(options?: WorkerPoolOptions);
+  /** The pool `isolate: true` uses: one per process, made on first use. */
+  static default(): WorkerPool;
+  readonly stats: WorkerPoolStats;
+  /** The ptc-worker executable the pool runs. */
+  readonly workerPath: string;
+  /** Lets go of this object's reference (runs in flight keep theirs); it cannot be used again. */
+  close(): void;
 }
 
 /** The closed set of reasons a run fails with. */
@@ -119,7 +189,8 @@ export type ErrorReason =
   | 'validation_error'
   | 'fail'
   | 'snapshot_error'
-  | 'snapshot_divergence';
+  | 'snapshot_divergence'
+  | 'internal_error';
 
 /** Why a program failed (Result.error), or why compile() refused it (thrown). */
 export class PtcError extends Error {
@@ -342,6 +413,8 @@ export interface LispEvalToolConfig {
   /** The data/ names every call sees (a call's own context wins under mcp_no_tools). */
   context?: Record<string, JsonValue> | string | PreparedContext;
   limits?: Limits;
+  /** Run every call's program in a jailed worker process (see RunOptions.isolate). */
+  isolate?: WorkerPool | boolean;
 }
 
 /** The lisp_eval tool, shaped for the Vercel AI SDK's and OpenAI Agents SDK's tool() helpers. */
@@ -389,8 +462,8 @@ export interface PendingCall {
  */
 export type Answers = { [callId: string]: unknown };
 
-/** Options of start() and startSync(). */
-export interface StartOptions extends RunOptions {
+/** Options of start() and startSync() (executions cannot run isolated). */
+export interface StartOptions extends Omit<RunOptions, 'isolate'> {
   /**
    * Tools the host answers itself, by name (they need no function), or true
    * for every tool `tools` does not give: a call of one suspends the
@@ -503,7 +576,7 @@ export interface SnapshotInfo {
 export function inspectSnapshot(snapshot: Uint8Array | ArrayBuffer, key?: SnapshotKey): SnapshotInfo;
 
 /** Options of a Session: every eval's run options, and how many values *1 *2 *3 keep. */
-export interface SessionOptions extends Omit<RunOptions, 'signal'> {
+export interface SessionOptions extends Omit<RunOptions, 'signal' | 'isolate'> {
   /** Values kept as *1, *2, ... (default 3). */
   historyDepth?: number;
 }

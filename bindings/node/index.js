@@ -11,6 +11,11 @@
 // on the main thread, awaits their promises together, and resumes the run
 // with the answers on the pool again, until it ends.
 //
+// run()/runSync() with `isolate` (src/isolated.cpp): the program runs in a
+// jailed worker process of a WorkerPool, ptc::run on a thread of its own;
+// its tool calls come back one by one, this file calls the JS tools on the
+// main thread and answers each as it settles.
+//
 // start()/load() make an Execution over the same jobs (src/executions.cpp)
 // whose calls of deferred tools the host answers; a Session's evals are
 // such jobs too (src/sessions.cpp); share()/from() post a Program or a
@@ -160,12 +165,14 @@ function plainJson(v, depth) {
   }
 }
 
-// The options as the addon takes them: a PreparedContext as its handle, and
-// a context of plain JSON data as its JSON text, which the engine parses
-// straight into the run several times faster than the addon converts the
-// object property by property (and, for run(), on the pool).
+// The options as the addon takes them: a PreparedContext as its handle, a
+// WorkerPool (or true, the default one) as its handle, and a context of
+// plain JSON data as its JSON text, which the engine parses straight into
+// the run several times faster than the addon converts the object property
+// by property (and, for run(), on the pool).
 function optionsArg(options) {
   if (options === null || typeof options !== 'object') return options;
+  if (options.isolate !== undefined) options = { ...options, isolate: isolateArg(options.isolate) };
   const context = options.context;
   if (context === null || typeof context !== 'object') return options;
   if (context instanceof PreparedContext) return { ...options, context: context[kHandle] };
@@ -180,6 +187,70 @@ function plainJsonText(context) {
   return (proto === Object.prototype || proto === null) && plainJson(context, 0)
     ? JSON.stringify(context)
     : undefined;
+}
+
+// ---------------------------------------------------------------- worker pools
+
+const kPoolHandle = Symbol('ptc-lisp.pool');
+let defaultPool = null;
+
+/** Jailed worker processes for isolated runs (`isolate: pool` of run and
+ * runSync): seccomp, rlimits and, where the kernel allows, namespaces of
+ * their own. The tools are still called in this process. Throws an Error
+ * with code ERR_PTC_UNAVAILABLE when no ptc-worker is found or it does not
+ * start. */
+class WorkerPool {
+  constructor(options) {
+    this[kPoolHandle] = native.createWorkerPool(options);
+  }
+
+  /** The pool `isolate: true` uses: one per process (every thread shares
+   * it), made on first use. */
+  static default() {
+    if (defaultPool === null || defaultPool[kPoolHandle] === null) {
+      const pool = Object.create(WorkerPool.prototype);
+      pool[kPoolHandle] = native.defaultWorkerPool();
+      defaultPool = pool;
+    }
+    return defaultPool;
+  }
+
+  /** {workers, busy, started, runs, recycled, died, killed, namespaces, workerPath}. */
+  get stats() {
+    return native.workerPoolStats(poolHandle(this));
+  }
+
+  /** The ptc-worker executable the pool runs. */
+  get workerPath() {
+    return this.stats.workerPath;
+  }
+
+  /** Lets go of this object's reference: runs in flight keep theirs, and the
+   * workers end with the last one. The pool cannot be used here again. */
+  close() {
+    const handle = this[kPoolHandle];
+    this[kPoolHandle] = null;
+    if (handle) native.closeWorkerPool(handle);
+  }
+}
+
+function poolHandle(pool) {
+  const handle = pool[kPoolHandle];
+  if (!handle) throw new TypeError('the WorkerPool is closed');
+  return handle;
+}
+
+// The isolate option as the addon takes it: a pool's handle, or false.
+function isolateArg(isolate) {
+  if (isolate === false) return false;
+  if (isolate === true) return poolHandle(WorkerPool.default());
+  if (isolate instanceof WorkerPool) return poolHandle(isolate);
+  throw new TypeError('option isolate must be a WorkerPool, true or false');
+}
+
+function isolated(options) {
+  return options !== null && typeof options === 'object' && options.isolate !== undefined &&
+    options.isolate !== false;
 }
 
 function toolsOf(options) {
@@ -310,6 +381,59 @@ function callTools(tools, pending) {
 // on the pool from the start.
 const kInPlaceAttemptUs = 200;
 
+// Calls the JS tool of one call of an isolated run; reply(ok, value) with
+// its value or error message once it settles.
+function answerCall(tools, call, reply) {
+  const settle = (ok, value) => {
+    try {
+      reply(ok, ok ? value : messageOf(value));
+    } catch {
+      // the run is gone (its answer is not wanted)
+    }
+  };
+  let v;
+  try {
+    v = tools[call.tool](call.args);
+  } catch (e) {
+    settle(false, e);
+    return;
+  }
+  if (isThenable(v)) Promise.resolve(v).then((x) => settle(true, x), (e) => settle(false, e));
+  else settle(true, v);
+}
+
+// run() of an isolated run: each tool call answered as it settles.
+function startIsolated(tools, signal, handle, nativeOptions, profile) {
+  return new Promise((resolve, reject) => {
+    let job;
+    const onAbort = () => native.abortIsolated(job);
+    const done = () => {
+      if (signal) signal.removeEventListener('abort', onAbort);
+    };
+    const onEvent = (error, call, result) => {
+      if (error) {
+        done();
+        reject(error);
+      } else if (result) {
+        done();
+        resolve(finish(result));
+      } else {
+        answerCall(tools, call, (ok, value) => native.answerIsolated(job, call.id, ok, value));
+      }
+    };
+    try {
+      job = native.runIsolated(handle, nativeOptions, profile, onEvent);
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    if (signal) {
+      if (signal.aborted) native.abortIsolated(job);
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+}
+
 // run() and lispEvalTool's execute: `profile` asks for the lisp_eval payload.
 function startRun(program, options, profile) {
   const tools = toolsOf(options);
@@ -320,6 +444,8 @@ function startRun(program, options, profile) {
     signal = signalOf(options);
     handle = programArg(program);
     nativeOptions = optionsArg(options);
+    // Never in place: it could wait for a free worker on the event loop.
+    if (isolated(nativeOptions)) return startIsolated(tools, signal, handle, nativeOptions, profile);
     if (tools === undefined && !(signal !== undefined && signal.aborted)) {
       const result = native.runInPlace(handle, nativeOptions, profile, kInPlaceAttemptUs);
       if (result !== null) return Promise.resolve(fromInPlace(result));
@@ -396,6 +522,13 @@ function runSync(program, givenOptions) {
   const tools = toolsOf(options);
   if (tools === undefined)
     return fromInPlace(native.runInPlace(programArg(program), optionsArg(options), profile));
+  if (isolated(options)) {
+    return finish(native.runIsolatedSync(programArg(program), optionsArg(options), profile,
+      (tool, args) => {
+        const [oks, values] = callToolsSync(tools, [{ tool, args }], 'runSync');
+        return [oks[0], values[0]];
+      }));
+  }
   const job = native.createJob(programArg(program), optionsArg(options), profile);
   let out = native.startSync(job);
   while (Array.isArray(out)) {
@@ -429,9 +562,11 @@ function runSync(program, givenOptions) {
  * (by name), the memory's names and the compile limits. */
 function compile(program, options) {
   if (typeof program !== 'string') throw new TypeError('program must be a string');
-  if (options !== undefined && options !== null && typeof options === 'object' &&
-      options.signal !== undefined)
-    throw new TypeError('compile takes no signal');
+  if (options !== undefined && options !== null && typeof options === 'object') {
+    if (options.signal !== undefined) throw new TypeError('compile takes no signal');
+    if (options.isolate !== undefined)
+      throw new TypeError('compile takes no isolate: give it to the runs (run, runSync)');
+  }
   const [handle, error] = native.compile(program, options);
   if (error) throw new PtcError(error);
   return new Program(kToken, handle);
@@ -465,9 +600,9 @@ function lispEvalTool(config) {
   if (config === undefined) config = {};
   if (config === null || typeof config !== 'object' || Array.isArray(config))
     throw new TypeError('lispEvalTool takes an object {tools, profile, context, limits}');
-  const { tools, profile, context, limits } = config;
+  const { tools, profile, context, limits, isolate } = config;
   for (const key of Object.keys(config)) {
-    if (!['tools', 'profile', 'context', 'limits'].includes(key))
+    if (!['tools', 'profile', 'context', 'limits', 'isolate'].includes(key))
       throw new TypeError(`unknown lispEvalTool option '${key}'`);
   }
   const schema = native.toolSchema(profile);
@@ -484,6 +619,7 @@ function lispEvalTool(config) {
     }
   }
   if (tools !== undefined) base.tools = tools;
+  if (isolate !== undefined) base.isolate = isolate;
   // Checked now, so a mistake shows when the tool is made, not at its first call.
   native.createJob('nil', optionsArg({ ...base, context }));
   const execute = async (args, callOptions) => {
@@ -574,7 +710,12 @@ function splitOptions(options, own, what) {
   if (options === undefined || options === null) return { rest: options, tools: {}, signal: undefined };
   if (typeof options !== 'object' || Array.isArray(options))
     throw new TypeError(`${what} options must be an object`);
+  if (isolated(options)) {
+    throw new TypeError(`${what} cannot run isolated: its runs are executions, which wait in ` +
+      "this process's memory (use run or runSync with isolate)");
+  }
   const rest = { ...options };
+  if (rest.isolate === false) delete rest.isolate;
   const taken = {};
   for (const name of own) {
     taken[name] = rest[name];
@@ -933,6 +1074,7 @@ class Session {
 const version = native.version;
 
 module.exports = {
+  WorkerPool,
   run,
   runSync,
   compile,

@@ -234,6 +234,7 @@ napi_value init(napi_env env, napi_value exports) {
     register_executions(env, exports);
     register_sessions(env, exports);
     register_sharing(env, exports);
+    register_isolation(env, exports);
     BuildInfo info = build_info();
     check(env, napi_set_named_property(env, exports, "version", js_string(env, info.version)));
     check(env,

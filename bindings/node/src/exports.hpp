@@ -27,6 +27,10 @@ void register_sessions(napi_env env, napi_value exports);
 // sharing.cpp: shareProgram, adoptProgram, sharePrepared, adoptPrepared,
 // handles posted to other threads (worker_threads) by token.
 void register_sharing(napi_env env, napi_value exports);
+// isolated.cpp: createWorkerPool, defaultWorkerPool, workerPoolStats,
+// closeWorkerPool, runIsolated, answerIsolated, abortIsolated,
+// runIsolatedSync (WorkerPool and the isolate option of index.js).
+void register_isolation(napi_env env, napi_value exports);
 
 // The compiled program behind a handle made by compile(); nullptr when
 // `value` is no such handle.
@@ -36,6 +40,10 @@ std::shared_ptr<const Program> program_of(napi_env env, napi_value value);
 const Program* program_in(napi_env env, napi_value value);
 // The same for a context made by prepareContext().
 std::shared_ptr<const PreparedContext> prepared_context_of(napi_env env, napi_value value);
+// The pool behind a handle made by createWorkerPool() or
+// defaultWorkerPool() (isolated.cpp); nullptr when `value` is no such
+// handle; a TypeError (pending) when it was closed.
+std::shared_ptr<WorkerPool> worker_pool_of(napi_env env, napi_value value);
 // New handles over an existing program or context (programs.cpp).
 napi_value program_handle(napi_env env, std::shared_ptr<const Program> program);
 napi_value prepared_context_handle(napi_env env, std::shared_ptr<const PreparedContext> context);

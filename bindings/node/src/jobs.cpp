@@ -19,6 +19,8 @@ namespace {
 
 constexpr napi_type_tag kJobTag = {0x7074636c69737031ULL, 0x6a6f622d6e6f6465ULL};
 
+}  // namespace
+
 Step error_step(const Error& error, const RunOptions& options) {
   Step step;
   step.ok = false;
@@ -27,12 +29,9 @@ Step error_step(const Error& error, const RunOptions& options) {
   return step;
 }
 
-// The lisp_eval payload of a run (the profile only tags the run).
 std::string payload_of(const Step& step) {
   return step.ok ? protocol::render_success_from_step(step) : protocol::render_step_error(step);
 }
-
-}  // namespace
 
 void execute(Job& job) {
   try {
@@ -126,26 +125,6 @@ Job& job_of(napi_env env, napi_value value) {
 }
 
 namespace {
-
-// A job's program, options and payload profile from (program: string |
-// ProgramHandle, options, payloadProfile?): a Job's, or a run in place's.
-template <class Run>
-void set_up(napi_env env, const napi_value* argv, Run& job) {
-  napi_valuetype t = type_of(env, argv[0]);
-  if (t == napi_string) {
-    job.source = string_of(env, argv[0]);
-  } else if (!(job.program = program_of(env, argv[0]))) {
-    throw_type_error(env, "program must be a string or a Program from compile(), got " +
-                              std::string(type_name(t)));
-  }
-  parse_options(env, argv[1], job.options);
-  job.options.run.cancel = &job.cancel;
-  if (type_of(env, argv[2]) == napi_string) {
-    job.payload_profile = protocol::profile_from_name(string_of(env, argv[2]));
-    if (!job.payload_profile) throw_type_error(env, "unknown lisp_eval profile");
-    protocol::tag_run(*job.payload_profile, job.options.run);
-  }
-}
 
 // createJob(program: string | ProgramHandle, options, payloadProfile?)
 napi_value create_job(napi_env env, napi_callback_info info) {

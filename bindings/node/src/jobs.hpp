@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "exports.hpp"
 #include "include/ptc/ptc.hpp"
 #include "napi_util.hpp"
 #include "options.hpp"
@@ -51,6 +52,33 @@ struct Job {
   napi_ref self = nullptr;
   napi_ref callback = nullptr;
 };
+
+// A run's program, options and payload profile from (program: string |
+// ProgramHandle, options, payloadProfile?): a Job's, a run in place's, or an
+// isolated run's (isolated.cpp): anything with those members and `cancel`.
+template <class Run>
+void set_up(napi_env env, const napi_value* argv, Run& job) {
+  napi_valuetype t = type_of(env, argv[0]);
+  if (t == napi_string) {
+    job.source = string_of(env, argv[0]);
+  } else if (!(job.program = program_of(env, argv[0]))) {
+    throw_type_error(env, "program must be a string or a Program from compile(), got " +
+                              std::string(type_name(t)));
+  }
+  parse_options(env, argv[1], job.options);
+  job.options.run.cancel = &job.cancel;
+  if (type_of(env, argv[2]) == napi_string) {
+    job.payload_profile = protocol::profile_from_name(string_of(env, argv[2]));
+    if (!job.payload_profile) throw_type_error(env, "unknown lisp_eval profile");
+    protocol::tag_run(*job.payload_profile, job.options.run);
+  }
+}
+
+// A failed Step for an error raised before or around a run (a failed run
+// changes no memory).
+Step error_step(const Error& error, const RunOptions& options);
+// The lisp_eval payload of a run (the profile only tags the run).
+std::string payload_of(const Step& step);
 
 // One phase (job.phase); any thread; no Node-API.
 void execute(Job& job);

@@ -130,6 +130,14 @@ const OptionEntry kOptions[] = {
      }},
     {"budget",
      [](napi_env env, napi_value v, ParsedOptions& o) { o.run.budget = map_of(env, v, "budget"); }},
+    {"isolate",  // index.js gives a pool's handle (true: the default pool's), or false
+     [](napi_env env, napi_value v, ParsedOptions& o) {
+       if (type_of(env, v) == napi_boolean && !bool_of(env, v, "isolate")) return;
+       o.run.isolate = worker_pool_of(env, v);
+       if (!o.run.isolate)
+         throw_type_error(env, "option isolate must be a WorkerPool, true or false, got " +
+                                   std::string(type_name(type_of(env, v))));
+     }},
     PTC_LIMIT("timeout", timeout_ms, uint32_t),
     PTC_LIMIT("maxHeap", max_heap_bytes, uint64_t),
     PTC_LIMIT("loopLimit", loop_limit, uint32_t),

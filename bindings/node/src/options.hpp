@@ -2,8 +2,9 @@
 // memory, history, signature, the other run options and every limit, by
 // camelCase name (see index.d.ts). `tools` gives the names of the tools,
 // which the run defers (the JS functions are called by index.js); `signal`
-// is index.js's. Anything else, or a value of the wrong type, is a TypeError
-// (RangeError for a number out of range).
+// is index.js's; `isolate` is a WorkerPool's handle (isolated.cpp).
+// Anything else, or a value of the wrong type, is a TypeError (RangeError
+// for a number out of range).
 #pragma once
 
 #include <memory>
