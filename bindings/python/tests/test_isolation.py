@@ -11,6 +11,7 @@ The pool finds the ptc-worker beside the loaded libptc.so.0: the build's
 import asyncio
 import json
 import os
+import signal
 import threading
 import time
 
@@ -129,6 +130,58 @@ def test_workers_are_recycled_after_max_runs():
             assert ptc.run("(reduce + (range 10))", isolate=pool).value == 45
         assert pool.stats["runs"] == 5
         assert pool.stats["recycled"] == 2
+
+
+def _descendants(pid):
+    """The processes below `pid` (from /proc), as {pid: [children]}."""
+    tree = {}
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        kids = []
+        for task in os.listdir(f"/proc/{p}/task"):
+            try:
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    kids += [int(k) for k in f.read().split()]
+            except FileNotFoundError:
+                pass
+        tree[p] = kids
+        todo += kids
+    return tree
+
+
+def _leaves():
+    """The processes below this one with none below them: worker processes
+    (a pool's launcher, and a pid namespace's first process, are above
+    them)."""
+    return {pid for pid, kids in _descendants(os.getpid()).items()
+            if pid != os.getpid() and not kids}
+
+
+def test_a_worker_that_dies_ends_only_its_run_with_internal_error():
+    others = _leaves()  # the workers of the other pools
+    with ptc.WorkerPool(workers=1) as pool:
+        for _ in range(500):
+            if pool.stats["workers"] == 1:
+                break
+            time.sleep(0.01)
+        mine = _leaves() - others
+        assert len(mine) == 1
+
+        def kill_the_worker(args):
+            for pid in mine:
+                os.kill(pid, signal.SIGKILL)
+            return 1
+
+        result = ptc.run("(tool/kill {}) (+ 1 2)", isolate=pool, tools={"kill": kill_the_worker},
+                         memory={"a": 1})
+        assert result.error.reason == "internal_error"
+        assert "the worker process running this program died" in result.error.message
+        assert result.memory == {"a": 1}
+        assert pool.stats["died"] == 1
+        # Replaced: the next run has a worker.
+        assert ptc.run("(+ 1 2)", isolate=pool).value == 3
+        assert pool.stats["started"] == 2
 
 
 def test_sessions_and_compiled_programs_run_isolated(pool):
