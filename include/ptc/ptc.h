@@ -41,8 +41,8 @@
  * caller owns and frees with the matching `ptc_*_free` (free(NULL) does
  * nothing). Handles a function takes as arguments are borrowed: the callee
  * keeps its own reference where it needs one (options keep their prepared
- * context and cancel token alive; a session copies its options), so handles
- * may be freed in any order.
+ * context, cancel token and worker pool alive; a session copies its
+ * options), so handles may be freed in any order.
  *
  * Thread safety.
  *   - ptc_program, ptc_prepared_context, ptc_cancel_token: immutable (a
