@@ -99,6 +99,15 @@ std::string load_seccomp(const JailSettings& s) {
   allow(SCMP_SYS(getrlimit));
   // Signals to itself only (abort()).
   allow_if(SCMP_SYS(tgkill), SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(getpid())));
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // Sanitizer builds only: their runtime probes whether memory is readable
+  // by writing it to a pipe (IsAccessibleMemoryRange).
+  allow(SCMP_SYS(pipe2));
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  allow(SCMP_SYS(pipe2));
+#endif
+#endif
   if (rc != 0) return failed("seccomp_rule_add", -rc);
   if ((rc = seccomp_load(ctx)) != 0) return failed("seccomp_load", -rc);
   return {};
