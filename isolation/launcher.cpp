@@ -240,23 +240,26 @@ class Launcher {
 
 }  // namespace
 
-int launcher_main(int control_fd, bool namespaces, WorkerTestHook hook) {
+void launcher_main(int control_fd, bool namespaces, WorkerTestHook hook) {
   bool in_namespaces = namespaces && enter_namespaces();
   if (in_namespaces) {
     // The first child in a new pid namespace is its init: it serves the pool.
     pid_t init = fork();
-    if (init < 0) return 1;
+    if (init < 0) _exit(1);
     if (init == 0) prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (init > 0) {
       close(control_fd);
       int status = 0;
-      while (waitpid(init, &status, 0) < 0 && errno == EINTR) {}
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+      while (waitpid(init, &status, 0) < 0 && errno == EINTR) {
+      }
+      _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
     }
   }
   prctl(PR_SET_NAME, "ptc-launcher");
   warm_up_engine();
-  return Launcher(control_fd, in_namespaces, hook).serve();
+  // _exit: no exit handlers (a leak checker cannot stop the world in a pid
+  // namespace, and the engine's caches are meant to live to the end).
+  _exit(Launcher(control_fd, in_namespaces, hook).serve());
 }
 
 }  // namespace ptc::isolation

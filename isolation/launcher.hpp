@@ -9,8 +9,8 @@
 
 namespace ptc::isolation {
 
-// Serves the pool on `control_fd` until the pool closes it; returns the exit
-// status for main().
-int launcher_main(int control_fd, bool namespaces, WorkerTestHook hook);
+// Serves the pool on `control_fd` until the pool closes it, then ends the
+// process.
+[[noreturn]] void launcher_main(int control_fd, bool namespaces, WorkerTestHook hook);
 
 }  // namespace ptc::isolation

@@ -8,7 +8,7 @@
 int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "--launcher") == 0 && std::strcmp(argv[2], "3") == 0) {
     bool namespaces = !(argc >= 4 && std::strcmp(argv[3], "--no-namespaces") == 0);
-    return ptc::isolation::launcher_main(3, namespaces, nullptr);
+    ptc::isolation::launcher_main(3, namespaces, nullptr);
   }
   std::fprintf(stderr,
                "ptc-worker: the worker processes of isolated runs (ptc ... --isolate, "

@@ -77,7 +77,7 @@ void hook(std::string_view source) {
 int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "--launcher") == 0 && std::strcmp(argv[2], "3") == 0) {
     bool namespaces = !(argc >= 4 && std::strcmp(argv[3], "--no-namespaces") == 0);
-    return ptc::isolation::launcher_main(3, namespaces, hook);
+    ptc::isolation::launcher_main(3, namespaces, hook);
   }
   return 2;
 }
