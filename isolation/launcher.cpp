@@ -250,8 +250,7 @@ void launcher_main(int control_fd, bool namespaces, WorkerTestHook hook) {
     if (init > 0) {
       close(control_fd);
       int status = 0;
-      while (waitpid(init, &status, 0) < 0 && errno == EINTR) {
-      }
+      while (waitpid(init, &status, 0) < 0 && errno == EINTR) {}
       _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
     }
   }

@@ -34,6 +34,7 @@
 #include "isolation/frames.hpp"
 #include "runtime/host_value.hpp"
 #include "scheduler/fiber.hpp"
+#include "scheduler/thread_pool.hpp"
 
 extern char** environ;
 
@@ -191,6 +192,7 @@ struct WorkerPool::State {
   uint64_t next_id = 1;
   std::map<uint64_t, int> ended;  // wait statuses the launcher reported, by worker
   int failed_starts = 0;
+  uint64_t launchers_lost = 0;
   std::string broken;  // why no worker can start, once that is clear
   bool stopping = false;
   WorkerPoolStats counts;
@@ -288,15 +290,77 @@ struct WorkerPool::State {
     return std::min<uint64_t>(runs * 60 + 60, uint64_t{1} << 31);
   }
 
+  // Starts the launcher and waits for it to say it is ready; an error
+  // message, or "".
+  std::string start_launcher() {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+      return fmt::format("socketpair failed: {}", std::strerror(errno));
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, sv[1], 3);
+    std::vector<std::string> args = {path, "--launcher", "3"};
+    if (!options.namespaces) args.push_back("--no-namespaces");
+    std::vector<char*> argv;
+    for (std::string& a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    // The host's environment (API keys among it) never reaches a worker: only
+    // what the sanitizers read.
+    std::vector<std::string> env_text;
+    for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"})
+      if (const char* v = std::getenv(name)) env_text.push_back(std::string(name) + "=" + v);
+    std::vector<char*> envp;
+    for (std::string& e : env_text)
+      envp.push_back(e.data());
+    envp.push_back(nullptr);
+    // Its own process group (a terminal's ^C is the host's to handle), no
+    // blocked signals, and the host's ignored ones back to their defaults.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    for (int sig : {SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGHUP})
+      sigaddset(&defaults, sig);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(
+        &attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(), envp.data());
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    close(sv[1]);
+    if (rc != 0) {
+      close(sv[0]);
+      return fmt::format("the worker launcher {} could not be started: {}", path,
+                         std::strerror(rc));
+    }
+    ControlMessage ready;
+    int fds[2];
+    if (!wait_readable(sv[0], Clock::now() + kStartTimeout) || !receive(sv[0], ready, fds) ||
+        ready.kind != ControlMessage::Ready) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      close(sv[0]);
+      return fmt::format("the worker launcher {} did not start", path);
+    }
+    std::lock_guard lock(mutex);
+    launcher = pid;
+    control = sv[0];
+    namespaces = ready.a == 1;
+    return "";
+  }
+
   void control_loop() {
     for (;;) {
       ControlMessage m;
       int fds[2];
       if (!receive(control, m, fds)) {
-        std::lock_guard lock(mutex);
-        if (!stopping) broken = "the launcher of worker processes ended";
-        changed.notify_all();
-        return;
+        if (!restart_launcher()) return;
+        continue;
       }
       if (m.kind == ControlMessage::Spawned) {
         started(m, fds);
@@ -369,6 +433,36 @@ struct WorkerPool::State {
     changed.notify_all();
   }
 
+  // The launcher ended (killed, crashed): its workers ended with it. A new
+  // one takes its place; false when the pool is stopping or none starts.
+  bool restart_launcher() {
+    {
+      std::unique_lock lock(mutex);
+      if (stopping) return false;
+      live -= ready.size() + starting;
+      ready.clear();
+      starting = 0;
+      ++launchers_lost;
+      changed.notify_all();  // runs waiting for how their worker ended
+      close(control);
+      control = -1;
+    }
+    while (waitpid(launcher, nullptr, 0) < 0 && errno == EINTR) {}
+    std::string error;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      if ((error = start_launcher()).empty()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100 << attempt));
+    }
+    std::unique_lock lock(mutex);
+    if (!error.empty()) {
+      broken = "the launcher of worker processes ended and could not be started again: " + error;
+      changed.notify_all();
+      return false;
+    }
+    replenish(lock);
+    return true;
+  }
+
   std::unique_ptr<Worker> acquire() {
     std::unique_lock lock(mutex);
     changed.wait(lock, [&] { return !ready.empty() || !broken.empty() || stopping; });
@@ -400,9 +494,12 @@ struct WorkerPool::State {
   // How a worker that closed its socket ended, as the launcher reports it.
   std::string end_of(const Worker& w) {
     std::unique_lock lock(mutex);
-    changed.wait_for(lock, kStatusWait, [&] { return ended.count(w.id) > 0 || stopping; });
+    uint64_t lost = launchers_lost;
+    changed.wait_for(lock, kStatusWait,
+                     [&] { return ended.count(w.id) > 0 || stopping || launchers_lost != lost; });
     auto it = ended.find(w.id);
-    if (it == ended.end()) return "its end was not reported";
+    if (it == ended.end())
+      return launchers_lost != lost ? "its launcher ended" : "its end was not reported";
     std::string text = describe_status(it->second);
     ended.erase(it);
     return text;
@@ -447,8 +544,8 @@ class IsolatedRun {
 
   ~IsolatedRun() {
     stopped_.store(true);
-    for (std::thread& t : tools_)
-      t.join();
+    std::unique_lock lock(tools_mutex_);
+    tools_done_.wait(lock, [&] { return tools_running_ == 0; });
     pool_.unwatch(&watch_);
   }
 
@@ -557,7 +654,14 @@ class IsolatedRun {
   void call_tool(ToolCallRequest call) {
     auto it = options_.tools.find(call.tool);
     pool_.tool_started(watch_);
-    tools_.emplace_back([this, call = std::move(call), it] {
+    {
+      std::lock_guard lock(tools_mutex_);
+      ++tools_running_;
+    }
+    // On a thread of the process-wide pool (as a blocking tool of a pmap
+    // branch is), so that parallel calls run at once and a call costs no
+    // thread start; on a thread of its own when the pool is full.
+    auto task = [this, call = std::move(call), it] {
       ToolResult r;
       if (it == options_.tools.end() || !it->second.fn) {
         r = ToolResult::failure("the tool has no implementation");
@@ -581,7 +685,12 @@ class IsolatedRun {
       }
       send(FrameKind::ToolReply, reply);
       pool_.tool_ended(watch_);
-    });
+      std::lock_guard lock(tools_mutex_);
+      if (--tools_running_ == 0) tools_done_.notify_all();
+    };
+    auto shared = std::make_shared<decltype(task)>(std::move(task));
+    if (!ThreadPool::instance().start_now([shared] { (*shared)(); }))
+      std::thread([shared] { (*shared)(); }).detach();
   }
 
   std::pair<Step, bool> died() {
@@ -633,7 +742,9 @@ class IsolatedRun {
   Watched watch_;
   std::mutex write_mutex_;
   std::atomic<bool> stopped_{false};
-  std::vector<std::thread> tools_;
+  std::mutex tools_mutex_;
+  std::condition_variable tools_done_;
+  int tools_running_ = 0;
 };
 
 int64_t ns_of(Clock::time_point t) {
@@ -652,62 +763,8 @@ WorkerPool::WorkerPool(WorkerPoolOptions options) : state_(std::make_shared<Stat
                                           : (size_t{64} << 20) + 16 * s.options.max_heap_bytes;
   s.path = find_worker(s.options.worker_path);
 
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
-    pool_error(fmt::format("socketpair failed: {}", std::strerror(errno)));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, sv[1], 3);
-  std::vector<std::string> args = {s.path, "--launcher", "3"};
-  if (!s.options.namespaces) args.push_back("--no-namespaces");
-  std::vector<char*> argv;
-  for (std::string& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  // The host's environment (API keys among it) never reaches a worker: only
-  // what the sanitizers read.
-  std::vector<std::string> env_text;
-  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"})
-    if (const char* v = std::getenv(name)) env_text.push_back(std::string(name) + "=" + v);
-  std::vector<char*> envp;
-  for (std::string& e : env_text)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-  // Its own process group (a terminal's ^C is the host's to handle), no
-  // blocked signals, and the host's ignored ones back to their defaults.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGHUP})
-    sigaddset(&defaults, sig);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
-  int rc = posix_spawn(&s.launcher, s.path.c_str(), &actions, &attr, argv.data(), envp.data());
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
-  close(sv[1]);
-  if (rc != 0) {
-    close(sv[0]);
-    pool_error(
-        fmt::format("the worker launcher {} could not be started: {}", s.path, std::strerror(rc)));
-  }
-  s.control = sv[0];
-  ControlMessage ready;
-  int fds[2];
-  if (!wait_readable(s.control, Clock::now() + kStartTimeout) || !receive(s.control, ready, fds) ||
-      ready.kind != ControlMessage::Ready) {
-    kill(s.launcher, SIGKILL);
-    waitpid(s.launcher, nullptr, 0);
-    close(s.control);
-    pool_error(fmt::format("the worker launcher {} did not start", s.path),
-               "run it with worker_stderr set to see its error");
-  }
-  s.namespaces = ready.a == 1;
+  if (std::string error = s.start_launcher(); !error.empty())
+    pool_error(error, "run it with worker_stderr set to see its error");
   s.control_thread = std::thread([&s] { s.control_loop(); });
   s.watchdog = std::thread([&s] { s.watchdog_loop(); });
   std::unique_lock lock(s.mutex);

@@ -69,7 +69,7 @@ struct WorkerPoolStats {
   uint64_t started = 0;     // workers started since the pool was made
   uint64_t runs = 0;        // programs run
   uint64_t recycled = 0;    // workers retired after max_runs
-  uint64_t died = 0;        // workers that died during a run (crash, jail, memory)
+  uint64_t died = 0;        // workers that died (crash, jail, memory), running or idle
   uint64_t killed = 0;      // workers killed: past their deadline, or lying
   bool namespaces = false;  // the workers run in their own namespaces
 };

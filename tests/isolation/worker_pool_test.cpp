@@ -437,3 +437,27 @@ TEST(WorkerPool, ChaosKillsLoseOnlyTheirOwnCalls) {
 }
 
 }  // namespace
+
+namespace {
+
+// The launcher itself killed: its workers end with it, the calls they ran
+// get internal_error, and the pool starts a new launcher.
+TEST(WorkerPool, ALostLauncherIsReplaced) {
+  auto pool = make_pool(2);
+  ASSERT_TRUE(pool->wait_ready(kReadyMs));
+  std::vector<int> launchers;
+  for (const Proc& p : descendants())
+    if (p.ppid == getpid()) launchers.push_back(p.pid);
+  ASSERT_EQ(launchers.size(), 1u);
+  ASSERT_EQ(kill(launchers[0], SIGKILL), 0);
+  // Runs go on: the first may meet a worker that died with the launcher.
+  int ok = 0;
+  for (int i = 0; i < 10; ++i)
+    ok += ptc::run("(+ 1 2)", isolated(pool)).ok;
+  EXPECT_GE(ok, 8);
+  EXPECT_TRUE(pool->wait_ready(kReadyMs));
+  EXPECT_EQ(pool->stats().workers, 2u);
+  EXPECT_EQ(ptc::run("(+ 1 2)", isolated(pool)).printed, "3");
+}
+
+}  // namespace
