@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -26,6 +27,11 @@ namespace ptc {
 
 // Decimal digits of the largest integer a run can hold (2^20 bits), and a margin.
 constexpr size_t kMaxBigIntDigits = 330'000;
+// Items of a collection reserved before they are read; past it, the
+// collection grows as they come. A count is only a claim until its items
+// are read: nested collections each claiming every byte left would reserve
+// in proportion to the square of the bytes (3 KB held 13 MB).
+constexpr size_t kReserveAhead = 8;
 
 enum Tag : uint8_t {
   kNil = 0,
@@ -320,7 +326,7 @@ class ValueReader {
       case kSet: {
         size_t n = count(what);
         std::vector<HostValue> items;
-        items.reserve(n);
+        items.reserve(std::min(n, kReserveAhead));
         for (size_t i = 0; i < n; ++i)
           items.push_back(value(what));
         return tag == kVector ? HostValue::vector(std::move(items))
@@ -329,7 +335,7 @@ class ValueReader {
       case kMap: {
         size_t n = count(what, 2);
         std::vector<std::pair<HostValue, HostValue>> entries;
-        entries.reserve(n);
+        entries.reserve(std::min(n, kReserveAhead));
         for (size_t i = 0; i < n; ++i) {
           HostValue k = value(what);
           entries.emplace_back(std::move(k), value(what));
@@ -342,7 +348,7 @@ class ValueReader {
         auto restorer = std::make_shared<Restorer>();
         restorer->factory = str(what);
         size_t n = count(what);
-        restorer->args.reserve(n);
+        restorer->args.reserve(std::min(n, kReserveAhead));
         for (size_t i = 0; i < n; ++i)
           restorer->args.push_back(value(what));
         return HostValue::opaque(std::move(printed), std::move(restorer));

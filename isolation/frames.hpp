@@ -55,6 +55,8 @@ class FrameReader {
   // The next frame (blocking); a length past the cap or an unknown kind is
   // refused before anything more is read.
   ReadStatus next(Frame& out);
+  // The bytes its buffer holds room for.
+  size_t capacity() const { return buffer_.size(); }
 
  private:
   ReadStatus check_header() const;

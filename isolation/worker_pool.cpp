@@ -600,6 +600,8 @@ class IsolatedRun {
         }
       } catch (LispError& e) {
         return lied(e.error().message);
+      } catch (const std::bad_alloc&) {
+        return lied("a frame the host could not hold in memory");
       }
     }
   }

@@ -4,12 +4,15 @@
 // The memory and JSON cases below pin down the properties the targets check on
 // the hostile shapes the campaigns kept reaching.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "include/ptc/ptc.hpp"
+#include "isolation/frames.hpp"
 #include "protocol/mcp/http_rpc.hpp"
 #include "protocol/mcp/json_rpc.hpp"
 #include "protocol/mcp/server.hpp"
@@ -240,6 +243,43 @@ TEST(FuzzRegressions, ChunkedReplyLengthCountsATwoByteTrailerLine) {
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.body, "abc");
   EXPECT_EQ(r.length, reply.size());
+}
+
+// fuzz_worker_frames: the frame reader sized a frame's body by the length
+// its header claimed before any of it came, so a worker that sent 7 bytes
+// made the parent allocate (and zero) up to max_frame_bytes (over 1 GiB by
+// default). The buffer now grows with the bytes that arrive.
+TEST(FuzzRegressions, WorkerFrameBodyGrowsWithTheBytesThatArrive) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  // A tool call whose length says 512 MiB, and two bytes of it.
+  const char bytes[] = {0x01, 0x00, 0x00, 0x20, 0x03, 0x28, 0x69};
+  ASSERT_EQ(write(sv[1], bytes, sizeof bytes), static_cast<ssize_t>(sizeof bytes));
+  close(sv[1]);
+  ptc::isolation::FrameReader reader(sv[0], size_t{1} << 30);
+  ptc::isolation::Frame frame;
+  EXPECT_EQ(reader.next(frame), ptc::isolation::ReadStatus::Closed);
+  EXPECT_LE(reader.capacity(), size_t{1} << 20);
+  close(sv[0]);
+}
+
+// fuzz_worker_frames (its allocation count; the input is in its corpus):
+// each nested collection reserved room for as many items as its count
+// claimed, up to every byte left, so 1,500 nested vectors each claiming 127
+// items (3 KB) held 13 MB before the frame was refused. Reading reserves at
+// most a few items ahead now; the frame is refused as before.
+TEST(FuzzRegressions, NestedCountsInAWorkerFrameAreRefusedWithoutReservingThem) {
+  std::string body = "\x01";
+  for (int i = 0; i < 1500; ++i)
+    body += "\x08\x7f";
+  try {
+    (void)ptc::isolation::decode_step(body);
+    FAIL() << "decoded";
+  } catch (ptc::LispError& e) {
+    EXPECT_EQ(e.error().kind, ErrorKind::SnapshotError);
+    EXPECT_NE(e.error().message.find("127 items cannot fit"), std::string::npos)
+        << e.error().message;
+  }
 }
 
 }  // namespace
