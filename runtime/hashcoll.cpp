@@ -484,14 +484,19 @@ const HashObj* HashBuilder::finish() {
     if (small_ == 0) return empty_of(type_);
     HashObj* h = new_small(arena_, type_, small_);
     Value* d = h->inline_data();
+    bool strings = is_map;
     for (uint32_t i = 0; i < small_; ++i) {
       if (is_map) {
         d[i * 2] = small_keys_[i];
         d[i * 2 + 1] = small_vals_[i];
+        strings = strings && small_keys_[i].is_string();
       } else {
         d[i] = small_keys_[i];
       }
     }
+    // String keys (a context given as host values, not JSON text): keyword
+    // lookups get the fast path JSON objects have.
+    if (strings) h->flags |= HashObj::kStringKeys;
     return h;
   }
   auto n = static_cast<uint32_t>(keys_.size());
