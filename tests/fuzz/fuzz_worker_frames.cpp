@@ -488,6 +488,19 @@ std::vector<std::string> seeds() {
 
   // A worker's whole conversation: hello, two tool calls, its result.
   out.push_back(out[1] + out[2] + out[3] + out[6]);
+  // Arguments nested 48 deep.
+  HostValue deep = HostValue::nil();
+  for (int i = 0; i < 48; ++i)
+    deep = HostValue::vector({deep, HostValue::integer(i)});
+  out.push_back(frame(K::ToolCall, iso::encode_tool_call({1, "get", deep})));
+  // What the campaigns found: 1,500 nested vectors each claiming 127 items
+  // (reserved ahead, they held 13 MB), and a frame that stops midway (an
+  // odd length: the worker stays silent).
+  std::string claims = "\x01";
+  for (int i = 0; i < 1500; ++i)
+    claims += "\x08\x7f";
+  out.push_back(frame(K::Done, claims));
+  out.push_back(out[2].substr(0, 9));
   return out;
 }
 
