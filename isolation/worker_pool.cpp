@@ -192,6 +192,7 @@ struct WorkerPool::State {
   uint64_t next_id = 1;
   std::map<uint64_t, int> ended;  // wait statuses the launcher reported, by worker
   int failed_starts = 0;
+  std::map<uint64_t, std::string> failed_start;  // workers that ended before they were ready
   uint64_t launchers_lost = 0;
   std::string broken;  // why no worker can start, once that is clear
   bool stopping = false;
@@ -368,6 +369,13 @@ struct WorkerPool::State {
         std::unique_lock lock(mutex);
         ended[m.worker] = static_cast<int>(m.a);
         if (ended.size() > 4096) ended.erase(ended.begin());
+        if (auto failed = failed_start.find(m.worker); failed != failed_start.end()) {
+          int status = static_cast<int>(m.a);
+          bool killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+          if (!killed && ++failed_starts >= kMaxFailedStarts)
+            broken = fmt::format("{} ({})", failed->second, describe_status(status));
+          failed_start.erase(failed);
+        }
         // A ready worker that died idle leaves the pool now.
         auto idle = std::find_if(ready.begin(), ready.end(),
                                  [&](const auto& w) { return w->id == m.worker; });
@@ -390,6 +398,7 @@ struct WorkerPool::State {
     w->socket = fds[0];
     w->pidfd = fds[1];
     std::string why;
+    bool in_namespaces = false;
     if (m.a != 0 || w->socket < 0 || w->pidfd < 0) {
       why = fmt::format("the launcher could not fork a worker: {}",
                         std::strerror(static_cast<int>(m.a)));
@@ -416,16 +425,23 @@ struct WorkerPool::State {
         why = fmt::format("the worker {} speaks protocol {}, this library {}", path, hello.version,
                           kProtocolVersion);
       } else {
-        namespaces = hello.namespaces;
+        in_namespaces = hello.namespaces;
       }
     }
     std::unique_lock lock(mutex);
     --starting;
     if (!why.empty()) {
       --live;
-      if (++failed_starts >= kMaxFailedStarts) broken = why;
+      // Counted against the pool once the launcher says how it ended: a
+      // worker killed from outside while it started is not a failed start.
+      if (m.a == 0) {
+        failed_start[m.worker] = why;
+      } else if (++failed_starts >= kMaxFailedStarts) {
+        broken = why;
+      }
       replenish(lock);
     } else {
+      namespaces = in_namespaces;
       failed_starts = 0;
       ++counts.started;
       ready.push_back(std::move(w));

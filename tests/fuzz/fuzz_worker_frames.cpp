@@ -2,7 +2,7 @@
 // (isolation/frames.hpp): a jailed worker runs programs, and one whose engine
 // a program subverted may send anything. The input is the bytes a worker
 // wrote before it closed its socket: they go through a socketpair into
-// read_frame (a body cap of kMaxBody, the pool's max_frame_bytes scaled
+// the parent's FrameReader (a body cap of kMaxBody, the pool's max_frame_bytes scaled
 // down), and every frame's body through every decoder: decode_hello,
 // decode_tool_call and decode_step (what the parent reads), decode_run and
 // decode_tool_reply (what a worker reads from its parent).
@@ -365,13 +365,21 @@ void read_stream(std::string_view bytes) {
     off += static_cast<size_t>(n);
   }
   close(sv[1]);
+  iso::FrameReader reader(sv[0], kMaxBody);
   for (;;) {
     iso::Frame frame;
     iso::ReadStatus status = iso::ReadStatus::Ok;
-    bounded(bytes.size(), "read_frame", [&] { status = iso::read_frame(sv[0], kMaxBody, frame); });
+    bounded(bytes.size(), "FrameReader::next", [&] { status = reader.next(frame); });
     ptc::fuzz::debug("frame", status_name(status));
     if (status != iso::ReadStatus::Ok) break;
-    PTC_FUZZ_CHECK(frame.body.size() <= kMaxBody, "read_frame passed the cap");
+    PTC_FUZZ_CHECK(frame.body.size() <= kMaxBody, "the frame reader passed the cap");
+    PTC_FUZZ_CHECK(reader.capacity() <= 2 * bytes.size() + (size_t{128} << 10),
+                   "the frame reader's buffer outgrew what arrived");
+    if (frame.kind == iso::FrameKind::Started) {
+      try {
+        (void)iso::decode_started(frame.body);
+      } catch (const ptc::LispError&) {}
+    }
     decode_all(frame.body);
   }
   close(sv[0]);
