@@ -150,8 +150,11 @@ ReadStatus FrameReader::next(Frame& out) {
       start_ = 0;
       end_ = have;
     }
-    size_t want = std::max(whole, have + kChunk);
-    if (buffer_.size() < want) buffer_.resize(want);
+    // The buffer grows with the bytes that arrive (doubling), never to the
+    // length a header claims: a lying worker cannot make its parent
+    // allocate more than twice what it actually sent.
+    if (buffer_.size() - end_ < kChunk / 2 || buffer_.empty())
+      buffer_.resize(std::max(buffer_.size() * 2, end_ + kChunk));
     ssize_t got;
     while ((got = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_)) < 0 &&
            errno == EINTR) {}
