@@ -15,6 +15,7 @@
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/key_strings.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
 #include "runtime/vector.hpp"
@@ -77,6 +78,18 @@ class Importer {
  public:
   Importer(Ctx& ctx, std::string_view bytes) : ctx_(ctx), r_(bytes, bytes.size()) {}
 
+  // A map's key: a short string shares one object per text, as import_value
+  // builds it (runtime/key_strings.hpp).
+  Value key() {
+    if (r_.left() > 0 && static_cast<uint8_t>(r_.data()[r_.pos()]) == kString) {
+      ctx_.tick();
+      r_.skip(1);
+      std::string_view text = r_.bytes("a journaled value");
+      return text.size() <= KeyStrings::kShareUpTo ? keys_.get(ctx_, text) : ctx_.string(text);
+    }
+    return value();
+  }
+
   Value value() {
     check_native_stack("importing a nested value");
     ctx_.tick();
@@ -109,7 +122,7 @@ class Importer {
         size_t n = r_.count(what, 2);
         HashBuilder b(ctx_.arena, Type::Map);
         for (size_t i = 0; i < n; ++i) {
-          Value k = value();
+          Value k = key();
           b.put(k, value());
         }
         return Value::object(finish_map(b));
@@ -140,6 +153,7 @@ class Importer {
  private:
   Ctx& ctx_;
   ValueReader r_;
+  KeyStrings keys_;
 };
 
 bool hex_key(std::string_view s) {

@@ -261,11 +261,11 @@ struct WorkerPool::State {
       m.a = address_space();
       m.b = cpu_seconds();
       m.c = options.worker_stderr ? ControlMessage::kStderr : 0;
-      if (send(control, &m, sizeof m, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof m)) {
-        broken = "the launcher of worker processes is gone";
-        changed.notify_all();
+      // No launcher now (it ended, and the control thread is starting
+      // another, which replenishes the pool once it is up).
+      if (control < 0 ||
+          send(control, &m, sizeof m, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof m))
         return;
-      }
       ++live;
       ++starting;
     }
@@ -352,6 +352,7 @@ struct WorkerPool::State {
     launcher = pid;
     control = sv[0];
     namespaces = ready.a == 1;
+    if (stopping) shutdown(control, SHUT_RDWR);  // the pool is going: so is this launcher
     return "";
   }
 
@@ -804,9 +805,12 @@ WorkerPool::~WorkerPool() {
   }
   s.watchdog_wake.notify_all();
   s.watchdog.join();
-  shutdown(s.control, SHUT_RDWR);  // the launcher ends every worker and itself
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.control >= 0) shutdown(s.control, SHUT_RDWR);  // the launcher ends its workers and itself
+  }
   s.control_thread.join();
-  close(s.control);
+  if (s.control >= 0) close(s.control);
   while (waitpid(s.launcher, nullptr, 0) < 0 && errno == EINTR) {}
 }
 

@@ -16,6 +16,7 @@
 #include "runtime/ctx.hpp"
 #include "runtime/error.hpp"
 #include "runtime/hashcoll.hpp"
+#include "runtime/key_strings.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/printer.hpp"
 #include "runtime/stack_guard.hpp"
@@ -436,7 +437,7 @@ void check_host_text(std::string_view text, const char* what) {
   }
 }
 
-Value import_rec(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer) {
+Value import_rec(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer, KeyStrings& keys) {
   check_native_stack("importing a nested value");
   ctx.tick();  // a large context or tool result is imported within the time limit
   switch (h.kind()) {
@@ -467,22 +468,30 @@ Value import_rec(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer) {
     case Kind::Vector: {
       VecBuilder b(ctx.arena);
       for (const HostValue& x : h.items())
-        b.push(import_rec(ctx, x, restorer));
+        b.push(import_rec(ctx, x, restorer, keys));
       return vec_value(b.finish());
     }
     case Kind::Map: {
       HashBuilder b(ctx.arena, Type::Map);
       const Items& it = h.items();
       for (size_t i = 0; i + 1 < it.size(); i += 2) {
-        Value k = import_rec(ctx, it[i], restorer);
-        b.put(k, import_rec(ctx, it[i + 1], restorer));
+        const HostValue& key = it[i];
+        Value k;
+        if (key.kind() == Kind::String && key.text().size() <= KeyStrings::kShareUpTo) {
+          ctx.tick();  // as import_rec would
+          check_host_text(key.text(), "string");
+          k = keys.get(ctx, key.text());
+        } else {
+          k = import_rec(ctx, key, restorer, keys);
+        }
+        b.put(k, import_rec(ctx, it[i + 1], restorer, keys));
       }
       return Value::object(finish_map(b));
     }
     case Kind::Set: {
       HashBuilder b(ctx.arena, Type::Set);
       for (const HostValue& x : h.items())
-        b.put(import_rec(ctx, x, restorer));
+        b.put(import_rec(ctx, x, restorer, keys));
       return Value::object(finish_set(b));
     }
   }
@@ -631,7 +640,8 @@ HostValue export_value(Value v, size_t max_bytes) {
 }
 
 Value import_value(Ctx& ctx, const HostValue& h, FunctionRestorer* restorer) {
-  return import_rec(ctx, h, restorer);
+  KeyStrings keys;
+  return import_rec(ctx, h, restorer, keys);
 }
 
 }  // namespace ptc

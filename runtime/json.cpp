@@ -29,6 +29,7 @@
 #include "runtime/hash.hpp"
 #include "runtime/hashcoll.hpp"
 #include "runtime/host_value.hpp"
+#include "runtime/key_strings.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/strings.hpp"
 #include "runtime/vector.hpp"
@@ -767,38 +768,6 @@ std::string_view without_bom(std::string_view json, size_t* start) {
 }
 
 // A DOM value built straight into a run's arena.
-// Object keys repeat (every row of a table has the same ones): one string
-// object per recent key text, so that a key is allocated and hashed once.
-// Strings are immutable values, so sharing one object is invisible.
-class KeyStrings {
- public:
-  static constexpr size_t kShareUpTo = 32;  // bytes of a string value worth sharing
-
-  // Inline: keys are short, and most differ in length or first byte.
-  static bool same_text(const StrObj* s, std::string_view key) {
-    return s->len == key.size() &&
-           (key.empty() ||
-            (s->data()[0] == key[0] && std::memcmp(s->data(), key.data(), key.size()) == 0));
-  }
-
-  Value get(Ctx& ctx, std::string_view key) {
-    size_t i = 0;
-    if (!key.empty())
-      i = (key.size() * 31 + static_cast<unsigned char>(key[0]) * 7 +
-           static_cast<unsigned char>(key.back())) &
-          (kSlots - 1);
-    const StrObj* s = slots_[i];
-    if (s && same_text(s, key)) return Value::object(s);
-    Value v = ctx.string(key);
-    slots_[i] = v.str();
-    return v;
-  }
-
- private:
-  static constexpr size_t kSlots = 256;
-  const StrObj* slots_[kSlots] = {};
-};
-
 Value value_from_dom(Ctx& ctx, simdjson::dom::element e, size_t depth, KeyStrings& keys);
 
 // A small object's entries go straight into a small map: keys compared in

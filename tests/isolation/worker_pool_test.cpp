@@ -457,7 +457,8 @@ TEST(WorkerPool, ALostLauncherIsReplaced) {
   EXPECT_GE(ok, 8);
   EXPECT_TRUE(pool->wait_ready(kReadyMs));
   EXPECT_EQ(pool->stats().workers, 2u);
-  EXPECT_EQ(ptc::run("(+ 1 2)", isolated(pool)).printed, "3");
+  Step s = ptc::run("(+ 1 2)", isolated(pool));
+  EXPECT_EQ(s.printed, "3") << s.error.describe();
 }
 
 }  // namespace
