@@ -138,6 +138,7 @@ struct Worker {
   int socket = -1;
   int pidfd = -1;
   size_t runs = 0;
+  bool retiring = false;  // on its last run (max_runs): its successor is already asked for
   std::unique_ptr<FrameReader> reader;
   std::deque<uint64_t> prepared;  // the worker's prepared contexts, most recent first
 
@@ -489,6 +490,13 @@ struct WorkerPool::State {
     std::unique_ptr<Worker> w = std::move(ready.front());
     ready.pop_front();
     ++busy;
+    // Its last run: its successor starts now, not after the run, so that
+    // recycling stays out of the next run's way.
+    if (options.max_runs != 0 && w->runs + 1 >= options.max_runs) {
+      w->retiring = true;
+      --live;
+      replenish(lock);
+    }
     return w;
   }
 
@@ -497,13 +505,16 @@ struct WorkerPool::State {
     std::unique_lock lock(mutex);
     --busy;
     ++counts.runs;
-    if (healthy && !stopping && (options.max_runs == 0 || w->runs < options.max_runs)) {
+    if (healthy && !stopping && !w->retiring) {
       ready.push_front(std::move(w));  // the warmest first
     } else {
-      if (healthy) ++counts.recycled;
-      w.reset();  // closing its socket ends a live worker
-      --live;
-      replenish(lock);
+      if (healthy && w->retiring) ++counts.recycled;
+      bool counted = !w->retiring;  // a retiring worker left `live` when it began its last run
+      w.reset();                    // closing its socket ends a live worker
+      if (counted) {
+        --live;
+        replenish(lock);
+      }
     }
     changed.notify_all();
   }
