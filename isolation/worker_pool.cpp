@@ -340,10 +340,10 @@ struct WorkerPool::State {
       return fmt::format("the worker launcher {} could not be started: {}", path,
                          std::strerror(rc));
     }
-    ControlMessage ready;
+    ControlMessage up;
     int fds[2];
-    if (!wait_readable(sv[0], Clock::now() + kStartTimeout) || !receive(sv[0], ready, fds) ||
-        ready.kind != ControlMessage::Ready) {
+    if (!wait_readable(sv[0], Clock::now() + kStartTimeout) || !receive(sv[0], up, fds) ||
+        up.kind != ControlMessage::Ready) {
       kill(pid, SIGKILL);
       waitpid(pid, nullptr, 0);
       close(sv[0]);
@@ -352,7 +352,7 @@ struct WorkerPool::State {
     std::lock_guard lock(mutex);
     launcher = pid;
     control = sv[0];
-    namespaces = ready.a == 1;
+    namespaces = up.a == 1;
     if (stopping) shutdown(control, SHUT_RDWR);  // the pool is going: so is this launcher
     return "";
   }
