@@ -492,7 +492,7 @@ std::vector<std::string> seeds() {
   prepared.prepared_id = 3;
   prepared.prepared_value = sample_value();
   out.push_back(frame(K::Run, iso::encode_run(prepared)));
-  out.push_back(frame(K::Cancel, ""));
+  out.push_back(frame(K::Started, iso::encode_started(40)));
 
   // A worker's whole conversation: hello, two tool calls, its result.
   out.push_back(out[1] + out[2] + out[3] + out[6]);
