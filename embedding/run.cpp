@@ -16,6 +16,7 @@
 #include "embedding/compiled_hook.hpp"
 #include "embedding/execution.hpp"
 #include "embedding/memory_functions.hpp"
+#include "embedding/run_telemetry.hpp"
 #include "embedding/shared_inputs.hpp"
 #include "embedding/tool_broker.hpp"
 #include "frontend/analyzer.hpp"
@@ -226,10 +227,6 @@ HostValue round_floats(const HostValue& v, int digits) {
     return std::isfinite(r) ? HostValue::floating(r) : x;
   };
   return map_host_value(v, round_leaf, [](const HostValue& k) { return k; });
-}
-
-int64_t ns_of(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
 // Phase 1: the options that are checked before anything runs. Returns the
@@ -449,19 +446,7 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
               ExecutionState* execution) {
   auto start = Clock::now();
   Step step;
-  TelemetryEvent event;
-  event.caller = options.caller;
-  event.profile = options.profile;
-  event.program_bytes = source.size();
-  event.signature_supplied = !options.signature.empty();
-  event.trace_context = options.trace_context;
-  if (options.telemetry) {
-    event.monotonic_ns = ns_of(start);
-    event.system_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
-    options.telemetry(event);
-  }
+  TelemetryEvent event = report_run_start(source, options, start);
   bool crashed = false;
   try {
     execute(source, program, options, step, start, execution);
@@ -492,16 +477,7 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
   // An execution's time waiting for its host is not the run's.
   auto paused = std::chrono::nanoseconds(execution ? execution->paused_ns() : 0);
   step.usage.duration_ms = std::chrono::duration<double, std::milli>(end - start - paused).count();
-  if (options.telemetry) {
-    event.kind = crashed ? TelemetryEvent::Kind::Exception : TelemetryEvent::Kind::Stop;
-    event.monotonic_ns = ns_of(end);
-    event.system_time_ns = 0;
-    event.duration_ms = step.usage.duration_ms;
-    event.result_bytes = step.printed.size();
-    event.prints_count = step.prints.size();
-    if (!step.ok) event.reason = reason_name(step.error.kind);
-    options.telemetry(event);
-  }
+  report_run_end(event, options, step, end, crashed);
   return step;
 }
 

@@ -28,6 +28,7 @@
 
 #include <fmt/format.h>
 
+#include "embedding/run_telemetry.hpp"
 #include "embedding/shared_inputs.hpp"
 #include "include/ptc/ptc.hpp"
 #include "isolation/control.hpp"
@@ -777,10 +778,6 @@ class IsolatedRun {
   int tools_running_ = 0;
 };
 
-int64_t ns_of(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- the pool
@@ -828,19 +825,7 @@ WorkerPool::~WorkerPool() {
 Step WorkerPool::run(std::string_view source, const RunOptions& options) {
   State& s = *state_;
   auto start = Clock::now();
-  TelemetryEvent event;
-  if (options.telemetry) {
-    event.caller = options.caller;
-    event.profile = options.profile;
-    event.program_bytes = source.size();
-    event.signature_supplied = !options.signature.empty();
-    event.trace_context = options.trace_context;
-    event.monotonic_ns = ns_of(start);
-    event.system_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
-    options.telemetry(event);
-  }
+  TelemetryEvent event = report_run_start(source, options, start);
   Step step;
   try {
     std::unique_ptr<Worker> worker = s.acquire();
@@ -854,17 +839,7 @@ Step WorkerPool::run(std::string_view source, const RunOptions& options) {
     step = failed_step(e.error().kind, e.error().message, e.error().hint);
   }
   if (!step.ok) step.memory = options.memory;  // a failed run changes nothing
-  if (options.telemetry) {
-    auto end = Clock::now();
-    event.kind = TelemetryEvent::Kind::Stop;
-    event.monotonic_ns = ns_of(end);
-    event.system_time_ns = 0;
-    event.duration_ms = step.usage.duration_ms;
-    event.result_bytes = step.printed.size();
-    event.prints_count = step.prints.size();
-    if (!step.ok) event.reason = reason_name(step.error.kind);
-    options.telemetry(event);
-  }
+  report_run_end(event, options, step, Clock::now(), false);
   return step;
 }
 
