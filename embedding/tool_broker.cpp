@@ -422,6 +422,16 @@ const Tool kDeferredTool{nullptr, false, false, true};
 
 }  // namespace
 
+ToolResult call_host_tool(const Tool& tool, const HostValue& args) {
+  try {
+    return tool.fn ? tool.fn(args) : ToolResult::failure("the tool has no implementation");
+  } catch (const std::exception& e) {
+    return ToolResult::failure(e.what());
+  } catch (...) {
+    return ToolResult::failure("the tool raised an unknown exception");
+  }
+}
+
 bool defers_tool(const Tools& tools, const std::vector<std::string>& deferred,
                  std::string_view name) {
   auto found = tools.find(name);
@@ -523,13 +533,7 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
   } else {
     auto invoke = [&] {
       BrokeredCall context(ctx);  // on the thread that runs the tool
-      try {
-        r = tool.fn ? tool.fn(args) : ToolResult::failure("the tool has no implementation");
-      } catch (const std::exception& e) {
-        r = ToolResult::failure(e.what());
-      } catch (...) {
-        r = ToolResult::failure("the tool raised an unknown exception");
-      }
+      r = call_host_tool(tool, args);
     };
     if (tool.cooperative)
       invoke();

@@ -85,6 +85,10 @@ class ToolBroker {
   std::vector<std::pair<uint64_t, ToolCall>> ledger_;
 };
 
+// Calls a host tool: what it gives back, or its exception as the tool's
+// failure (a tool without a function fails too).
+ToolResult call_host_tool(const Tool& tool, const HostValue& args);
+
 // Whether tool/`name` is deferred under these options (Tool::deferred, or
 // listed in RunOptions::deferred_tools, "*" covering the tools not given).
 bool defers_tool(const Tools& tools, const std::vector<std::string>& deferred,

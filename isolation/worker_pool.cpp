@@ -30,6 +30,7 @@
 
 #include "embedding/run_telemetry.hpp"
 #include "embedding/shared_inputs.hpp"
+#include "embedding/tool_broker.hpp"
 #include "include/ptc/ptc.hpp"
 #include "isolation/control.hpp"
 #include "isolation/frames.hpp"
@@ -694,18 +695,12 @@ class IsolatedRun {
     // thread start; on a thread of its own when the pool is full.
     auto task = [this, call = std::move(call), it] {
       ToolResult r;
-      if (it == options_.tools.end() || !it->second.fn) {
-        r = ToolResult::failure("the tool has no implementation");
+      if (it == options_.tools.end()) {
+        r = call_host_tool(Tool{}, call.args);  // no function: its failure
       } else {
         ParentToolCall context(stopped_, options_.cancel, watch_.deadline_now(pool_.watch_mutex));
         const ToolCallContext* saved = exchange_current_tool_call(&context);
-        try {
-          r = it->second.fn(call.args);
-        } catch (const std::exception& e) {
-          r = ToolResult::failure(e.what());
-        } catch (...) {
-          r = ToolResult::failure("the tool raised an unknown exception");
-        }
+        r = call_host_tool(it->second, call.args);
         exchange_current_tool_call(saved);
       }
       std::string reply;
