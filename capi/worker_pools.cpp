@@ -82,9 +82,10 @@ std::string stats_json(const WorkerPool& pool) {
   WorkerPoolStats s = pool.stats();
   return fmt::format(
       "{{\"workers\":{},\"busy\":{},\"started\":{},\"runs\":{},\"recycled\":{},\"died\":{},"
-      "\"killed\":{},\"namespaces\":{},\"worker_path\":{}}}",
-      s.workers, s.busy, s.started, s.runs, s.recycled, s.died, s.killed, s.namespaces,
-      to_json(HostValue::string(pool.worker_path())));
+      "\"killed\":{},\"contexts_sent\":{},\"contexts_handed_over\":{},\"namespaces\":{},"
+      "\"worker_path\":{}}}",
+      s.workers, s.busy, s.started, s.runs, s.recycled, s.died, s.killed, s.contexts_sent,
+      s.contexts_handed_over, s.namespaces, to_json(HostValue::string(pool.worker_path())));
 }
 
 }  // namespace

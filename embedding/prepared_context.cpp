@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "embedding/shared_inputs.hpp"
+#include "embedding/snapshot.hpp"
 #include "runtime/freeze.hpp"
 #include "runtime/host_value.hpp"
 
@@ -39,6 +40,17 @@ std::shared_ptr<const PreparedContext> prepare_context(std::string_view json, si
 std::shared_ptr<const PreparedContext> prepare_context(const HostValue& context, size_t max_bytes) {
   auto prepared = std::make_shared<PreparedContext>(prepare_limits(max_bytes));
   prepared->data = import_value(prepared->ctx, context);
+  return finish(std::move(prepared));
+}
+
+std::string encode_prepared_context(const PreparedContext& context) {
+  return encode_value(export_value(context.data));
+}
+
+std::shared_ptr<const PreparedContext> prepare_encoded_context(std::string_view encoded,
+                                                               size_t max_bytes) {
+  auto prepared = std::make_shared<PreparedContext>(prepare_limits(max_bytes));
+  prepared->data = import_encoded(prepared->ctx, encoded);
   return finish(std::move(prepared));
 }
 

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "compiler/proto.hpp"
 #include "include/ptc/ptc.hpp"
@@ -27,5 +28,13 @@ class PreparedContext {
   Ctx ctx;
   Value data;  // the data/ map
 };
+
+// A prepared context's value in the snapshot's value encoding
+// (embedding/value_codec.hpp), and a context prepared straight from those
+// bytes, without a HostValue between: how a WorkerPool (isolation/) sends
+// one to its worker processes, and how a worker prepares it.
+std::string encode_prepared_context(const PreparedContext& context);
+std::shared_ptr<const PreparedContext> prepare_encoded_context(std::string_view encoded,
+                                                               size_t max_bytes = size_t{1} << 30);
 
 }  // namespace ptc

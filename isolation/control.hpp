@@ -1,6 +1,6 @@
 // The control channel between a WorkerPool and its launcher: one
 // SOCK_SEQPACKET socket of fixed-size messages. The pool asks for workers;
-// the launcher forks each, hands back the worker's socket and a pidfd
+// the launcher forks each, hands back the worker's two sockets and a pidfd
 // (SCM_RIGHTS), and reports how each worker ended once it has reaped it.
 #pragma once
 
@@ -12,7 +12,7 @@ struct ControlMessage {
   enum Kind : uint32_t {
     Ready = 1,    // launcher -> pool, once: a = 1 when workers get their own namespaces
     Spawn = 2,    // pool -> launcher: a = RLIMIT_AS bytes, b = RLIMIT_CPU seconds, c = flags
-    Spawned = 3,  // launcher -> pool: a = 0 and two fds (socket, pidfd), or a = errno
+    Spawned = 3,  // launcher -> pool: a = 0 and kSpawnedFds fds, or a = errno
     Exited = 4,   // launcher -> pool: a = the wait status
   };
   uint32_t magic = kMagic;
@@ -25,5 +25,13 @@ struct ControlMessage {
   static constexpr uint32_t kMagic = 0x70746377;  // "ptcw"
   static constexpr uint64_t kStderr = 1;          // Spawn flag: keep standard error
 };
+
+// What a Spawned message carries: the pool's ends of the worker's two
+// one-way sockets (it writes frames to the first and reads the second), and
+// the worker's pidfd. One socket per direction: a reader consuming bytes
+// wakes the writer's socket's sleepers, and on one shared socket that is
+// the other side, asleep waiting for its answer, woken for nothing.
+constexpr int kSpawnedFds = 3;
+enum SpawnedFd { kToWorker = 0, kFromWorker = 1, kWorkerPidfd = 2 };
 
 }  // namespace ptc::isolation

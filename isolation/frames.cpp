@@ -118,7 +118,7 @@ ReadStatus FrameReader::check_header() const {
   uint32_t n = frame_length(header);
   auto kind = static_cast<uint8_t>(header[4]);
   if (n == 0 || kind < static_cast<uint8_t>(FrameKind::Hello) ||
-      kind > static_cast<uint8_t>(FrameKind::Started) || kind == 5)
+      kind > static_cast<uint8_t>(FrameKind::Prepare) || kind == 5)
     return ReadStatus::BadKind;
   if (n - 1 > max_) return ReadStatus::TooLarge;
   return ReadStatus::Ok;
@@ -198,8 +198,8 @@ std::string encode_run(const RunRequest& q) {
       break;
     case RunRequest::Context::Prepared:
       w.varint(q.prepared_id);
-      w.u8(q.prepared_value ? 1 : 0);
-      if (q.prepared_value) w.value(*q.prepared_value);
+      w.u8(q.prepared_encoded ? 1 : 0);
+      if (q.prepared_encoded) w.str(*q.prepared_encoded);
       break;
   }
   w.value(q.memory);
@@ -262,7 +262,7 @@ RunRequest decode_run(std::string_view body) {
       q.context_form = RunRequest::Context::Prepared;
       q.prepared_id = r.varint("run (prepared context id)");
       if (r.flag("run (prepared context included)"))
-        q.prepared_value = r.value("run (prepared context)");
+        q.prepared_encoded = std::make_shared<const std::string>(r.bytes("run (prepared context)"));
       break;
     default:
       r.fail(fmt::format("run (context form): {} is not a form", form));
@@ -361,6 +361,24 @@ ToolReply decode_tool_reply(std::string_view body) {
     t.result = ToolResult::failure(r.str("tool reply (error)"));
   expect_end(r, "tool reply");
   return t;
+}
+
+// ---------------------------------------------------------------- prepare
+
+std::string encode_prepare(const PrepareRequest& q) {
+  ValueWriter w;
+  w.varint(q.id);
+  w.str(q.encoded ? *q.encoded : std::string());
+  return std::move(w.out);
+}
+
+PrepareRequest decode_prepare(std::string_view body) {
+  ValueReader r = reader_of(body);
+  PrepareRequest q;
+  q.id = r.varint("prepare (context id)");
+  q.encoded = std::make_shared<const std::string>(r.bytes("prepare (context)"));
+  expect_end(r, "prepare");
+  return q;
 }
 
 // ---------------------------------------------------------------- started

@@ -1,5 +1,5 @@
 // The worker protocol: frames between a WorkerPool (the parent) and its
-// worker processes over one stream socket each. A frame is its length (u32,
+// worker processes over two stream sockets each, one per direction. A frame is its length (u32,
 // little-endian, of what follows), its kind (u8) and a body in the value
 // encoding snapshots use (embedding/value_codec.hpp). The parent trusts
 // nothing a worker sends: decode_* check every field and throw LispError
@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,12 +26,16 @@ enum class FrameKind : uint8_t {
   // 5 was Cancel: a cancel is a signal now (SIGUSR1 carrying the run's number).
   Done = 6,     // worker -> parent: the run's Step
   Started = 7,  // worker -> parent: a run still going, compiled this long ago
+  Prepare = 8,  // parent -> worker: a prepared context to hold before a run needs it
 };
 
 // Bumped when a frame's layout changes: the parent refuses a worker of
 // another version (a stale ptc-worker next to a new library).
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2;
 constexpr size_t kFrameHeaderBytes = 5;
+// Prepared contexts a worker keeps, most recent first; the parent mirrors
+// the list (same capacity, same order) to know when to send one again.
+constexpr size_t kPreparedContexts = 4;
 
 struct Frame {
   FrameKind kind = FrameKind::Hello;
@@ -91,9 +96,10 @@ struct RunRequest {
   HostValue context;         // Value
   std::string context_json;  // Json
   // Prepared: the worker keeps prepared contexts by id; the value comes
-  // along the first time a worker sees an id.
+  // along the first time a worker sees an id, already encoded (the pool
+  // encodes each prepared context once, for all its workers), as a string.
   uint64_t prepared_id = 0;
-  std::optional<HostValue> prepared_value;
+  std::shared_ptr<const std::string> prepared_encoded;
   HostValue memory;
   std::vector<HostValue> turn_history;
   std::vector<ToolSpec> tools;
@@ -111,6 +117,14 @@ struct RunRequest {
   uint32_t attempt_us = 0;
 };
 
+// A prepared context a worker is to hold (the first of its list of
+// kPreparedContexts) ahead of the runs over it: a recycled worker's
+// successor gets the contexts its predecessor held while it is idle.
+struct PrepareRequest {
+  uint64_t id = 0;
+  std::shared_ptr<const std::string> encoded;  // as RunRequest::prepared_encoded
+};
+
 struct ToolCallRequest {
   uint64_t id = 0;
   std::string tool;
@@ -126,6 +140,8 @@ std::string encode_hello(const Hello& hello);
 Hello decode_hello(std::string_view body);
 std::string encode_run(const RunRequest& request);
 RunRequest decode_run(std::string_view body);
+std::string encode_prepare(const PrepareRequest& request);
+PrepareRequest decode_prepare(std::string_view body);
 std::string encode_tool_call(const ToolCallRequest& call);
 ToolCallRequest decode_tool_call(std::string_view body);
 std::string encode_tool_reply(const ToolReply& reply);

@@ -64,13 +64,13 @@ std::string load_seccomp(const JailSettings& s) {
   auto allow_if = [&](int nr, scmp_arg_cmp cmp) {
     if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, cmp);
   };
-  // Its socket to the parent, diagnostics on standard error, and the
-  // eventfds its threads wait on (scheduler/lane.cpp), which it makes after
-  // the jail and so get numbers above the socket's. No call that opens
+  // Its sockets to and from the parent, diagnostics on standard error, and
+  // the eventfds its threads wait on (scheduler/lane.cpp), which it makes
+  // after the jail and so get numbers above the sockets'. No call that opens
   // anything else is allowed: those are every fd it can hold.
-  allow_if(SCMP_SYS(read), SCMP_A0(SCMP_CMP_GE, static_cast<scmp_datum_t>(s.socket_fd)));
+  allow_if(SCMP_SYS(read), SCMP_A0(SCMP_CMP_GE, static_cast<scmp_datum_t>(s.from_parent_fd)));
   allow_if(SCMP_SYS(write), SCMP_A0(SCMP_CMP_GE, 2));
-  allow_if(SCMP_SYS(sendto), SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(s.socket_fd)));
+  allow_if(SCMP_SYS(sendto), SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(s.to_parent_fd)));
   allow(SCMP_SYS(eventfd2));
   allow(SCMP_SYS(poll));
   allow(SCMP_SYS(ppoll));

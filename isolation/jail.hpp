@@ -2,7 +2,7 @@
 // this order: no new privileges, no capabilities, rlimits (address space,
 // CPU time, open files, file size, core dumps), not dumpable (no ptrace by
 // the same user), then the seccomp-bpf allowlist. Everything after it runs
-// with only what a run needs: read and write on its socket (and write on
+// with only what a run needs: read and write on its sockets (and write on
 // standard error), memory mapping without PROT_EXEC, threads, futexes,
 // clocks, signals to itself, exit. Any other system call kills the whole
 // process with SIGSYS.
@@ -15,7 +15,8 @@
 namespace ptc::isolation {
 
 struct JailSettings {
-  int socket_fd = 3;               // the only fd it reads and writes
+  int from_parent_fd = 3;          // the socket it reads frames from (the lowest fd it reads)
+  int to_parent_fd = 4;            // the only socket it writes to
   size_t address_space_bytes = 0;  // RLIMIT_AS; 0 = left as it is (sanitizer builds)
   uint32_t cpu_seconds = 0;        // RLIMIT_CPU; 0 = none
   uint32_t open_files = 0;         // RLIMIT_NOFILE: just above the fds it holds

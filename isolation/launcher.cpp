@@ -26,10 +26,9 @@ namespace ptc::isolation {
 
 namespace {
 
-constexpr int kWorkerFd = 3;
-// Its socket, standard in, out and error (/dev/null), and an eventfd for
+// Its two sockets, standard in, out and error (/dev/null), and an eventfd for
 // each thread that runs parallel branches (scheduler: at most 64, and this one).
-constexpr uint32_t kOpenFiles = kWorkerFd + 1 + 64 + 2;
+constexpr uint32_t kOpenFiles = kToParentFd + 1 + 64 + 2;
 
 bool write_file(const char* path, const std::string& text) {
   int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -71,21 +70,21 @@ void warm_up_threads() {
   (void)ptc::run("(pmap inc [1 2 3 4])");
 }
 
-bool send_message(int fd, const ControlMessage& m, int fd1 = -1, int fd2 = -1) {
+// Sends `m`, with the kSpawnedFds fds of a Spawned message when `fds` is set.
+bool send_message(int fd, const ControlMessage& m, const int* fds = nullptr) {
   iovec iov{const_cast<ControlMessage*>(&m), sizeof m};
   msghdr msg{};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))];
-  if (fd1 >= 0) {
-    int fds[2] = {fd1, fd2};
+  alignas(cmsghdr) char control[CMSG_SPACE(kSpawnedFds * sizeof(int))];
+  if (fds) {
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
     cmsghdr* c = CMSG_FIRSTHDR(&msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof fds);
-    std::memcpy(CMSG_DATA(c), fds, sizeof fds);
+    c->cmsg_len = CMSG_LEN(kSpawnedFds * sizeof(int));
+    std::memcpy(CMSG_DATA(c), fds, kSpawnedFds * sizeof(int));
   }
   for (;;) {
     if (sendmsg(fd, &msg, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof m)) return true;
@@ -93,20 +92,25 @@ bool send_message(int fd, const ControlMessage& m, int fd1 = -1, int fd2 = -1) {
   }
 }
 
-[[noreturn]] void worker_process(int fd, const ControlMessage& spawn, bool in_namespaces,
-                                 pid_t launcher, WorkerTestHook hook) {
-  if (fd != kWorkerFd) {
-    dup2(fd, kWorkerFd);
-    close(fd);
-  }
-  fcntl(kWorkerFd, F_SETFD, 0);
+[[noreturn]] void worker_process(int from_parent, int to_parent, const ControlMessage& spawn,
+                                 bool in_namespaces, pid_t launcher, WorkerTestHook hook) {
+  // Both out of the way first (either may sit on 3 or 4), then in place;
+  // close_range below closes the copies.
+  from_parent = fcntl(from_parent, F_DUPFD, 16);
+  to_parent = fcntl(to_parent, F_DUPFD, 16);
+  if (from_parent < 0 || to_parent < 0 || dup2(from_parent, kFromParentFd) < 0 ||
+      dup2(to_parent, kToParentFd) < 0)
+    _exit(71);
+  // Each socket carries one direction: the kernel refuses the other.
+  shutdown(kFromParentFd, SHUT_WR);
+  shutdown(kToParentFd, SHUT_RD);
   int null = open("/dev/null", O_RDWR);
   if (null >= 0) {
     dup2(null, 0);
     dup2(null, 1);
     if (!(spawn.c & ControlMessage::kStderr)) dup2(null, 2);
   }
-  syscall(SYS_close_range, kWorkerFd + 1, ~0U, 0);
+  syscall(SYS_close_range, kToParentFd + 1, ~0U, 0);
   prctl(PR_SET_NAME, "ptc-worker");
   // The launcher's death ends it; so does the parent's (its socket closes).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -119,7 +123,8 @@ bool send_message(int fd, const ControlMessage& m, int fd1 = -1, int fd2 = -1) {
   warm_up_threads();
 
   JailSettings jail;
-  jail.socket_fd = kWorkerFd;
+  jail.from_parent_fd = kFromParentFd;
+  jail.to_parent_fd = kToParentFd;
   jail.address_space_bytes = static_cast<size_t>(spawn.a);
   jail.cpu_seconds = static_cast<uint32_t>(spawn.b);
   jail.open_files = kOpenFiles;
@@ -131,8 +136,8 @@ bool send_message(int fd, const ControlMessage& m, int fd1 = -1, int fd2 = -1) {
   Hello hello;
   hello.seccomp = true;
   hello.namespaces = in_namespaces;
-  if (!write_frame(kWorkerFd, FrameKind::Hello, encode_hello(hello))) _exit(0);
-  serve_worker(kWorkerFd, hook);
+  if (!write_frame(kToParentFd, FrameKind::Hello, encode_hello(hello))) _exit(0);
+  serve_worker(kFromParentFd, kToParentFd, hook);
 }
 
 class Launcher {
@@ -183,9 +188,16 @@ class Launcher {
     ControlMessage reply;
     reply.kind = ControlMessage::Spawned;
     reply.worker = m.worker;
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    // The pool's ends ([0]) and the worker's ([1]) of its two sockets.
+    int down[2] = {-1, -1}, up[2] = {-1, -1};
+    auto close_all = [&] {
+      for (int fd : {down[0], down[1], up[0], up[1]})
+        if (fd >= 0) close(fd);
+    };
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, down) != 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, up) != 0) {
       reply.a = static_cast<uint64_t>(errno);
+      close_all();
       send_message(control_, reply);
       return;
     }
@@ -194,27 +206,31 @@ class Launcher {
     if (pid == 0) {
       close(control_);
       close(children);
-      close(sv[0]);
-      worker_process(sv[1], m, in_namespaces_, self, hook_);
+      close(down[0]);
+      close(up[0]);
+      worker_process(down[1], up[1], m, in_namespaces_, self, hook_);
     }
-    close(sv[1]);
-    if (pid < 0) {
-      reply.a = static_cast<uint64_t>(errno);
-      close(sv[0]);
-      send_message(control_, reply);
-      return;
-    }
-    workers_[pid] = m.worker;
-    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    close(down[1]);
+    close(up[1]);
+    down[1] = up[1] = -1;
+    int pidfd = pid < 0 ? -1 : static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    if (pid >= 0) workers_[pid] = m.worker;
     if (pidfd < 0) {
-      kill(pid, SIGKILL);
       reply.a = static_cast<uint64_t>(errno);
-      close(sv[0]);
+      if (pid >= 0) kill(pid, SIGKILL);
+      close_all();
       send_message(control_, reply);
       return;
     }
-    send_message(control_, reply, sv[0], pidfd);
-    close(sv[0]);
+    // The pool writes down and reads up; the kernel refuses the other ways.
+    shutdown(down[0], SHUT_RD);
+    shutdown(up[0], SHUT_WR);
+    int fds[kSpawnedFds];
+    fds[kToWorker] = down[0];
+    fds[kFromWorker] = up[0];
+    fds[kWorkerPidfd] = pidfd;
+    send_message(control_, reply, fds);
+    close_all();
     close(pidfd);
   }
 

@@ -9,6 +9,10 @@
 
 namespace ptc::isolation {
 
+// A worker reads frames from fd 3 and writes them to fd 4.
+constexpr int kFromParentFd = 3;
+constexpr int kToParentFd = 4;
+
 // Serves the pool on `control_fd` until the pool closes it, then ends the
 // process.
 [[noreturn]] void launcher_main(int control_fd, bool namespaces, WorkerTestHook hook);

@@ -13,15 +13,13 @@
 #include <thread>
 
 #include "embedding/compiled_hook.hpp"
+#include "embedding/shared_inputs.hpp"
 #include "isolation/frames.hpp"
 
 namespace ptc::isolation {
 
 namespace {
 
-// Prepared contexts a worker keeps, by the parent's id; the parent mirrors
-// this list (same capacity, same order) to know when to send a value again.
-constexpr size_t kPreparedContexts = 4;
 // What the parent may send in one frame: a program, its context and memory.
 constexpr size_t kMaxParentFrame = size_t{1} << 31;
 
@@ -46,12 +44,13 @@ int64_t now_ns() {
       .count();
 }
 
-// The main thread reads the socket between runs. During a run, the tool
+// The main thread reads the parent's socket between runs. During a run, the tool
 // calls' replies are read by whichever waiting call gets there first, and
 // handed to the others (no reader thread: a run costs no thread hop).
 class Worker {
  public:
-  Worker(int fd, WorkerTestHook hook) : fd_(fd), hook_(hook), reader_(fd, kMaxParentFrame) {}
+  Worker(int from_parent, int to_parent, WorkerTestHook hook)
+      : to_parent_(to_parent), hook_(hook), reader_(from_parent, kMaxParentFrame) {}
 
   [[noreturn]] void serve() {
     // A run still going 25 ms after it compiled tells the parent when it
@@ -66,7 +65,8 @@ class Worker {
         int64_t since_ms = (now_ns() - at) / 1000000;
         if (since_ms < 25) continue;
         g_started_sent = true;
-        if (!write_frame(fd_, FrameKind::Started, encode_started(static_cast<uint32_t>(since_ms))))
+        if (!write_frame(to_parent_, FrameKind::Started,
+                         encode_started(static_cast<uint32_t>(since_ms))))
           _exit(0);
       }
     }).detach();
@@ -74,21 +74,25 @@ class Worker {
       Frame frame;
       if (reader_.next(frame) != ReadStatus::Ok) _exit(0);  // the parent is gone
       if (frame.kind == FrameKind::ToolReply) continue;     // for a run that ended (timed out)
-      if (frame.kind != FrameKind::Run) _exit(0);           // the parent sends nothing else
+      if (frame.kind == FrameKind::Prepare) {
+        hold_ahead(frame.body);
+        continue;
+      }
+      if (frame.kind != FrameKind::Run) _exit(0);  // the parent sends nothing else
       g_run.fetch_add(1);
       g_cancel.store(false);
       Step step = run_one(frame.body);
       std::string done = encode_step(step);
       std::lock_guard lock(write_mutex_);
       g_compiled_at.store(0);
-      if (!write_frame(fd_, FrameKind::Done, done)) _exit(0);
+      if (!write_frame(to_parent_, FrameKind::Done, done)) _exit(0);
     }
   }
 
  private:
   void send(FrameKind kind, const std::string& body) {
     std::lock_guard lock(write_mutex_);
-    if (!write_frame(fd_, kind, body)) _exit(0);
+    if (!write_frame(to_parent_, kind, body)) _exit(0);
   }
 
   ToolResult call_parent(const std::string& tool, const HostValue& args) {
@@ -128,23 +132,54 @@ class Worker {
     }
   }
 
-  std::shared_ptr<const PreparedContext> prepared(const RunRequest& q) {
-    auto found = std::find_if(prepared_.begin(), prepared_.end(),
-                              [&](const auto& p) { return p.first == q.prepared_id; });
+  // A context the parent sent (or sent before), kept by its id. One that
+  // could not be prepared here is kept as its error, so that this list
+  // changes exactly as the parent's mirror of it does, and a run over it
+  // fails as the first did.
+  struct Held {
+    uint64_t id = 0;
     std::shared_ptr<const PreparedContext> context;
-    if (q.prepared_value) {
+    Error failed;
+  };
+
+  // The context of a run: held already, or sent along (`encoded`).
+  std::shared_ptr<const PreparedContext> prepared(
+      uint64_t id, const std::shared_ptr<const std::string>& encoded) {
+    auto found =
+        std::find_if(prepared_.begin(), prepared_.end(), [&](const Held& h) { return h.id == id; });
+    Held held{id, nullptr, {}};
+    if (encoded) {
       if (found != prepared_.end()) prepared_.erase(found);
-      context = prepare_context(*q.prepared_value);
+      try {
+        held.context = prepare_encoded_context(*encoded);
+      } catch (LispError& e) {
+        held.failed = e.error();
+      }
     } else {
       if (found == prepared_.end())
         throw_error(ErrorKind::InternalError,
                     "the worker was sent a prepared context it does not hold");
-      context = found->second;
+      held = std::move(*found);
       prepared_.erase(found);
     }
-    prepared_.emplace_front(q.prepared_id, context);
+    prepared_.push_front(held);
     if (prepared_.size() > kPreparedContexts) prepared_.pop_back();
-    return context;
+    if (!held.context) throw LispError(held.failed);
+    return held.context;
+  }
+
+  // A context sent ahead of its runs (a Prepare frame): held as a run's
+  // would be; a failure waits for the first run over it.
+  void hold_ahead(const std::string& body) {
+    PrepareRequest q;
+    try {
+      q = decode_prepare(body);
+    } catch (LispError&) {
+      _exit(0);  // the parent broke the protocol
+    }
+    try {
+      (void)prepared(q.id, q.encoded);
+    } catch (LispError&) {}
   }
 
   Step run_one(const std::string& body) {
@@ -160,7 +195,7 @@ class Worker {
           o.context_json = q.context_json;
           break;
         case RunRequest::Context::Prepared:
-          o.prepared_context = prepared(q);
+          o.prepared_context = prepared(q.prepared_id, q.prepared_encoded);
           break;
       }
     } catch (LispError& e) {
@@ -210,7 +245,7 @@ class Worker {
     return step;
   }
 
-  int fd_;
+  int to_parent_;
   WorkerTestHook hook_;
   FrameReader reader_;
   std::string running_source_;
@@ -220,7 +255,7 @@ class Worker {
   bool reading_ = false;
   std::map<uint64_t, ToolResult> replies_;
   uint64_t next_call_ = 0;
-  std::deque<std::pair<uint64_t, std::shared_ptr<const PreparedContext>>> prepared_;
+  std::deque<Held> prepared_;
   ProgramCache programs_{64, size_t{32} << 20};
 };
 
@@ -234,10 +269,10 @@ void prepare_cancel_signal() {
   sigaction(SIGUSR1, &action, nullptr);
 }
 
-void serve_worker(int fd, WorkerTestHook hook) {
+void serve_worker(int from_parent, int to_parent, WorkerTestHook hook) {
   // Never destroyed: the process ends with _exit, without running
   // destructors (or a leak checker) that need more than the jail allows.
-  auto* worker = new Worker(fd, hook);
+  auto* worker = new Worker(from_parent, to_parent, hook);
   worker->serve();
 }
 

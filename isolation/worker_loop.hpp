@@ -1,6 +1,7 @@
-// Inside a worker process, once jailed: read programs from the socket, run
-// each with proxies for the host's tools (their calls go back over the
-// socket and wait for the parent's reply), and send back the Step.
+// Inside a worker process, once jailed: read programs from the parent's
+// socket, run each with proxies for the host's tools (their calls go back
+// over the socket to the parent and wait for its reply), and send back the
+// Step.
 #pragma once
 
 #include <string_view>
@@ -16,7 +17,8 @@ using WorkerTestHook = void (*)(std::string_view source);
 // the jail, in the worker.
 void prepare_cancel_signal();
 
-// Serves runs until the parent closes the socket; then ends the process.
-[[noreturn]] void serve_worker(int fd, WorkerTestHook hook);
+// Serves runs read from `from_parent` (answers, tool calls and the rest go
+// to `to_parent`) until the parent closes its socket; then ends the process.
+[[noreturn]] void serve_worker(int from_parent, int to_parent, WorkerTestHook hook);
 
 }  // namespace ptc::isolation

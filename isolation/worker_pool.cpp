@@ -47,7 +47,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr size_t kPreparedContexts = 4;  // as the worker keeps them (worker_loop.cpp)
 constexpr auto kStartTimeout = std::chrono::seconds(10);
 constexpr auto kStatusWait = std::chrono::seconds(2);
 // Workers that die before they are ready, in a row, before the pool gives up.
@@ -74,22 +73,24 @@ std::string find_worker(const std::string& given) {
              "../libexec/ptc/), or name it with $PTC_WORKER or WorkerPoolOptions::worker_path");
 }
 
-bool receive(int fd, ControlMessage& m, int fds[2]) {
+// Receives a control message and, with a Spawned one, its kSpawnedFds fds
+// (else they stay -1).
+bool receive(int fd, ControlMessage& m, int fds[kSpawnedFds]) {
   iovec iov{&m, sizeof m};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))];
+  alignas(cmsghdr) char control[CMSG_SPACE(kSpawnedFds * sizeof(int))];
   msghdr msg{};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
   msg.msg_control = control;
   msg.msg_controllen = sizeof control;
-  fds[0] = fds[1] = -1;
+  std::fill(fds, fds + kSpawnedFds, -1);
   ssize_t n;
   while ((n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
   if (n != static_cast<ssize_t>(sizeof m) || m.magic != ControlMessage::kMagic) return false;
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-        c->cmsg_len == CMSG_LEN(2 * sizeof(int)))
-      std::memcpy(fds, CMSG_DATA(c), 2 * sizeof(int));
+        c->cmsg_len == CMSG_LEN(kSpawnedFds * sizeof(int)))
+      std::memcpy(fds, CMSG_DATA(c), kSpawnedFds * sizeof(int));
   return true;
 }
 
@@ -137,16 +138,19 @@ Step failed_step(ErrorKind kind, std::string message, std::string hint) {
 
 struct Worker {
   uint64_t id = 0;
-  int socket = -1;
+  int to_worker = -1;    // frames to it
+  int from_worker = -1;  // frames from it
   int pidfd = -1;
   size_t runs = 0;
-  bool retiring = false;  // on its last run (max_runs): its successor is already asked for
+  // Its successor is asked for (near max_runs): it no longer counts in
+  // `live`, and retires after its max_runs-th run.
+  bool replaced = false;
   std::unique_ptr<FrameReader> reader;
   std::deque<uint64_t> prepared;  // the worker's prepared contexts, most recent first
 
   ~Worker() {
-    if (socket >= 0) close(socket);
-    if (pidfd >= 0) close(pidfd);
+    for (int fd : {to_worker, from_worker, pidfd})
+      if (fd >= 0) close(fd);
   }
   void kill() const { syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0); }
   // Cancels its run number `run` (worker_loop.cpp's on_cancel).
@@ -197,6 +201,10 @@ struct WorkerPool::State {
   int failed_starts = 0;
   std::map<uint64_t, std::string> failed_start;  // workers that ended before they were ready
   uint64_t launchers_lost = 0;
+  // The prepared contexts of workers on their last run, for the next
+  // workers to start (oldest first): a successor holds them before its
+  // first run instead of being sent each in the way of a run.
+  std::deque<std::deque<uint64_t>> handovers;
   std::string broken;  // why no worker can start, once that is clear
   bool stopping = false;
   WorkerPoolStats counts;
@@ -249,6 +257,9 @@ struct WorkerPool::State {
   struct PreparedEntry {
     std::weak_ptr<const PreparedContext> context;
     uint64_t id;
+    // Its value encoded, made when a worker first needs it and kept for
+    // the next ones (a recycled worker's successor starts without it).
+    std::shared_ptr<const std::string> encoded;
   };
   std::map<const PreparedContext*, PreparedEntry> prepared_ids;
   uint64_t next_prepared = 1;
@@ -343,7 +354,7 @@ struct WorkerPool::State {
                          std::strerror(rc));
     }
     ControlMessage up;
-    int fds[2];
+    int fds[kSpawnedFds];
     if (!wait_readable(sv[0], Clock::now() + kStartTimeout) || !receive(sv[0], up, fds) ||
         up.kind != ControlMessage::Ready) {
       kill(pid, SIGKILL);
@@ -362,7 +373,7 @@ struct WorkerPool::State {
   void control_loop() {
     for (;;) {
       ControlMessage m;
-      int fds[2];
+      int fds[kSpawnedFds];
       if (!receive(control, m, fds)) {
         if (!restart_launcher()) return;
         continue;
@@ -396,23 +407,24 @@ struct WorkerPool::State {
     }
   }
 
-  void started(const ControlMessage& m, int fds[2]) {
+  void started(const ControlMessage& m, int fds[kSpawnedFds]) {
     auto w = std::make_unique<Worker>();
     w->id = m.worker;
-    w->socket = fds[0];
-    w->pidfd = fds[1];
+    w->to_worker = fds[kToWorker];
+    w->from_worker = fds[kFromWorker];
+    w->pidfd = fds[kWorkerPidfd];
     std::string why;
     bool in_namespaces = false;
-    if (m.a != 0 || w->socket < 0 || w->pidfd < 0) {
+    if (m.a != 0 || w->to_worker < 0 || w->from_worker < 0 || w->pidfd < 0) {
       why = fmt::format("the launcher could not fork a worker: {}",
                         std::strerror(static_cast<int>(m.a)));
-    } else if (!wait_readable(w->socket, Clock::now() + kStartTimeout)) {
+    } else if (!wait_readable(w->from_worker, Clock::now() + kStartTimeout)) {
       w->kill();
       why = "a worker did not come up in time";
     } else {
       Frame frame;
       Hello hello;
-      w->reader = std::make_unique<FrameReader>(w->socket, max_frame);
+      w->reader = std::make_unique<FrameReader>(w->from_worker, max_frame);
       bool ok = w->reader->next(frame) == ReadStatus::Ok && frame.kind == FrameKind::Hello;
       if (ok) try {
           hello = decode_hello(frame.body);
@@ -431,6 +443,10 @@ struct WorkerPool::State {
       } else {
         in_namespaces = hello.namespaces;
       }
+    }
+    if (why.empty() && !hand_over(*w)) {
+      w->kill();
+      why = "a worker ended before it was ready (it took no prepared context)";
     }
     std::unique_lock lock(mutex);
     --starting;
@@ -451,6 +467,34 @@ struct WorkerPool::State {
       ready.push_back(std::move(w));
     }
     changed.notify_all();
+  }
+
+  // Sends a new worker the prepared contexts a retired one held, if any
+  // wait (those still alive), in the order that leaves its list and the
+  // mirror of it as they were. False when the worker is gone.
+  bool hand_over(Worker& w) {
+    std::deque<uint64_t> ids;
+    {
+      std::lock_guard lock(mutex);
+      if (handovers.empty()) return true;
+      ids = std::move(handovers.front());
+      handovers.pop_front();
+    }
+    for (auto id = ids.rbegin(); id != ids.rend(); ++id) {
+      PrepareRequest q;
+      q.id = *id;
+      {
+        std::lock_guard lock(prepared_mutex);
+        for (const auto& [_, entry] : prepared_ids)
+          if (entry.id == q.id && !entry.context.expired()) q.encoded = entry.encoded;
+      }
+      if (!q.encoded) continue;
+      if (!write_frame(w.to_worker, FrameKind::Prepare, encode_prepare(q))) return false;
+      w.prepared.push_front(q.id);
+      std::lock_guard lock(mutex);
+      ++counts.contexts_handed_over;
+    }
+    return true;
   }
 
   // The launcher ended (killed, crashed): its workers ended with it. A new
@@ -492,11 +536,17 @@ struct WorkerPool::State {
     std::unique_ptr<Worker> w = std::move(ready.front());
     ready.pop_front();
     ++busy;
-    // Its last run: its successor starts now, not after the run, so that
-    // recycling stays out of the next run's way.
-    if (options.max_runs != 0 && w->runs + 1 >= options.max_runs) {
-      w->retiring = true;
+    // Its last eighth of runs: its successor starts now (tens of
+    // milliseconds) and takes the prepared contexts it holds, so that
+    // recycling stays out of the runs' way.
+    if (options.max_runs != 0 && !w->replaced &&
+        w->runs + std::max<size_t>(1, options.max_runs / 8) >= options.max_runs) {
+      w->replaced = true;
       --live;
+      if (!w->prepared.empty()) {
+        handovers.push_back(w->prepared);
+        if (handovers.size() > options.workers) handovers.pop_front();
+      }
       replenish(lock);
     }
     return w;
@@ -507,12 +557,16 @@ struct WorkerPool::State {
     std::unique_lock lock(mutex);
     --busy;
     ++counts.runs;
-    if (healthy && !stopping && !w->retiring) {
-      ready.push_front(std::move(w));  // the warmest first
+    bool last = w->replaced && w->runs >= options.max_runs;
+    if (healthy && !stopping && !last) {
+      // The warmest first: a replaced worker runs until its last run, and
+      // its successor waits, ready, behind it.
+      ready.push_front(std::move(w));
     } else {
-      if (healthy && w->retiring) ++counts.recycled;
-      bool counted = !w->retiring;  // a retiring worker left `live` when it began its last run
-      w.reset();                    // closing its socket ends a live worker
+      if (healthy && last) ++counts.recycled;
+      bool counted =
+          !w->replaced;  // a replaced worker left `live` when its successor was asked for
+      w.reset();         // closing its sockets ends a live worker
       if (counted) {
         --live;
         replenish(lock);
@@ -521,7 +575,7 @@ struct WorkerPool::State {
     changed.notify_all();
   }
 
-  // How a worker that closed its socket ended, as the launcher reports it.
+  // How a worker that closed its sockets ended, as the launcher reports it.
   std::string end_of(const Worker& w) {
     std::unique_lock lock(mutex);
     uint64_t lost = launchers_lost;
@@ -539,9 +593,24 @@ struct WorkerPool::State {
     std::lock_guard lock(prepared_mutex);
     for (auto it = prepared_ids.begin(); it != prepared_ids.end();)
       it = it->second.context.expired() ? prepared_ids.erase(it) : std::next(it);
-    auto [it, added] = prepared_ids.try_emplace(context.get(), PreparedEntry{context, 0});
+    auto [it, added] = prepared_ids.try_emplace(context.get(), PreparedEntry{context, 0, nullptr});
     if (added) it->second.id = next_prepared++;
     return it->second.id;
+  }
+
+  // The encoded value of a context prepared_id has numbered.
+  std::shared_ptr<const std::string> prepared_encoding(const PreparedContext& context) {
+    {
+      std::lock_guard lock(prepared_mutex);
+      auto it = prepared_ids.find(&context);
+      if (it != prepared_ids.end() && it->second.encoded) return it->second.encoded;
+    }
+    // Outside the lock: other runs go on meanwhile (two may both encode it).
+    auto encoded = std::make_shared<const std::string>(encode_prepared_context(context));
+    std::lock_guard lock(prepared_mutex);
+    if (auto it = prepared_ids.find(&context); it != prepared_ids.end())
+      it->second.encoded = encoded;
+    return encoded;
   }
 };
 
@@ -646,10 +715,13 @@ class IsolatedRun {
       q.prepared_id = pool_.prepared_id(o.prepared_context);
       auto& held = w_.prepared;
       auto it = std::find(held.begin(), held.end(), q.prepared_id);
-      if (it == held.end())
-        q.prepared_value = export_value(o.prepared_context->data);
-      else
+      if (it == held.end()) {
+        q.prepared_encoded = pool_.prepared_encoding(*o.prepared_context);
+        std::lock_guard lock(pool_.mutex);
+        ++pool_.counts.contexts_sent;
+      } else {
         held.erase(it);
+      }
       held.push_front(q.prepared_id);
       if (held.size() > kPreparedContexts) held.pop_back();
     } else if (!o.context_json.empty()) {
@@ -680,7 +752,7 @@ class IsolatedRun {
 
   bool send(FrameKind kind, const std::string& body) {
     std::lock_guard lock(write_mutex_);
-    return write_frame(w_.socket, kind, body);
+    return write_frame(w_.to_worker, kind, body);
   }
 
   void call_tool(ToolCallRequest call) {

@@ -132,6 +132,10 @@ export interface WorkerPoolStats {
   died: number;
   /** Workers killed: past their deadline, or sending a malformed frame. */
   killed: number;
+  /** Prepared contexts sent to a worker along with a run (it did not hold them). */
+  contextsSent: number;
+  /** Prepared contexts sent ahead of any run, to a recycled worker's successor. */
+  contextsHandedOver: number;
   /** The workers run in namespaces of their own. */
   namespaces: boolean;
   workerPath: string;

@@ -215,7 +215,10 @@ class WorkerPool {
     return defaultPool;
   }
 
-  /** {workers, busy, started, runs, recycled, died, killed, namespaces, workerPath}. */
+  /**
+   * {workers, busy, started, runs, recycled, died, killed, contextsSent,
+   * contextsHandedOver, namespaces, workerPath}.
+   */
   get stats() {
     return native.workerPoolStats(poolHandle(this));
   }

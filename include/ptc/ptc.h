@@ -231,6 +231,9 @@ PTC_API ptc_status ptc_worker_pool_new(const char* options_json, size_t len, ptc
  *    was made, "runs": programs run, "recycled": workers retired after
  *    max_runs, "died": workers that died during a run or while ready,
  *    "killed": workers killed (past their deadline, or a malformed frame),
+ *    "contexts_sent": prepared contexts sent to a worker along with a run
+ *    (it did not hold them), "contexts_handed_over": sent ahead of any run
+ *    (to a recycled worker's successor),
  *    "namespaces": whether the workers run in namespaces of their own,
  *    "worker_path": "<the ptc-worker executable used>"}
  * Owned by the library: valid until the next ptc_worker_pool_stats_json

@@ -64,13 +64,18 @@ struct WorkerPoolOptions {
 };
 
 struct WorkerPoolStats {
-  size_t workers = 0;       // live worker processes (ready or running a program)
-  size_t busy = 0;          // running a program
-  uint64_t started = 0;     // workers started since the pool was made
-  uint64_t runs = 0;        // programs run
-  uint64_t recycled = 0;    // workers retired after max_runs
-  uint64_t died = 0;        // workers that died (crash, jail, memory), running or idle
-  uint64_t killed = 0;      // workers killed: past their deadline, or lying
+  size_t workers = 0;     // live worker processes (ready or running a program)
+  size_t busy = 0;        // running a program
+  uint64_t started = 0;   // workers started since the pool was made
+  uint64_t runs = 0;      // programs run
+  uint64_t recycled = 0;  // workers retired after max_runs
+  uint64_t died = 0;      // workers that died (crash, jail, memory), running or idle
+  uint64_t killed = 0;    // workers killed: past their deadline, or lying
+  // Prepared contexts sent to a worker along with a run (it did not hold
+  // them), and ahead of any run (a recycled worker's successor gets those
+  // its predecessor held).
+  uint64_t contexts_sent = 0;
+  uint64_t contexts_handed_over = 0;
   bool namespaces = false;  // the workers run in their own namespaces
 };
 

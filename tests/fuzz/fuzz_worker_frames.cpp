@@ -4,8 +4,8 @@
 // wrote before it closed its socket: they go through a socketpair into
 // the parent's FrameReader (a body cap of kMaxBody, the pool's max_frame_bytes scaled
 // down), and every frame's body through every decoder: decode_hello,
-// decode_tool_call and decode_step (what the parent reads), decode_run and
-// decode_tool_reply (what a worker reads from its parent).
+// decode_tool_call and decode_step (what the parent reads), decode_run,
+// decode_tool_reply and decode_prepare (what a worker reads from its parent).
 //
 // What must hold: a decoder gives a value or throws LispError (snapshot_error,
 // or call_depth_exceeded for nesting past the native stack), nothing else;
@@ -29,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -181,10 +182,9 @@ void check_values(const std::vector<HostValue>& a, const std::vector<HostValue>&
     check_value(a[i], b[i], field);
 }
 
-void check_optional(const std::optional<HostValue>& a, const std::optional<HostValue>& b,
-                    const char* field) {
-  PTC_FUZZ_CHECK(a.has_value() == b.has_value(), field);
-  if (a) check_value(*a, *b, field);
+void check_bytes(const std::shared_ptr<const std::string>& a,
+                 const std::shared_ptr<const std::string>& b, const char* field) {
+  PTC_FUZZ_CHECK(!a == !b && (!a || *a == *b), field);
 }
 
 void check_equal(const iso::Hello& a, const iso::Hello& b) {
@@ -195,6 +195,11 @@ void check_equal(const iso::Hello& a, const iso::Hello& b) {
 void check_equal(const iso::ToolCallRequest& a, const iso::ToolCallRequest& b) {
   PTC_FUZZ_CHECK(a.id == b.id && a.tool == b.tool, "tool call");
   check_value(a.args, b.args, "tool call (arguments)");
+}
+
+void check_equal(const iso::PrepareRequest& a, const iso::PrepareRequest& b) {
+  PTC_FUZZ_CHECK(a.id == b.id, "prepare (context id)");
+  check_bytes(a.encoded, b.encoded, "prepare (context)");
 }
 
 void check_equal(const iso::ToolReply& a, const iso::ToolReply& b) {
@@ -214,7 +219,7 @@ void check_equal(const iso::RunRequest& a, const iso::RunRequest& b) {
                      a.context_json == b.context_json && a.prepared_id == b.prepared_id,
                  "run (source, context)");
   check_value(a.context, b.context, "run (context)");
-  check_optional(a.prepared_value, b.prepared_value, "run (prepared context)");
+  check_bytes(a.prepared_encoded, b.prepared_encoded, "run (prepared context)");
   check_value(a.memory, b.memory, "run (memory)");
   check_values(a.turn_history, b.turn_history, "run (turn history)");
   PTC_FUZZ_CHECK(a.tools.size() == b.tools.size(), "run (tools)");
@@ -336,6 +341,7 @@ void decode_all(std::string_view body) {
   exercise<ptc::Step>(body, iso::decode_step, iso::encode_step, "done");
   exercise<iso::RunRequest>(body, iso::decode_run, iso::encode_run, "run");
   exercise<iso::ToolReply>(body, iso::decode_tool_reply, iso::encode_tool_reply, "tool reply");
+  exercise<iso::PrepareRequest>(body, iso::decode_prepare, iso::encode_prepare, "prepare");
 }
 
 const char* status_name(iso::ReadStatus s) {
@@ -490,8 +496,11 @@ std::vector<std::string> seeds() {
   prepared.source = "(count data/xs)";
   prepared.context_form = iso::RunRequest::Context::Prepared;
   prepared.prepared_id = 3;
-  prepared.prepared_value = sample_value();
+  ptc::ValueWriter encoded;
+  encoded.value(sample_value());
+  prepared.prepared_encoded = std::make_shared<const std::string>(std::move(encoded.out));
   out.push_back(frame(K::Run, iso::encode_run(prepared)));
+  out.push_back(frame(K::Prepare, iso::encode_prepare({4, prepared.prepared_encoded})));
   out.push_back(frame(K::Started, iso::encode_started(40)));
 
   // A worker's whole conversation: hello, two tool calls, its result.

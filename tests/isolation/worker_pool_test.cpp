@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <deque>
 #include <fstream>
 #include <random>
 #include <set>
@@ -114,9 +116,25 @@ size_t open_fds() {
   return n - 1;  // the listing's own
 }
 
+// A context whose encoding has every kind of byte: floats, negative and
+// big numbers, text beyond ASCII, nesting.
 std::string fmt_json(int n) {
-  return "{\"n\": " + std::to_string(n) + ", \"pad\": [1, 2, 3]}";
+  return "{\"n\": " + std::to_string(n) +
+         ", \"pad\": [1, -2, 3.25, 1e300, 123456789012345678901234567890, null, true],"
+         " \"who\": {\"name\": \"Zoë ☃ 𝄞\", \"tags\": [\"a\", \"\\u0000b\"], \"x\": -0.5}}";
 }
+
+// What `program` gives over `context` in-process.
+std::string in_process(const char* program,
+                       const std::shared_ptr<const ptc::PreparedContext>& context) {
+  RunOptions o;
+  o.prepared_context = context;
+  Step s = ptc::run(program, o);
+  EXPECT_TRUE(s.ok) << s.error.describe();
+  return s.printed;
+}
+
+constexpr const char* kWholeContext = "[data/n data/pad data/who]";
 
 // ---------------------------------------------------------------- behaviour
 
@@ -208,17 +226,53 @@ TEST(WorkerPool, PreparedContextsReachWorkersOncePerWorker) {
   std::vector<std::shared_ptr<const ptc::PreparedContext>> contexts;
   for (int i = 0; i < 6; ++i)
     contexts.push_back(ptc::prepare_context(fmt_json(i)));
-  // More contexts than a worker keeps, in an order that evicts and reloads.
+  // More contexts than a worker keeps (4, the last used first), in an order
+  // that evicts and reloads: each is sent again only after an eviction.
+  std::deque<int> held;
+  uint64_t sends = 0;
   for (int round = 0; round < 3; ++round)
     for (int i : {0, 1, 2, 3, 4, 5, 0, 5, 1}) {
       o.prepared_context = contexts[i];
-      Step s = ptc::run("data/n", o);
+      Step s = ptc::run(kWholeContext, o);
       ASSERT_TRUE(s.ok) << s.error.describe();
-      EXPECT_EQ(s.printed, std::to_string(i));
+      EXPECT_EQ(s.printed, in_process(kWholeContext, contexts[i]));
+      auto it = std::find(held.begin(), held.end(), i);
+      if (it == held.end()) {
+        ++sends;
+      } else {
+        held.erase(it);
+      }
+      held.push_front(i);
+      if (held.size() > 4) held.pop_back();
     }
+  EXPECT_EQ(pool->stats().contexts_sent, sends);
+  EXPECT_EQ(pool->stats().contexts_handed_over, 0u);
   o.prepared_context.reset();
   o.context_json = R"({"n": 99})";
   EXPECT_EQ(ptc::run("data/n", o).printed, "99");
+}
+
+TEST(WorkerPool, ARecycledWorkersSuccessorHoldsItsContextsBeforeItsFirstRun) {
+  auto pool = make_pool(1, 16);
+  RunOptions o = isolated(pool);
+  auto a = ptc::prepare_context(fmt_json(1));
+  auto b = ptc::prepare_context(fmt_json(2));
+  std::string expected_a = in_process(kWholeContext, a);
+  std::string expected_b = in_process(kWholeContext, b);
+  // 64 runs: four workers of 16 runs each; each one's successor starts two
+  // runs before its last and is handed both contexts then.
+  for (int i = 0; i < 64; ++i) {
+    o.prepared_context = i % 2 ? b : a;
+    Step s = ptc::run(kWholeContext, o);
+    ASSERT_TRUE(s.ok) << s.error.describe();
+    ASSERT_EQ(s.printed, i % 2 ? expected_b : expected_a) << "run " << i;
+  }
+  ASSERT_TRUE(pool->wait_ready(kReadyMs));
+  ptc::WorkerPoolStats stats = pool->stats();
+  EXPECT_EQ(stats.recycled, 4u);
+  EXPECT_EQ(stats.contexts_sent, 2u);  // to the first worker only
+  EXPECT_EQ(stats.contexts_handed_over, 8u);
+  EXPECT_EQ(stats.workers, 1u);
 }
 
 TEST(WorkerPool, CancelReachesTheWorker) {

@@ -64,7 +64,7 @@ void hook(std::string_view source) {
       spins = spins + 1u;
   } else if (name == "lie") {
     const char frame[] = "\xff\xff\xff\x7f\x06garbage";
-    (void)!write(3, frame, sizeof frame - 1);
+    (void)!write(ptc::isolation::kToParentFd, frame, sizeof frame - 1);
     for (;;)
       pause();
   } else if (name == "env") {

@@ -168,7 +168,7 @@ napi_value default_worker_pool(napi_env env, napi_callback_info) {
 }
 
 // workerPoolStats(handle) -> {workers, busy, started, runs, recycled, died,
-// killed, namespaces, workerPath}
+// killed, contextsSent, contextsHandedOver, namespaces, workerPath}
 napi_value worker_pool_stats(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
     std::shared_ptr<WorkerPool> pool = worker_pool_of(env, first_argument(env, info));
@@ -184,6 +184,8 @@ napi_value worker_pool_stats(napi_env env, napi_callback_info info) {
         field("recycled", js_number(env, static_cast<double>(s.recycled))),
         field("died", js_number(env, static_cast<double>(s.died))),
         field("killed", js_number(env, static_cast<double>(s.killed))),
+        field("contextsSent", js_number(env, static_cast<double>(s.contexts_sent))),
+        field("contextsHandedOver", js_number(env, static_cast<double>(s.contexts_handed_over))),
         field("namespaces", js_bool(env, s.namespaces)),
         field("workerPath", js_string(env, pool->worker_path())),
     };

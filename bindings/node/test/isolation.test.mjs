@@ -175,8 +175,8 @@ test('isolate: true is the default pool, shared by the process', async () => {
 test('stats and recycling', async () => {
   const stats = pool.stats;
   assert.deepEqual(Object.keys(stats).sort(),
-                   ['busy', 'died', 'killed', 'namespaces', 'recycled', 'runs', 'started', 'workerPath',
-                    'workers']);
+                   ['busy', 'contextsHandedOver', 'contextsSent', 'died', 'killed', 'namespaces',
+                    'recycled', 'runs', 'started', 'workerPath', 'workers']);
   assert.equal(stats.workers, 2);
   assert.equal(stats.died, 0);
   assert.equal(basename(stats.workerPath), 'ptc-worker');

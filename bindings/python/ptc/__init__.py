@@ -410,7 +410,9 @@ class WorkerPool(_Handle):
     def stats(self):
         """The pool's figures: {"workers" (live processes), "busy",
         "started", "runs", "recycled" (after max_runs), "died", "killed"
-        (past their deadline, or a malformed frame), "namespaces",
+        (past their deadline, or a malformed frame), "contexts_sent"
+        (prepared contexts sent along with a run), "contexts_handed_over"
+        (sent ahead, to a recycled worker's successor), "namespaces",
         "worker_path"}."""
         if not self._handle:
             raise ValueError("the worker pool is closed")

@@ -116,7 +116,7 @@ def test_stats(pool):
     ptc.run("1", isolate=pool)
     stats = pool.stats
     assert set(stats) == {"workers", "busy", "started", "runs", "recycled", "died", "killed",
-                          "namespaces", "worker_path"}
+                          "contexts_sent", "contexts_handed_over", "namespaces", "worker_path"}
     assert stats["workers"] == 2 and stats["busy"] == 0
     assert stats["runs"] >= 1 and stats["died"] == 0 and stats["killed"] == 0
     assert os.path.basename(stats["worker_path"]) == "ptc-worker"
