@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "include/ptc/ptc.hpp"
@@ -82,14 +83,16 @@ BENCHMARK(BM_SocketRoundTrip)->UseRealTime();
 
 // ---------------------------------------------------------------- pools
 
-// A pool of `workers` processes replaced after `max_runs` runs, made once
-// (by the first benchmark that needs it) and kept for the rest of the
-// sitting.
-std::shared_ptr<ptc::WorkerPool> pool(size_t workers, size_t max_runs) {
+// A pool of `workers` processes replaced after `max_runs` runs for the
+// benchmark `name`, made once (by its first repetition) and kept for the
+// rest of the sitting. Each benchmark has its own: a recycled worker's
+// successor is handed the prepared contexts its predecessor held, and
+// (+ 1 2) should not pay for importing the orders' context.
+std::shared_ptr<ptc::WorkerPool> pool(const std::string& name, size_t workers, size_t max_runs) {
   static std::mutex mutex;
-  static std::map<std::pair<size_t, size_t>, std::shared_ptr<ptc::WorkerPool>> pools;
+  static std::map<std::tuple<std::string, size_t, size_t>, std::shared_ptr<ptc::WorkerPool>> pools;
   std::lock_guard lock(mutex);
-  std::shared_ptr<ptc::WorkerPool>& p = pools[{workers, max_runs}];
+  std::shared_ptr<ptc::WorkerPool>& p = pools[{name, workers, max_runs}];
   if (!p) {
     ptc::WorkerPoolOptions o;
     o.workers = workers;
@@ -124,13 +127,14 @@ bool check(benchmark::State& state, const ptc::Step& step, const char* expected)
   return false;
 }
 
-// Runs `program` over `options` in-process (workers 0) or through a pool.
-void run_benchmark(benchmark::State& state, const ptc::Program& program, ptc::RunOptions options,
-                   const std::string& expected) {
+// Runs `program` over `options` in-process (workers 0) or through the pool
+// of the benchmark `name`.
+void run_benchmark(benchmark::State& state, const char* name, const ptc::Program& program,
+                   ptc::RunOptions options, const std::string& expected) {
   auto workers = static_cast<size_t>(state.range(0));
   std::shared_ptr<ptc::WorkerPool> p;
   if (workers) {
-    p = pool(workers, static_cast<size_t>(state.range(1)));
+    p = pool(name, workers, static_cast<size_t>(state.range(1)));
     options.isolate = p;
   }
   warm(program, options);
@@ -153,7 +157,7 @@ void isolation_args(benchmark::internal::Benchmark* b) {
 
 void BM_Add(benchmark::State& state) {
   static std::shared_ptr<const ptc::Program> program = ptc::compile("(+ 1 2)");
-  run_benchmark(state, *program, {}, "3");
+  run_benchmark(state, "add", *program, {}, "3");
 }
 BENCHMARK(BM_Add)->Apply(isolation_args);
 BENCHMARK(BM_Add)
@@ -219,14 +223,14 @@ const std::string& orders_expected() {
 void BM_Orders(benchmark::State& state) {
   ptc::RunOptions options;
   options.prepared_context = orders_context();
-  run_benchmark(state, orders_program(), options, orders_expected());
+  run_benchmark(state, "orders", orders_program(), options, orders_expected());
 }
 BENCHMARK(BM_Orders)->Apply(isolation_args)->Unit(benchmark::kMicrosecond);
 
 void BM_OrdersHostValuePrepared(benchmark::State& state) {
   ptc::RunOptions options;
   options.prepared_context = orders_context_from_host_value();
-  run_benchmark(state, orders_program(), options, orders_expected());
+  run_benchmark(state, "orders", orders_program(), options, orders_expected());
 }
 BENCHMARK(BM_OrdersHostValuePrepared)
     ->ArgNames({"workers", "max_runs"})
