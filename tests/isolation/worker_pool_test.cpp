@@ -2,6 +2,7 @@
 // ptc-worker-test, whose ";;hook:NAME" programs crash their worker or probe
 // its jail (tests/isolation_worker/test_worker.cpp).
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
-#include <fstream>
 #include <random>
 #include <set>
 #include <sstream>
@@ -63,14 +63,28 @@ struct Proc {
   char state = '?';
 };
 
+// A /proc file's text; empty when it cannot be read. Not std::ifstream: a
+// process that ends while its file is read fails the read with ESRCH,
+// which libstdc++'s filebuf throws as an exception.
+std::string read_proc_file(const std::string& path) {
+  std::string text;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0)
+    text.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return n < 0 ? std::string() : text;
+}
+
 std::vector<Proc> processes() {
   std::vector<Proc> out;
   DIR* d = opendir("/proc");
   while (dirent* e = d ? readdir(d) : nullptr) {
     int pid = std::atoi(e->d_name);
     if (pid <= 0) continue;
-    std::ifstream f(std::string("/proc/") + e->d_name + "/stat");
-    std::string text((std::istreambuf_iterator<char>(f)), {});
+    std::string text = read_proc_file(std::string("/proc/") + e->d_name + "/stat");
     size_t open = text.find('('), close = text.rfind(')');
     if (open == std::string::npos || close == std::string::npos) continue;
     Proc p;
