@@ -478,6 +478,17 @@ void HttpConnection::handle_message() {
     cur_.holds_slot = true;
   }
 
+  // Draining began while the body was read: a 503 (which a balancer
+  // replays on another replica) rather than the server's shutting_down
+  // result, which it cannot. The server sees draining only after this flag.
+  if (shared_.draining.load()) {
+    end_call();
+    if (cur_.new_session) {
+      shared_.sessions.close(cur_.session, owner);
+      cur_.new_session = false;
+    }
+    return reject(503, "server draining");
+  }
   cur_.seq = ++next_seq_;
   auto peer = std::make_shared<Exchange>(weak_from_this(), shared_.gate, cur_.seq);
   phase_ = Phase::Waiting;
