@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,16 @@ constexpr size_t kFrameHeaderBytes = 5;
 // Prepared contexts a worker keeps, most recent first; the parent mirrors
 // the list (same capacity, same order) to know when to send one again.
 constexpr size_t kPreparedContexts = 4;
+
+// The one change both lists make when a run (or a Prepare frame) uses a
+// context: `item` takes the place of `found` (end() when the list lacks
+// it) at the front, and the least recent one past kPreparedContexts goes.
+template <class T>
+void hold_first(std::deque<T>& list, typename std::deque<T>::iterator found, T item) {
+  if (found != list.end()) list.erase(found);
+  list.push_front(std::move(item));
+  if (list.size() > kPreparedContexts) list.pop_back();
+}
 
 struct Frame {
   FrameKind kind = FrameKind::Hello;

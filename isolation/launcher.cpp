@@ -112,7 +112,7 @@ bool send_message(int fd, const ControlMessage& m, const int* fds = nullptr) {
   }
   syscall(SYS_close_range, kToParentFd + 1, ~0U, 0);
   prctl(PR_SET_NAME, "ptc-worker");
-  // The launcher's death ends it; so does the parent's (its socket closes).
+  // The launcher's death ends it; so does the parent's (its sockets close).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) _exit(0);
   sigset_t none;

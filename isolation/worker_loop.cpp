@@ -149,7 +149,6 @@ class Worker {
         std::find_if(prepared_.begin(), prepared_.end(), [&](const Held& h) { return h.id == id; });
     Held held{id, nullptr, {}};
     if (encoded) {
-      if (found != prepared_.end()) prepared_.erase(found);
       try {
         held.context = prepare_encoded_context(*encoded);
       } catch (LispError& e) {
@@ -159,11 +158,9 @@ class Worker {
       if (found == prepared_.end())
         throw_error(ErrorKind::InternalError,
                     "the worker was sent a prepared context it does not hold");
-      held = std::move(*found);
-      prepared_.erase(found);
+      held = *found;
     }
-    prepared_.push_front(held);
-    if (prepared_.size() > kPreparedContexts) prepared_.pop_back();
+    hold_first(prepared_, found, held);
     if (!held.context) throw LispError(held.failed);
     return held.context;
   }

@@ -490,7 +490,7 @@ struct WorkerPool::State {
       }
       if (!q.encoded) continue;
       if (!write_frame(w.to_worker, FrameKind::Prepare, encode_prepare(q))) return false;
-      w.prepared.push_front(q.id);
+      hold_first(w.prepared, std::find(w.prepared.begin(), w.prepared.end(), q.id), q.id);
       std::lock_guard lock(mutex);
       ++counts.contexts_handed_over;
     }
@@ -564,9 +564,9 @@ struct WorkerPool::State {
       ready.push_front(std::move(w));
     } else {
       if (healthy && last) ++counts.recycled;
-      bool counted =
-          !w->replaced;  // a replaced worker left `live` when its successor was asked for
-      w.reset();         // closing its sockets ends a live worker
+      // A replaced worker left `live` when its successor was asked for.
+      bool counted = !w->replaced;
+      w.reset();  // closing its sockets ends a live worker
       if (counted) {
         --live;
         replenish(lock);
@@ -719,11 +719,8 @@ class IsolatedRun {
         q.prepared_encoded = pool_.prepared_encoding(*o.prepared_context);
         std::lock_guard lock(pool_.mutex);
         ++pool_.counts.contexts_sent;
-      } else {
-        held.erase(it);
       }
-      held.push_front(q.prepared_id);
-      if (held.size() > kPreparedContexts) held.pop_back();
+      hold_first(held, it, q.prepared_id);
     } else if (!o.context_json.empty()) {
       q.context_form = RunRequest::Context::Json;
       q.context_json = std::string(o.context_json);
