@@ -68,10 +68,13 @@ WorkerPoolOptions pool_options(std::string_view json) {
       o.namespaces = flag_of(v, key);
     } else if (key == "worker_stderr") {
       o.worker_stderr = flag_of(v, key);
+    } else if (key == "cpu_handoff") {
+      o.cpu_handoff = flag_of(v, key);
     } else {
       throw InvalidArgument(
           fmt::format("options: unknown key \"{}\" (known: workers, max_runs, max_heap_bytes, "
-                      "kill_margin_ms, max_frame_bytes, worker_path, namespaces, worker_stderr)",
+                      "kill_margin_ms, max_frame_bytes, worker_path, namespaces, worker_stderr, "
+                      "cpu_handoff)",
                       key));
     }
   }

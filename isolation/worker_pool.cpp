@@ -33,6 +33,7 @@
 #include "embedding/tool_broker.hpp"
 #include "include/ptc/ptc.hpp"
 #include "isolation/control.hpp"
+#include "isolation/cpu_handoff.hpp"
 #include "isolation/frames.hpp"
 #include "runtime/host_value.hpp"
 #include "scheduler/fiber.hpp"
@@ -145,6 +146,7 @@ struct Worker {
   // Its successor is asked for (near max_runs): it no longer counts in
   // `live`, and retires after its max_runs-th run.
   bool replaced = false;
+  isolation::WorkerCpu cpu;  // its process, and the CPU it is bound to
   std::unique_ptr<FrameReader> reader;
   std::deque<uint64_t> prepared;  // the worker's prepared contexts, most recent first
 
@@ -413,6 +415,7 @@ struct WorkerPool::State {
     w->to_worker = fds[kToWorker];
     w->from_worker = fds[kFromWorker];
     w->pidfd = fds[kWorkerPidfd];
+    if (w->pidfd >= 0) w->cpu.pid = isolation::pid_of_pidfd(w->pidfd);
     std::string why;
     bool in_namespaces = false;
     if (m.a != 0 || w->to_worker < 0 || w->from_worker < 0 || w->pidfd < 0) {
@@ -527,7 +530,8 @@ struct WorkerPool::State {
     return true;
   }
 
-  std::unique_ptr<Worker> acquire() {
+  // alone: set when no other run is in flight.
+  std::unique_ptr<Worker> acquire(bool& alone) {
     std::unique_lock lock(mutex);
     changed.wait(lock, [&] { return !ready.empty() || !broken.empty() || stopping; });
     if (ready.empty())
@@ -535,7 +539,7 @@ struct WorkerPool::State {
                              broken.empty() ? "the pool is shutting down" : broken));
     std::unique_ptr<Worker> w = std::move(ready.front());
     ready.pop_front();
-    ++busy;
+    alone = ++busy == 1;
     // Its last eighth of runs: its successor starts now (tens of
     // milliseconds) and takes the prepared contexts it holds, so that
     // recycling stays out of the runs' way.
@@ -892,9 +896,11 @@ Step WorkerPool::run(std::string_view source, const RunOptions& options) {
   TelemetryEvent event = report_run_start(source, options, start);
   Step step;
   try {
-    std::unique_ptr<Worker> worker = s.acquire();
+    bool alone = false;
+    std::unique_ptr<Worker> worker = s.acquire(alone);
     bool healthy = false;
     {
+      isolation::CpuHandoff handoff(worker->cpu, alone && s.options.cpu_handoff);
       IsolatedRun run(s, *worker, options);
       std::tie(step, healthy) = run.run(source);
     }

@@ -114,6 +114,8 @@ export interface WorkerPoolOptions {
   namespaces?: boolean;
   /** The workers' stderr goes to this process's (default: /dev/null). */
   workerStderr?: boolean;
+  /** A run alone in the pool runs its worker on the caller's CPU, both bound to it for the run. Default true. */
+  cpuHandoff?: boolean;
 }
 
 /** A WorkerPool's figures. */

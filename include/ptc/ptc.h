@@ -218,6 +218,8 @@ PTC_API void ptc_prepared_context_free(ptc_prepared_context* context);
  *   "namespaces"      new namespaces where the kernel allows them (true)
  *   "worker_stderr"   the workers' standard error goes to this process's
  *                     (false: /dev/null)
+ *   "cpu_handoff"     a run alone in the pool runs its worker on the
+ *                     caller's CPU, both bound to it for the run (true)
  * The launcher process starts now and the workers are forked in the
  * background. PTC_INVALID_ARGUMENT for malformed JSON, an unknown key or a
  * value of the wrong type; PTC_UNAVAILABLE when no ptc-worker is found or it

@@ -59,6 +59,11 @@ struct WorkerPoolOptions {
   // The workers' standard error goes to this process's (their diagnostics,
   // e.g. a sanitizer's report) instead of /dev/null.
   bool worker_stderr = false;
+  // A run alone in the pool runs its worker on the caller's CPU, the two
+  // bound to it for the run: the caller only waits meanwhile, and a switch
+  // on one CPU costs far less than waking an idle one (isolation/README.md).
+  // Overlapping runs are left to the scheduler.
+  bool cpu_handoff = true;
 
   static constexpr size_t kAddressSpaceBase = size_t{2} << 30;
 };

@@ -1433,6 +1433,9 @@ static void test_worker_pool_options(void) {
   CHECK_STATUS(ptc_worker_pool_new("{\"workers\": 1.5}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
   CHECK_STATUS(ptc_worker_pool_new("{\"namespaces\": 1}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
   CHECK_CONTAINS(ptc_last_error(), "\"namespaces\" must be true or false");
+  CHECK_STATUS(ptc_worker_pool_new("{\"cpu_handoff\": \"no\"}", PTC_NTS, &pool),
+               PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "\"cpu_handoff\" must be true or false");
   CHECK_STATUS(ptc_worker_pool_new("{\"worker_path\": 7}", PTC_NTS, &pool), PTC_INVALID_ARGUMENT);
   CHECK_STATUS(ptc_worker_pool_new("{\"worker_path\": \"\"}", PTC_NTS, &pool),
                PTC_INVALID_ARGUMENT);

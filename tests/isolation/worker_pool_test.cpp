@@ -3,6 +3,7 @@
 // its jail (tests/isolation_worker/test_worker.cpp).
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -412,6 +413,126 @@ TEST(WorkerPool, AWorkerThatLiesIsKilled) {
   EXPECT_NE(s.error.message.find("malformed frame"), std::string::npos) << s.error.message;
   EXPECT_EQ(pool->stats().killed, 1u);
   EXPECT_EQ(ptc::run("(+ 1 2)", isolated(pool)).printed, "3");
+}
+
+// -------------------------------------------------------- cpu handoff
+
+// The CPUs a process or thread ("self/task/TID") may run on.
+std::set<int> cpus_allowed(const std::string& who) {
+  std::string text = read_proc_file("/proc/" + who + "/status");
+  size_t at = text.find("Cpus_allowed_list:");
+  std::set<int> cpus;
+  if (at == std::string::npos) return cpus;
+  std::istringstream list(text.substr(at + 18, text.find('\n', at) - at - 18));
+  std::string range;
+  while (std::getline(list, range, ',')) {
+    int first = std::stoi(range), last = first;
+    if (size_t dash = range.find('-'); dash != std::string::npos)
+      last = std::stoi(range.substr(dash + 1));
+    for (int c = first; c <= last; ++c)
+      cpus.insert(c);
+  }
+  return cpus;
+}
+
+// Worker processes bound to one CPU, and the CPU.
+std::vector<int> bound_worker_cpus() {
+  std::vector<int> cpus;
+  for (int pid : worker_pids())
+    if (std::set<int> c = cpus_allowed(std::to_string(pid)); c.size() == 1)
+      cpus.push_back(*c.begin());
+  return cpus;
+}
+
+bool several_cpus() {
+  cpu_set_t set;
+  return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+TEST(WorkerPool, ARunAloneTakesTurnsWithItsCallerOnTheCallersCpu) {
+  if (!several_cpus()) GTEST_SKIP() << "one CPU: nothing to hand off";
+  auto pool = make_pool(1);
+  ASSERT_TRUE(pool->wait_ready(kReadyMs));
+  std::string caller = "self/task/" + std::to_string(gettid());
+  std::set<int> before = cpus_allowed(caller);
+  std::set<int> caller_during;
+  std::vector<int> workers_during;
+  RunOptions o = isolated(pool);
+  o.tools["look"] = ptc::Tool{[&](const HostValue&) {
+    caller_during = cpus_allowed(caller);
+    workers_during = bound_worker_cpus();
+    return ToolResult::success(HostValue::nil());
+  }};
+  Step s = ptc::run("(tool/look {}) (+ 1 2)", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  ASSERT_EQ(caller_during.size(), 1u);
+  ASSERT_EQ(workers_during.size(), 1u);
+  EXPECT_EQ(workers_during[0], *caller_during.begin());
+  EXPECT_EQ(cpus_allowed(caller), before);  // put back after the run
+
+  // Turned off: neither is bound.
+  WorkerPoolOptions off;
+  off.workers = 1;
+  off.worker_path = PTC_TEST_WORKER;
+  off.cpu_handoff = false;
+  o.isolate = std::make_shared<WorkerPool>(off);
+  pool.reset();  // its worker ends
+  s = ptc::run("(tool/look {})", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(caller_during, before);
+  EXPECT_TRUE(workers_during.empty());
+}
+
+TEST(WorkerPool, OverlappingRunsAreLeftToTheScheduler) {
+  if (!several_cpus()) GTEST_SKIP() << "one CPU: nothing to hand off";
+  auto pool = make_pool(2);
+  ASSERT_TRUE(pool->wait_ready(kReadyMs));
+  // Alone: worker X is bound, and first in line again after it.
+  ASSERT_EQ(ptc::run("(+ 1 2)", isolated(pool)).printed, "3");
+  ASSERT_EQ(bound_worker_cpus().size(), 1u);
+
+  // P (alone) takes X, Q (not alone) takes Y; both wait in a tool.
+  std::atomic<int> entered{0};
+  std::atomic<bool> release_p{false}, release_q{false};
+  RunOptions o = isolated(pool);
+  auto hold = [&](std::atomic<bool>& release) {
+    return ptc::Tool{[&](const HostValue&) {
+      ++entered;
+      entered.notify_all();
+      release.wait(false);
+      return ToolResult::success(HostValue::nil());
+    }};
+  };
+  o.tools["hold_p"] = hold(release_p);
+  o.tools["hold_q"] = hold(release_q);
+  std::thread p([&] { EXPECT_TRUE(ptc::run("(tool/hold_p {})", o).ok); });
+  for (int n = entered.load(); n < 1; n = entered.load())
+    entered.wait(n);
+  std::thread q([&] { EXPECT_TRUE(ptc::run("(tool/hold_q {})", o).ok); });
+  for (int n = entered.load(); n < 2; n = entered.load())
+    entered.wait(n);
+  EXPECT_EQ(bound_worker_cpus().size(), 1u);  // X, for P
+  release_p = true;
+  release_p.notify_all();
+  p.join();
+
+  // R, while Q runs, is not alone: X is lent to it unbound, and R's caller
+  // stays where it may run.
+  std::string caller = "self/task/" + std::to_string(gettid());
+  std::set<int> before = cpus_allowed(caller), caller_during;
+  std::vector<int> workers_during{-1};
+  o.tools["look"] = ptc::Tool{[&](const HostValue&) {
+    caller_during = cpus_allowed(caller);
+    workers_during = bound_worker_cpus();
+    return ToolResult::success(HostValue::nil());
+  }};
+  Step s = ptc::run("(tool/look {})", o);
+  release_q = true;
+  release_q.notify_all();
+  q.join();
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_TRUE(workers_during.empty());
+  EXPECT_EQ(caller_during, before);
 }
 
 TEST(WorkerPool, WorkersAreRecycledAfterMaxRuns) {

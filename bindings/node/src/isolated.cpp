@@ -134,6 +134,8 @@ WorkerPoolOptions pool_options(napi_env env, napi_value options) {
       o.namespaces = flag(env, v, name);
     } else if (name == "workerStderr") {
       o.worker_stderr = flag(env, v, name);
+    } else if (name == "cpuHandoff") {
+      o.cpu_handoff = flag(env, v, name);
     } else {
       throw_type_error(env, "unknown WorkerPool option '" + name + "'");
     }

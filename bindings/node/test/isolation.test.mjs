@@ -182,7 +182,7 @@ test('stats and recycling', async () => {
   assert.equal(basename(stats.workerPath), 'ptc-worker');
   assert.ok(existsSync(stats.workerPath));
   assert.equal(pool.workerPath, stats.workerPath);
-  const small = new WorkerPool({ workers: 1, maxRuns: 2 });
+  const small = new WorkerPool({ workers: 1, maxRuns: 2, cpuHandoff: false });
   for (let i = 0; i < 5; i++) assert.equal((await run('(+ 1 2)', { isolate: small })).value, 3);
   assert.equal(small.stats.runs, 5);
   assert.equal(small.stats.recycled, 2);
@@ -218,6 +218,7 @@ test('bad pools and options are refused clearly', () => {
   assert.throws(() => new WorkerPool({ threads: 2 }), /unknown WorkerPool option 'threads'/);
   assert.throws(() => new WorkerPool({ workers: -1 }), RangeError);
   assert.throws(() => new WorkerPool({ namespaces: 1 }), TypeError);
+  assert.throws(() => new WorkerPool({ cpuHandoff: 'yes' }), TypeError);
   assert.throws(() => runSync('1', { isolate: 'yes' }), /option isolate must be a WorkerPool/);
   assert.ok(PtcError);
 });

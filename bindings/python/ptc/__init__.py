@@ -366,6 +366,8 @@ class WorkerPool(_Handle):
     namespaces: new namespaces where the kernel allows them (True).
     worker_stderr: the workers' standard error goes to this process's
         (False: to /dev/null).
+    cpu_handoff: a run alone in the pool runs its worker on the caller's
+        CPU, both bound to it for the run (True).
 
     Raises PtcUnavailable when no ptc-worker is found or it does not start,
     TypeError / ValueError for bad arguments. Thread-safe: any number of
@@ -379,7 +381,8 @@ class WorkerPool(_Handle):
     _default_lock = threading.Lock()
 
     def __init__(self, workers=None, max_runs=None, max_heap_bytes=None, kill_margin_ms=None,
-                 max_frame_bytes=None, worker_path=None, namespaces=None, worker_stderr=None):
+                 max_frame_bytes=None, worker_path=None, namespaces=None, worker_stderr=None,
+                 cpu_handoff=None):
         given = dict(workers=workers, max_runs=max_runs, max_heap_bytes=max_heap_bytes,
                      kill_margin_ms=kill_margin_ms, max_frame_bytes=max_frame_bytes)
         options = {name: _int(value, name) for name, value in given.items() if value is not None}
@@ -389,7 +392,8 @@ class WorkerPool(_Handle):
             if not isinstance(options["worker_path"], str):
                 raise TypeError(f"worker_path must be a str or a path, got "
                                 f"{type(worker_path).__name__}")
-        for name, value in (("namespaces", namespaces), ("worker_stderr", worker_stderr)):
+        for name, value in (("namespaces", namespaces), ("worker_stderr", worker_stderr),
+                            ("cpu_handoff", cpu_handoff)):
             if value is not None:
                 options[name] = bool(value)
         text = json.dumps(options).encode("utf-8")

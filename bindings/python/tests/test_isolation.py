@@ -132,6 +132,21 @@ def test_workers_are_recycled_after_max_runs():
         assert pool.stats["recycled"] == 2
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to hand off")
+def test_a_run_alone_hands_the_callers_cpu_to_its_worker():
+    caller = threading.get_native_id()
+    before = os.sched_getaffinity(0)
+    seen = []
+    look = lambda args: seen.append(os.sched_getaffinity(caller))
+    with ptc.WorkerPool(workers=1) as pool:
+        assert ptc.run("(tool/look {}) 1", isolate=pool, tools={"look": look}).value == 1
+    assert len(seen[0]) == 1  # the caller waits on one CPU, its worker's
+    assert os.sched_getaffinity(0) == before  # and may run anywhere again
+    with ptc.WorkerPool(workers=1, cpu_handoff=False) as pool:
+        assert ptc.run("(tool/look {}) 1", isolate=pool, tools={"look": look}).value == 1
+    assert seen[1] == before
+
+
 def _descendants(pid):
     """The processes below `pid` (from /proc), as {pid: [children]}."""
     tree = {}
