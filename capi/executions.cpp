@@ -21,8 +21,6 @@ using namespace ptc::capi;
 
 namespace {
 
-using Answers = std::map<std::string, ToolResult, std::less<>>;
-
 // "message; hint": the C++ error's whole advice in one line.
 std::string with_hint(const Error& e) {
   return e.hint.empty() ? e.message : fmt::format("{}; {}", e.message, e.hint);
@@ -40,21 +38,41 @@ decltype(auto) refusing_bad_arguments(Call call) {
   }
 }
 
-// {"value": v} or {"error": "message"}. The value comes from the same parser
-// (json_arg) that ptc_tool_reply_set_result_json reads a callback's text with,
-// so an answer means what the same text from a callback would.
-ToolResult answer_arg(const std::string& id, const HostValue& answer) {
+// {"value": v} or {"error": "message"}, or for an approval {"approve": true}
+// or {"reject": "reason"}. The value comes from the same parser (json_arg)
+// that ptc_tool_reply_set_result_json reads a callback's text with, so an
+// answer means what the same text from a callback would.
+Answer answer_arg(const std::string& id, const HostValue& answer) {
   if (answer.kind() != HostValue::Kind::Map)
     throw InvalidArgument(
         fmt::format("answers: the answer to \"{}\" must be an object, {{\"value\": ...}} or "
-                    "{{\"error\": \"message\"}}, got {}",
+                    "{{\"error\": \"message\"}} (an approval: {{\"approve\": true}} or "
+                    "{{\"reject\": \"reason\"}}), got {}",
                     id, json_kind_name(answer.kind())));
   const HostValue* value = answer.get("value");
   const HostValue* error = answer.get("error");
-  if (answer.size() != 1 || (!value && !error))
-    throw InvalidArgument(fmt::format(
-        "answers: the answer to \"{}\" must have exactly one key, \"value\" or \"error\"", id));
+  const HostValue* approve = answer.get("approve");
+  const HostValue* reject = answer.get("reject");
+  if (answer.size() != 1 || (!value && !error && !approve && !reject))
+    throw InvalidArgument(
+        fmt::format("answers: the answer to \"{}\" must have exactly one key, \"value\" or "
+                    "\"error\" (an approval: \"approve\" or \"reject\")",
+                    id));
   if (value) return ToolResult::success(*value);
+  if (approve) {
+    if (approve->kind() != HostValue::Kind::Bool || !approve->as_bool())
+      throw InvalidArgument(fmt::format(
+          "answers: \"approve\" of \"{}\" must be true (to reject: {{\"reject\": \"reason\"}})",
+          id));
+    return Decision::approve();
+  }
+  if (reject) {
+    if (reject->kind() != HostValue::Kind::String)
+      throw InvalidArgument(fmt::format(
+          "answers: \"reject\" of \"{}\" must be a string (the person's reason), got {}", id,
+          json_kind_name(reject->kind())));
+    return Decision::reject(reject->text());
+  }
   if (error->kind() != HostValue::Kind::String)
     throw InvalidArgument(
         fmt::format("answers: the error of \"{}\" must be a string (the message), got {}", id,

@@ -158,13 +158,25 @@ std::string step_json(const Step& step) {
   return to_json(doc);
 }
 
+HostValue pending_call_value(const PendingCall& call) {
+  std::vector<std::pair<HostValue, HostValue>> items{{str("id"), str(call.id)},
+                                                     {str("tool"), str(call.tool)},
+                                                     {str("args"), with_json_form(call.args)}};
+  if (call.kind != PendingCall::Kind::Approval) return HostValue::map(std::move(items));
+  // What a person deciding is shown: that it is theirs to decide, and where.
+  items.emplace_back(str("kind"), str("approval"));
+  if (call.loc.known()) {
+    items.emplace_back(str("line"), HostValue::integer(call.loc.line));
+    items.emplace_back(str("column"), HostValue::integer(call.loc.col));
+  }
+  return HostValue::map(std::move(items));
+}
+
 std::string pending_calls_json(const std::vector<PendingCall>& calls) {
   std::vector<HostValue> entries;
   entries.reserve(calls.size());
   for (const PendingCall& call : calls)
-    entries.push_back(HostValue::map({{str("id"), str(call.id)},
-                                      {str("tool"), str(call.tool)},
-                                      {str("args"), with_json_form(call.args)}}));
+    entries.push_back(pending_call_value(call));
   return to_json(HostValue::vector(std::move(entries)));
 }
 

@@ -25,5 +25,8 @@ std::string step_json(const Step& step);
 // The calls an execution waits on as a JSON array of {"id", "tool", "args"}
 // (ptc_execution_pending_json in include/ptc/ptc.h).
 std::string pending_calls_json(const std::vector<PendingCall>& calls);
+// One of them: {"id", "tool", "args"}, and for an approval "kind":
+// "approval", "line", "column".
+HostValue pending_call_value(const PendingCall& call);
 
 }  // namespace ptc::capi

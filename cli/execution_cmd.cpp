@@ -91,21 +91,22 @@ std::string take_snapshot_flags(std::vector<std::string>& args, SnapshotFlags& f
   return "";
 }
 
-// The parts of --defer: tool names, or `all`.
-struct Deferrals {
+// The parts of --defer or --approval: tool names, or `all`.
+struct ToolNames {
   bool all = false;
   std::set<std::string, std::less<>> names;
+  bool empty() const { return !all && names.empty(); }
 };
 
-std::string parse_deferrals(const std::vector<std::string>& values, Deferrals& out) {
-  if (values.empty()) return "--defer NAMES|all is required (the tools the host answers)";
+std::string parse_tool_names(const char* flag, const std::vector<std::string>& values,
+                             ToolNames& out) {
   for (const std::string& value : values) {
     size_t from = 0;
     while (true) {
       size_t comma = value.find(',', from);
       std::string name = value.substr(from, comma == std::string::npos ? comma : comma - from);
-      if (name.empty()) return fmt::format("--defer {}: an empty tool name", value);
-      if (name == "*") return "--defer: write all, not *, to defer every tool";
+      if (name.empty()) return fmt::format("{} {}: an empty tool name", flag, value);
+      if (name == "*") return fmt::format("{}: write all, not *, for every tool", flag);
       if (name == "all")
         out.all = true;
       else
@@ -120,7 +121,7 @@ std::string parse_deferrals(const std::vector<std::string>& values, Deferrals& o
 // Deferral through the tools themselves (Tool::deferred, or a tool of its own
 // with no function): after load, such a tool is the host's again unless ptc
 // resume's --tools gives it.
-void apply_deferrals(const Deferrals& deferrals, const std::set<std::string>& table_tools,
+void apply_deferrals(const ToolNames& deferrals, const std::set<std::string>& table_tools,
                      RunOptions& run) {
   if (deferrals.all) {
     run.deferred_tools.push_back("*");  // every tool the program calls that `tools` does not give
@@ -135,6 +136,15 @@ void apply_deferrals(const Deferrals& deferrals, const std::set<std::string>& ta
   }
 }
 
+// --approval: the tools a person approves each call of. `all` covers every
+// tool given (the --tools table, the upstreams, the tools --defer names).
+void apply_approvals(const ToolNames& approvals, RunOptions& run) {
+  for (auto& [name, tool] : run.tools)
+    if (approvals.all || approvals.names.count(name)) tool.needs_approval = true;
+  for (const std::string& name : approvals.names)
+    if (!run.tools.count(name)) run.tools[name] = Tool{nullptr, false, false, true, true};
+}
+
 std::string strings_json(const std::vector<std::string>& items) {
   std::string out = "[";
   for (size_t i = 0; i < items.size(); ++i)
@@ -142,8 +152,10 @@ std::string strings_json(const std::vector<std::string>& items) {
   return out + "]";
 }
 
-// {"id":...,"tool":...,"args":{...}}; arguments with no JSON form (a
-// function, a map with collection keys) come as their Clojure syntax.
+// {"id":...,"tool":...,"args":{...}}, and for a call that waits for a
+// person's decision "kind":"approval" and where the program makes it
+// ("line", "column"); arguments with no JSON form (a function, a map with
+// collection keys) come as their Clojure syntax.
 std::string call_json(const PendingCall& call) {
   std::string args;
   try {
@@ -151,8 +163,13 @@ std::string call_json(const PendingCall& call) {
   } catch (const LispError&) {
     args = fmt::format("\"args_clojure\":{}", json_string(format_value(call.args)));
   }
-  return fmt::format("{{\"id\":{},\"tool\":{},{}}}", json_string(call.id), json_string(call.tool),
-                     args);
+  bool approval = call.kind == PendingCall::Kind::Approval;
+  std::string kind = approval ? ",\"kind\":\"approval\"" : "";
+  std::string at = approval && call.loc.known()
+                       ? fmt::format(",\"line\":{},\"column\":{}", call.loc.line, call.loc.col)
+                       : "";
+  return fmt::format("{{\"id\":{},\"tool\":{}{},{}{}}}", json_string(call.id),
+                     json_string(call.tool), kind, args, at);
 }
 
 std::string outcome_json(const Execution& execution) {
@@ -211,18 +228,25 @@ const char* kNoJson =
     "--json does not apply: the output is always JSON, the value in Clojure syntax";
 
 const char* kResultsShape =
-    "RESULTS.json is {\"<call id>\": {\"value\": JSON} or {\"error\": \"message\"}, ...}";
+    "RESULTS.json is {\"<call id>\": {\"value\": JSON} or {\"error\": \"message\"}, ...}, and for "
+    "an approval {\"approve\": true} or {\"reject\": \"reason\"}";
 
 }  // namespace
 
 int cmd_start(std::vector<std::string> args) {
   SnapshotFlags flags;
-  std::vector<std::string> defer_values;
-  Deferrals deferrals;
+  std::vector<std::string> defer_values, approval_values;
+  ToolNames deferrals, approvals;
   CommonOptions opts;
   std::string err = take_snapshot_flags(args, flags);
   if (err.empty()) err = take_values(args, "--defer", defer_values);
-  if (err.empty()) err = parse_deferrals(defer_values, deferrals);
+  if (err.empty()) err = parse_tool_names("--defer", defer_values, deferrals);
+  if (err.empty()) err = take_values(args, "--approval", approval_values);
+  if (err.empty()) err = parse_tool_names("--approval", approval_values, approvals);
+  if (err.empty() && deferrals.empty() && approvals.empty())
+    err =
+        "--defer NAMES|all or --approval NAMES|all is required (the tools the host answers, or "
+        "whose calls a person approves)";
   if (err.empty()) err = parse_common(args, opts);
   if (err.empty() && opts.json) err = kNoJson;
   if (err.empty() && opts.isolate) err = kNoIsolate;
@@ -241,6 +265,7 @@ int cmd_start(std::vector<std::string> args) {
     return kExitUsage;
   }
   apply_deferrals(deferrals, table_tools, opts.run);
+  apply_approvals(approvals, opts.run);
   try {
     Execution execution = start(*source, opts.run);
     return settle(execution, flags);
@@ -252,8 +277,12 @@ int cmd_start(std::vector<std::string> args) {
 int cmd_resume(std::vector<std::string> args) {
   SnapshotFlags flags;
   std::optional<std::string> results_file;
+  std::vector<std::string> approval_values;
+  ToolNames approvals;
   std::string err = take_snapshot_flags(args, flags);
   if (err.empty()) err = take_value(args, "--results", results_file);
+  if (err.empty()) err = take_values(args, "--approval", approval_values);
+  if (err.empty()) err = parse_tool_names("--approval", approval_values, approvals);
   if (err.empty() && !results_file) err = "--results RESULTS.json is required";
   // A first reading for the snapshot's path and bad flags; the second one
   // below lays the flags given over the snapshot's limits.
@@ -282,6 +311,7 @@ int cmd_resume(std::vector<std::string> args) {
     fmt::print(stderr, "ptc: {}\n", err);
     return kExitUsage;
   }
+  apply_approvals(approvals, opts.run);
   try {
     Execution execution = load(*bytes, opts.run, flags.key);
     // A limit reached while replaying ends it: that outcome, answers unused.
@@ -294,12 +324,21 @@ int cmd_resume(std::vector<std::string> args) {
 
 const char* start_help() {
   return "usage: ptc start FILE.clj --defer NAMES|all --snapshot OUT [--key-file FILE] [options]\n"
+         "       ptc start FILE.clj --approval NAMES|all --snapshot OUT [options]\n"
          "\n"
          "Runs a program (FILE - reads stdin) until it finishes or until every live part\n"
-         "of it waits on a deferred tool, a tool the host answers (with ptc resume).\n"
+         "of it waits on a deferred tool, a tool the host answers (with ptc resume), or\n"
+         "on a person's approval of a call.\n"
          "  --defer NAMES       comma-separated names of the tools the host answers (the\n"
          "                      flag may be repeated); all: every tool the program calls,\n"
          "                      the --tools table's included\n"
+         "  --approval NAMES    comma-separated names of the tools whose every call a\n"
+         "                      person approves before it runs (repeatable); all: every\n"
+         "                      tool given (the --tools table, the upstreams, the tools\n"
+         "                      --defer names). A call of one suspends with\n"
+         "                      \"kind\":\"approval\"; approved, the tool runs (a deferred one\n"
+         "                      is then pending as a call with the same id); rejected, the\n"
+         "                      program fails with a tool_error that says so\n"
          "  --snapshot OUT      where a suspended execution is written, atomically and\n"
          "                      readable by its owner only; when the program finishes\n"
          "                      instead, an OUT left by an earlier step is removed\n"
@@ -318,7 +357,8 @@ const char* start_help() {
          "--pmap-max-concurrency of them). Call ids are stable: \"c1\" is the program's\n"
          "second tool call, \"p0.2/c0\" the first of branch 2 of its first pmap.\n"
          "A call whose arguments have no JSON form has \"args_clojure\" (them in Clojure\n"
-         "syntax) instead of \"args\".\n"
+         "syntax) instead of \"args\". An approval's \"line\" and \"column\" say where the\n"
+         "program makes the call.\n"
          "Exit codes: 0 suspended or done ok, 1 the program failed, 2 a bad command line\n"
          "or input (nothing is written, the error goes to stderr).\n"
          "\n"
@@ -335,8 +375,12 @@ const char* resume_help() {
          "pending with the new ones). RESULTS.json answers calls by id:\n"
          "  {\"c0\": {\"value\": {\"name\": \"Ada\"}}, \"c1\": {\"error\": \"no such user\"}}\n"
          "A value is what the tool returned (read as a --tools table's \"result\" is); an\n"
-         "error is the tool's failure, which the program sees as a tool_error.\n"
+         "error is the tool's failure, which the program sees as a tool_error. A call\n"
+         "pending with \"kind\":\"approval\" is answered with a decision:\n"
+         "  {\"c2\": {\"approve\": true}, \"p0.1/c0\": {\"reject\": \"not to that address\"}}\n"
          "  --results FILE      the answers\n"
+         "  --approval NAMES    as for ptc start, for the tools given again (calls that\n"
+         "                      waited for approval in SNAPSHOT still do)\n"
          "  --snapshot OUT      as for ptc start (OUT may be SNAPSHOT itself)\n"
          "  --key-file FILE     the key SNAPSHOT was signed with: required for a signed\n"
          "                      snapshot, refused for an unsigned one; signs OUT\n"

@@ -11,7 +11,7 @@
 
 namespace ptc::cli {
 
-using ToolAnswers = std::map<std::string, ToolResult, std::less<>>;
+using ToolAnswers = Answers;
 
 // An error message naming the file and what is wrong with it, or "" (and
 // `out` filled).

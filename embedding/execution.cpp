@@ -141,7 +141,14 @@ std::vector<std::string> ExecutionState::pending_ids() const {
   return ids;
 }
 
-void ExecutionState::resume(std::map<std::string, ToolResult, std::less<>> answers) {
+std::vector<std::string> ExecutionState::approval_ids() const {
+  std::vector<std::string> ids;
+  for (const Pending* p : pending_)
+    if (p->call.kind == PendingCall::Kind::Approval) ids.push_back(p->call.id);
+  return ids;
+}
+
+void ExecutionState::resume(Answers answers) {
   if (done_)
     throw_error(ErrorKind::ArgsError, "the execution is done: there is nothing to resume",
                 "read its outcome with step()");
@@ -163,11 +170,24 @@ void ExecutionState::resume(std::map<std::string, ToolResult, std::less<>> answe
       if (p->call.id == id) return p;
     return nullptr;
   };
-  std::vector<std::pair<Pending*, ToolResult*>> answered;
+  std::vector<std::pair<Pending*, Answer*>> answered;
   answered.reserve(answers.size());
-  for (auto& [id, result] : answers) {
+  for (auto& [id, answer] : answers) {
     if (Pending* p = find(id)) {
-      answered.emplace_back(p, &result);
+      bool approval = p->call.kind == PendingCall::Kind::Approval;
+      if (approval && !answer.is_decision)
+        throw_error(
+            ErrorKind::ArgsError,
+            fmt::format("call {} to tool/{} waits for a person's approval, not for a result", id,
+                        p->call.tool),
+            "answer it with a decision: approve, or reject with a reason");
+      if (!approval && answer.is_decision)
+        throw_error(
+            ErrorKind::ArgsError,
+            fmt::format("call {} to tool/{} waits for the tool's result, not for a decision", id,
+                        p->call.tool),
+            "answer it with the tool's result or its failure");
+      answered.emplace_back(p, &answer);
       continue;
     }
     auto place = parse_call_id(id);
@@ -179,9 +199,12 @@ void ExecutionState::resume(std::map<std::string, ToolResult, std::less<>> answe
                 fmt::format("answer only the pending calls: {}", id_list(pending_ids())));
   }
   count_pause();
-  for (auto& [p, result] : answered) {
+  for (auto& [p, answer] : answered) {
     p->listed = false;
-    p->answer = std::move(*result);
+    if (answer->is_decision)
+      p->decision = std::move(answer->decision);
+    else
+      p->answer = std::move(answer->result);
     p->wait.answer();
   }
   std::erase_if(pending_, [](const Pending* p) { return !p->listed; });
@@ -244,7 +267,8 @@ AnswerSource ExecutionState::source_of(const Ctx& ctx, uint32_t number, std::str
   }
   if (!replaying_) return AnswerSource::Live;
   std::string id = call_id(ctx.place.path, number);
-  if (pending_at_dump_.count(id)) return AnswerSource::Host;
+  if (pending_at_dump_.count(id))
+    return approvals_at_dump_.count(id) ? AnswerSource::HostApproval : AnswerSource::Host;
   diverge(fmt::format("the program makes call {} (to tool/{}), which the journal does not hold", id,
                       tool));
 }
@@ -265,13 +289,29 @@ void ExecutionState::stopped(Ctx& ctx) const {
 
 ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_view tool,
                                         const HostValue& args) {
+  Pending p;
+  if (!park(ctx, p, PendingCall::Kind::Call, number, tool, args))
+    return ToolResult::failure("the execution was dropped");
+  return std::move(p.answer);
+}
+
+Decision ExecutionState::await_decision(Ctx& ctx, uint32_t number, std::string_view tool,
+                                        const HostValue& args) {
+  Pending p;
+  if (!park(ctx, p, PendingCall::Kind::Approval, number, tool, args))
+    return Decision::reject("the execution was dropped");
+  return std::move(p.decision);
+}
+
+bool ExecutionState::park(Ctx& ctx, Pending& p, PendingCall::Kind kind, uint32_t number,
+                          std::string_view tool, const HostValue& args) {
   if (stopping_ != Stopping::None) stopped(ctx);
+  p.call = PendingCall{call_id(ctx.place.path, number), std::string(tool), args, kind,
+                       ctx.tool_call_loc};
   // A part of the run that parks keeps only what is live: the VM is at its
   // tool call, and every value the frames between hold is rooted.
   ctx.collect_while_parked();
-  Pending p;
   p.ctx = &ctx;
-  p.call = PendingCall{call_id(ctx.place.path, number), std::string(tool), args};
   // Kept in program order: branches on other threads reach their waits in any order.
   auto at = std::upper_bound(
       pending_.begin(), pending_.end(), &p,
@@ -290,11 +330,11 @@ ToolResult ExecutionState::await_answer(Ctx& ctx, uint32_t number, std::string_v
     // returns rather than unwinds (Ctx::abandoned).
     if (stopping_ == Stopping::Drop && ctx.tool_call_outermost && ctx.place.path.empty()) {
       ctx.abandoned = true;
-      return ToolResult::failure("the execution was dropped");
+      return false;
     }
     stopped(ctx);
   }
-  return std::move(p.answer);
+  return true;
 }
 
 JournalCall& ExecutionState::new_call(const Ctx& ctx) {
@@ -385,21 +425,26 @@ std::string ExecutionState::dump(std::string_view key) const {
     in.filter_context = options_.filter_context;
     in.budget = options_.budget;
     for (const auto& [name, tool] : options_.tools)
-      in.tools.push_back({name, tool.cacheable, tool.deferred});
+      in.tools.push_back({name, tool.cacheable, tool.deferred, tool.needs_approval});
     in.deferred_tools = options_.deferred_tools;
     inputs_bytes_ = encode_inputs(in);
   }
-  return encode_snapshot(engine_, inputs_bytes_, options_.limits, journal_, pending_ids(), key);
+  return encode_snapshot(engine_, inputs_bytes_, options_.limits, journal_, pending_ids(),
+                         approval_ids(), key);
 }
 
 void ExecutionState::replay(Journal journal, std::vector<std::string> pending_ids,
-                            std::string recorded_by, std::string inputs_bytes) {
+                            std::vector<std::string> approvals, std::string recorded_by,
+                            std::string inputs_bytes) {
   journal_ = std::move(journal);
   inputs_bytes_ = std::move(inputs_bytes);
   replaying_ = true;
   pending_at_dump_.clear();
   for (std::string& id : pending_ids)
     pending_at_dump_.insert(std::move(id));
+  approvals_at_dump_.clear();
+  for (std::string& id : approvals)
+    approvals_at_dump_.insert(std::move(id));
   recorded_by_ = std::move(recorded_by);
   journal_tools_ = journal_.tool_count();
   for (const auto& [_, b] : journal_.branches())
@@ -473,7 +518,7 @@ std::vector<PendingCall> Execution::pending() const {
   return s.pending();
 }
 
-Execution& Execution::resume(std::map<std::string, ToolResult, std::less<>> answers) {
+Execution& Execution::resume(Answers answers) {
   ExecutionState& s = state();
   std::lock_guard lock(s.api_mutex);
   s.resume(std::move(answers));
@@ -535,6 +580,7 @@ SnapshotInfo inspect_snapshot(std::string_view bytes, std::string_view key) {
     if (std::find(info.tools.begin(), info.tools.end(), name) == info.tools.end())
       info.tools.push_back(name);
   info.pending = std::move(snapshot.pending);
+  info.approvals = std::move(snapshot.approvals);
   return info;
 }
 
@@ -557,7 +603,8 @@ Execution load(std::string_view bytes, const RunOptions& options, std::string_vi
   // The program was compiled against these tools: one the host does not give
   // now is answered by the host.
   for (const SnapshotTool& t : in.tools)
-    if (!o.tools.count(t.name)) o.tools[t.name] = Tool{nullptr, t.cacheable, false, true};
+    if (!o.tools.count(t.name))
+      o.tools[t.name] = Tool{nullptr, t.cacheable, false, true, t.needs_approval};
   // Names it deferred stay deferred unless the host gives the tool now.
   for (const std::string& name : in.deferred_tools)
     if (!o.tools.count(name) &&
@@ -578,7 +625,8 @@ Execution load(std::string_view bytes, const RunOptions& options, std::string_vi
   }
   auto state = std::make_unique<ExecutionState>(program ? std::string() : std::move(in.source),
                                                 std::move(program), std::move(o));
-  state->replay(std::move(snapshot.journal), std::move(snapshot.pending), std::move(in.engine),
+  state->replay(std::move(snapshot.journal), std::move(snapshot.pending),
+                std::move(snapshot.approvals), std::move(in.engine),
                 std::move(snapshot.inputs_bytes));
   state->run_until_waiting();
   state->check_replay();

@@ -42,9 +42,10 @@ Step run_step(std::string_view source, const Program* program, const RunOptions&
 
 // Where a tool call's answer comes from.
 enum class AnswerSource {
-  Journal,  // a replay: the journal holds it
-  Host,     // it waits for the host (deferred, or pending when dumped)
-  Live,     // the broker obtains it (cache, or the tool)
+  Journal,       // a replay: the journal holds it
+  Host,          // it waits for the host's answer (deferred, pending when dumped)
+  HostApproval,  // it waits for a person's decision (pending so when dumped)
+  Live,          // the broker obtains it (cache, or the tool)
 };
 
 class ExecutionState final : public World {
@@ -61,7 +62,7 @@ class ExecutionState final : public World {
   // ---- for the Execution handle (under api_mutex)
   // Runs the fiber until the execution finishes or every live part waits.
   void run_until_waiting();
-  void resume(std::map<std::string, ToolResult, std::less<>> answers);
+  void resume(Answers answers);
   void cancel();
   bool done() const { return done_; }
   const Step& step() const { return step_; }
@@ -70,7 +71,9 @@ class ExecutionState final : public World {
   std::string dump(std::string_view key) const;
   // Loading: the journal to replay, the calls that were pending, and the
   // engine that recorded them.
-  void replay(Journal journal, std::vector<std::string> pending_ids, std::string recorded_by,
+  // `approvals`: those of the pending calls that wait for a decision.
+  void replay(Journal journal, std::vector<std::string> pending_ids,
+              std::vector<std::string> approvals, std::string recorded_by,
               std::string inputs_bytes);
   // After a load's replay: throws snapshot_divergence (unwinding the run)
   // when it did not end where the snapshot stood.
@@ -91,6 +94,8 @@ class ExecutionState final : public World {
   // Waits for the host's answer (the fiber parks); throws cancelled when the
   // execution is cancelled meanwhile.
   ToolResult await_answer(Ctx& ctx, uint32_t number, std::string_view tool, const HostValue& args);
+  // Waits for a person's decision on the call, as await_answer waits.
+  Decision await_decision(Ctx& ctx, uint32_t number, std::string_view tool, const HostValue& args);
   // A new journal entry for the next call of ctx's branch, to fill in.
   JournalCall& new_call(const Ctx& ctx);
   // The run's ledger: every journaled call's entry, in the order they ended.
@@ -115,6 +120,7 @@ class ExecutionState final : public World {
     PendingCall call;
     coop::HostWait wait;
     ToolResult answer;
+    Decision decision;
     bool listed = true;  // in pending_
     bool cancelled = false;
   };
@@ -126,6 +132,12 @@ class ExecutionState final : public World {
   bool withdraw_stopped_waits();
   void count_pause();  // the time since the execution was suspended is not the run's
   std::vector<std::string> pending_ids() const;
+  std::vector<std::string> approval_ids() const;
+  // Lists `p`, the branch's call `number` of `kind`, and waits for the
+  // host: false when the execution is dropped and the run returns rather
+  // than unwinds (ctx.abandoned is then set).
+  bool park(Ctx& ctx, Pending& p, PendingCall::Kind kind, uint32_t number, std::string_view tool,
+            const HostValue& args);
 
   std::string source_;
   std::shared_ptr<const Program> program_;
@@ -145,7 +157,8 @@ class ExecutionState final : public World {
   Journal journal_;
   bool replaying_ = false;
   std::set<std::string, std::less<>> pending_at_dump_;
-  size_t journal_tools_ = 0, journal_clocks_ = 0;  // what a load's replay must use up
+  std::set<std::string, std::less<>> approvals_at_dump_;  // of those, waiting for a decision
+  size_t journal_tools_ = 0, journal_clocks_ = 0;         // what a load's replay must use up
   size_t replayed_tools_ = 0, replayed_clocks_ = 0;
 
   std::vector<Pending*> pending_;  // in the order the calls were made

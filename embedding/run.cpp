@@ -393,7 +393,7 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
     ctx.cap_deadlines(started + std::chrono::microseconds(options.attempt_us));
   CurrentRun current(ctx);
   ToolBroker tools(options.tools, options.deferred_tools, ctx.limits, ctx, options.tool_cache,
-                   execution, execution ? execution->first_ledger_seq() : 0);
+                   execution, execution ? execution->first_ledger_seq() : 0, &options.approver);
   std::optional<BranchExecutor> parallel;  // on the stack: every run has one
   struct Collect {  // whatever happens, prints and the ledgers reach the step
     Ctx& ctx;

@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -250,7 +251,7 @@ std::string encode_inputs(const SnapshotInputs& d) {
   w.varint(d.tools.size());
   for (const SnapshotTool& t : d.tools) {
     w.str(t.name);
-    w.u8((t.cacheable ? 1 : 0) | (t.deferred ? 2 : 0));
+    w.u8((t.cacheable ? 1 : 0) | (t.deferred ? 2 : 0) | (t.needs_approval ? 4 : 0));
   }
   w.varint(d.deferred_tools.size());
   for (const std::string& n : d.deferred_tools)
@@ -260,7 +261,7 @@ std::string encode_inputs(const SnapshotInputs& d) {
 
 std::string encode_snapshot(std::string_view engine, std::string_view inputs, const Limits& limits,
                             const Journal& journal, const std::vector<std::string>& pending,
-                            std::string_view key) {
+                            const std::vector<std::string>& approvals, std::string_view key) {
   ValueWriter w;
   w.out.reserve(inputs.size() + 64 * journal.tool_count() + 64);
   w.out.append(kMagic);
@@ -271,9 +272,12 @@ std::string encode_snapshot(std::string_view engine, std::string_view inputs, co
   w.out += inputs;
   write_limits(w, limits);
   write_journal(w, journal);
+  // Each pending call, and whether it waits for a decision.
   w.varint(pending.size());
-  for (const std::string& id : pending)
+  for (const std::string& id : pending) {
     w.str(id);
+    w.u8(std::find(approvals.begin(), approvals.end(), id) != approvals.end() ? 1 : 0);
+  }
   if (!key.empty()) w.out += mac_of(w.out, key);
   return std::move(w.out);
 }
@@ -421,9 +425,10 @@ Snapshot decode_snapshot(std::string_view given, std::string_view key) {
     SnapshotTool t;
     t.name = r.str("a tool's name");
     uint8_t f = r.u8("a tool's flags");
-    if (f > 3) r.fail(fmt::format("unknown tool flags {}", f));
+    if (f > 7) r.fail(fmt::format("unknown tool flags {}", f));
     t.cacheable = f & 1;
     t.deferred = f & 2;
+    t.needs_approval = f & 4;
     d.tools.push_back(std::move(t));
   }
   size_t deferred = r.count("the deferred tools");
@@ -446,6 +451,10 @@ Snapshot decode_snapshot(std::string_view given, std::string_view key) {
       r.fail(fmt::format("pending call {} is not the next call of its branch (which made {})", id,
                          made));
     if (!seen.insert(id).second) r.fail(fmt::format("pending call {} is listed twice", id));
+    uint8_t waits = r.u8("what a pending call waits for");
+    if (waits > 1)
+      r.fail(fmt::format("pending call {} waits for an unknown thing ({})", id, waits));
+    if (waits == 1) snapshot.approvals.push_back(id);
     snapshot.pending.push_back(std::move(id));
   }
   if (!r.at_end()) r.fail(fmt::format("{} bytes follow the snapshot's end", r.left()));

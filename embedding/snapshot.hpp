@@ -30,6 +30,7 @@ struct SnapshotTool {
   std::string name;
   bool cacheable = false;
   bool deferred = false;
+  bool needs_approval = false;
 };
 
 // What an execution started from: everything of its RunOptions that decides
@@ -59,10 +60,12 @@ struct Snapshot {
   SnapshotInputs inputs;
   std::string inputs_bytes;  // the inputs as the snapshot wrote them
   Journal journal;
-  std::vector<std::string> pending;  // ids of the calls it waited on, in order
+  std::vector<std::string> pending;    // ids of the calls it waited on, in order
+  std::vector<std::string> approvals;  // of those, the ones waiting for a decision
 };
 
-constexpr uint16_t kSnapshotFormat = 1;
+// 2: tools that need approval, and pending calls that wait for a decision.
+constexpr uint16_t kSnapshotFormat = 2;
 
 // The inputs' part of a snapshot, all but the engine and the limits (they
 // never change: an execution writes them once).
@@ -70,7 +73,7 @@ std::string encode_inputs(const SnapshotInputs& inputs);
 // With a non-empty key, the bytes are signed.
 std::string encode_snapshot(std::string_view engine, std::string_view inputs, const Limits& limits,
                             const Journal& journal, const std::vector<std::string>& pending,
-                            std::string_view key);
+                            const std::vector<std::string>& approvals, std::string_view key);
 // Throws LispError(snapshot_error). With a key, the bytes must be signed with
 // it; without one, they must not be signed.
 Snapshot decode_snapshot(std::string_view bytes, std::string_view key);

@@ -417,6 +417,11 @@ bool listed(const std::vector<std::string>& names, std::string_view name) {
   return false;
 }
 
+// What a call's error starts with when a person rejected it, and when no
+// one could be asked.
+constexpr std::string_view kRejected = "rejected";
+constexpr std::string_view kNotApproved = "not approved";
+
 // A tool only named in RunOptions::deferred_tools.
 const Tool kDeferredTool{nullptr, false, false, true};
 
@@ -430,6 +435,55 @@ ToolResult call_host_tool(const Tool& tool, const HostValue& args) {
   } catch (...) {
     return ToolResult::failure("the tool raised an unknown exception");
   }
+}
+
+ToolResult rejected_call(std::string_view reason) {
+  return ToolResult::failure(reason.empty() ? std::string(kRejected)
+                                            : fmt::format("{}: {}", kRejected, reason));
+}
+
+ToolResult unapproved_call() {
+  return ToolResult::failure(fmt::format(
+      "{}: it needs a person's approval and this run has no one to ask (no approver); it was "
+      "not called",
+      kNotApproved));
+}
+
+std::optional<ToolResult> approval_gate(const Approver& approver, const PendingCall& call) {
+  if (!approver) return unapproved_call();
+  try {
+    Decision d = approver(call);
+    if (d.approved) return std::nullopt;
+    return rejected_call(d.reason);
+  } catch (const std::exception& e) {
+    return rejected_call(fmt::format("the approver failed: {}", e.what()));
+  } catch (...) {
+    return rejected_call("the approver failed");
+  }
+}
+
+void throw_tool_failure(std::string_view tool, std::string_view error) {
+  auto starts = [&](std::string_view word) {
+    return error.substr(0, word.size()) == word &&
+           (error.size() == word.size() || error[word.size()] == ':');
+  };
+  if (starts(kRejected)) {
+    std::string_view reason = error.substr(std::min(error.size(), kRejected.size() + 2));
+    throw_error(ErrorKind::ToolError,
+                reason.empty()
+                    ? fmt::format("tool/{} was rejected by the person who approves it", tool)
+                    : fmt::format("tool/{} was rejected: {}", tool, reason),
+                "a person rejected this call: do not make it again unchanged; change what they "
+                "objected to, or go on without it");
+  }
+  if (starts(kNotApproved))
+    throw_error(ErrorKind::ToolError,
+                fmt::format("tool/{} was not called: {}", tool,
+                            error.substr(std::min(error.size(), kNotApproved.size() + 2))),
+                "the host must run the program as an execution (ptc::start), which waits for a "
+                "person's decision, or give the run an approver");
+  throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", tool, error),
+              "check the arguments against the tool's description");
 }
 
 bool defers_tool(const Tools& tools, const std::vector<std::string>& deferred,
@@ -468,21 +522,14 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
                 "batch the work into fewer calls, or reuse results already fetched");
 
   uint32_t number = 0;
-  bool pending_before = false;  // the call was pending when the execution was dumped
+  AnswerSource source = AnswerSource::Live;  // or pending when the execution was dumped
   ToolCall entry;
   if (execution_) {
     // An execution knows each call by its place; a replay answers it from
     // the journal without working out what the call already gave.
     number = ctx.place.tool_calls++;
-    switch (execution_->source_of(ctx, number, name, args)) {
-      case AnswerSource::Journal:
-        return replay(ctx, execution_->recorded(ctx, number));
-      case AnswerSource::Host:
-        pending_before = true;
-        break;
-      case AnswerSource::Live:
-        break;
-    }
+    source = execution_->source_of(ctx, number, name, args);
+    if (source == AnswerSource::Journal) return replay(ctx, execution_->recorded(ctx, number));
     entry.args_key = canonical_args_key(args).view();
   }
   entry.name = std::string(name);
@@ -501,20 +548,22 @@ Value ToolBroker::call(Ctx& ctx, std::string_view name, Value args) {
   entry.args = args.is_nil() ? full_args
                              : ledger_copy(args, full_args, limits_.max_tool_call_result_bytes,
                                            &entry.args_truncated);
-  ToolOutcome outcome = obtain(ctx, tool, entry, full_args, number, pending_before);
+  ToolOutcome outcome = obtain(ctx, tool, entry, full_args, number, source);
   if (ctx.abandoned) return Value();  // nothing is recorded for a discarded run
   full_args = HostValue();            // no longer needed; the run may be near its heap cap
   return settle(ctx, tool, entry, outcome);
 }
 
-// How the call ends: from the cache, the host (a deferred tool, or a call
-// that was pending when the execution was dumped) or the tool itself.
+// How the call ends: from the cache, a person's rejection, the host (a
+// deferred tool, or a call that was pending when the execution was dumped)
+// or the tool itself.
 ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry,
                                            const HostValue& args, uint32_t number,
-                                           bool pending_before) {
+                                           AnswerSource source) {
   ToolOutcome outcome;
   std::optional<HostValue> hit;
-  if (tool.cacheable && !pending_before) hit = cache().find(entry.name, entry.args_key);
+  if (tool.cacheable && source == AnswerSource::Live)
+    hit = cache().find(entry.name, entry.args_key);
   if (hit) {
     outcome.cached = true;
     outcome.value = std::move(*hit);
@@ -522,7 +571,19 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
   }
   auto t0 = std::chrono::steady_clock::now();
   ToolResult r;
-  if (pending_before || defers_tool(tools_, deferred_, entry.name)) {
+  // A call pending for its answer when it was dumped was approved before.
+  if ((tool.needs_approval && source == AnswerSource::Live) ||
+      source == AnswerSource::HostApproval) {
+    std::optional<ToolResult> refused = refusal(ctx, entry, args, number);
+    if (ctx.abandoned) return outcome;
+    if (refused) {
+      outcome.duration_ms = ms_since(t0);
+      outcome.ok = false;
+      outcome.error = std::move(refused->error);
+      return outcome;
+    }
+  }
+  if (source == AnswerSource::Host || defers_tool(tools_, deferred_, entry.name)) {
     if (!execution_)
       throw_error(ErrorKind::ArgsError,
                   fmt::format("tool/{} is deferred: the host answers it, and ptc::run cannot "
@@ -547,16 +608,30 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
   return outcome;
 }
 
+std::optional<ToolResult> ToolBroker::refusal(Ctx& ctx, const ToolCall& entry,
+                                              const HostValue& args, uint32_t number) {
+  if (approver_ && *approver_) {
+    PendingCall call{execution_ ? call_id(ctx.place.path, number) : std::string(), entry.name, args,
+                     PendingCall::Kind::Approval, ctx.tool_call_loc};
+    std::optional<ToolResult> refused;
+    coop::run_blocking([&] { refused = approval_gate(*approver_, call); });
+    return refused;
+  }
+  if (!execution_) return unapproved_call();
+  Decision d = execution_->await_decision(ctx, number, entry.name, args);
+  if (d.approved) return std::nullopt;
+  return rejected_call(d.reason);
+}
+
 Value ToolBroker::settle(Ctx& ctx, const Tool& tool, ToolCall& entry, ToolOutcome& outcome) {
   entry.cached = outcome.cached;
   entry.duration_ms = outcome.duration_ms;
   if (outcome.cached) return finish(ctx, entry, outcome);
   if (!outcome.ok) {
     entry.error = outcome.error;
-    std::string message = fmt::format("tool/{} failed: {}", entry.name, entry.error);
+    std::string name = entry.name, error = entry.error;
     record(ctx, entry, outcome);  // moves the entry away
-    throw_error(ErrorKind::ToolError, std::move(message),
-                "check the arguments against the tool's description");
+    throw_tool_failure(name, error);
   }
   if (tool.cacheable) {
     outcome.cache_charge =
@@ -591,8 +666,7 @@ Value ToolBroker::replay(Ctx& ctx, const JournalCall& call) {
   if (!call.cached) {
     if (!call.ok) {
       charge_run(call.ledger_charge);
-      throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", call.tool, call.error),
-                  "check the arguments against the tool's description");
+      throw_tool_failure(call.tool, call.error);
     }
     if (call.cache_charge) {
       charge_run(call.cache_charge);

@@ -6,11 +6,13 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "embedding/execution.hpp"
 #include "embedding/journal.hpp"
 #include "include/ptc/ptc.hpp"
 #include "runtime/ctx.hpp"
@@ -25,11 +27,14 @@ class ToolBroker {
   // its heap, whichever branch makes the call. With `execution`, deferred
   // tools wait for the host and every call's outcome is journaled (or, when
   // the execution replays, taken from its journal).
+  // `approver` (may be empty) decides approvals in place.
   ToolBroker(const Tools& tools, const std::vector<std::string>& deferred, const Limits& limits,
              Ctx& run, std::shared_ptr<ToolCache> shared_cache = nullptr,
-             ExecutionState* execution = nullptr, uint64_t first_ledger_seq = 0)
+             ExecutionState* execution = nullptr, uint64_t first_ledger_seq = 0,
+             const Approver* approver = nullptr)
       : tools_(tools),
         deferred_(deferred),
+        approver_(approver),
         limits_(limits),
         run_(run),
         cache_(std::move(shared_cache)),
@@ -56,8 +61,15 @@ class ToolBroker {
   };
 
   const Tool& find_tool(std::string_view name) const;
+  // `source`: Live, or where a loaded execution's call was pending (Host:
+  // for its answer, HostApproval: for a decision).
   ToolOutcome obtain(Ctx& ctx, const Tool& tool, const ToolCall& entry, const HostValue& args,
-                     uint32_t number, bool pending_before);
+                     uint32_t number, AnswerSource source);
+  // A call that needs approval, before it runs: nullopt when approved, else
+  // the failure it ends with. The approver decides, else the host through
+  // the execution (it suspends); without either the call fails closed.
+  std::optional<ToolResult> refusal(Ctx& ctx, const ToolCall& entry, const HostValue& args,
+                                    uint32_t number);
   Value settle(Ctx& ctx, const Tool& tool, ToolCall& entry, ToolOutcome& outcome);
   // Brings a successful answer into the run and records the call.
   Value finish(Ctx& ctx, ToolCall& entry, const ToolOutcome& outcome);
@@ -70,6 +82,7 @@ class ToolBroker {
 
   const Tools& tools_;
   const std::vector<std::string>& deferred_;
+  const Approver* approver_;
   const Limits& limits_;
   Ctx& run_;
   std::atomic<uint32_t> calls_{0};
@@ -88,6 +101,19 @@ class ToolBroker {
 // Calls a host tool: what it gives back, or its exception as the tool's
 // failure (a tool without a function fails too).
 ToolResult call_host_tool(const Tool& tool, const HostValue& args);
+
+// A call that needs approval, before it runs: nullopt when `approver`
+// approves it, else the failure the call ends with (rejected, with the
+// person's reason; or no approver to ask: fails closed). An approver that
+// throws rejects the call.
+std::optional<ToolResult> approval_gate(const Approver& approver, const PendingCall& call);
+// The failure of a call a person rejected, and of one nobody could approve.
+ToolResult rejected_call(std::string_view reason);
+ToolResult unapproved_call();
+
+// The tool_error of a call that failed with `error`: a rejection reads as
+// one, with a hint to match.
+[[noreturn]] void throw_tool_failure(std::string_view tool, std::string_view error);
 
 // Whether tool/`name` is deferred under these options (Tool::deferred, or
 // listed in RunOptions::deferred_tools, "*" covering the tools not given).

@@ -770,6 +770,15 @@ class IsolatedRun {
       ToolResult r;
       if (it == options_.tools.end()) {
         r = call_host_tool(Tool{}, call.args);  // no function: its failure
+      } else if (std::optional<ToolResult> refused =
+                     it->second.needs_approval
+                         ? approval_gate(options_.approver,
+                                         PendingCall{std::string(), call.tool, call.args,
+                                                     PendingCall::Kind::Approval, SourceLoc{}})
+                         : std::nullopt) {
+        // Decided here, where the approver is: the worker's proxy of the
+        // tool cannot ask anyone (nor skip the question).
+        r = std::move(*refused);
       } else {
         ParentToolCall context(stopped_, options_.cancel, watch_.deadline_now(pool_.watch_mutex));
         const ToolCallContext* saved = exchange_current_tool_call(&context);

@@ -16,6 +16,7 @@
 
 #include "runtime/arena.hpp"
 #include "runtime/builtins/registry.hpp"
+#include "runtime/error.hpp"
 #include "runtime/interner.hpp"
 #include "runtime/limits.hpp"
 #include "runtime/objects.hpp"
@@ -135,6 +136,9 @@ class Ctx {
   // (no builtin's frames between it and the run): set by the TOOL
   // instruction for the call it makes.
   bool tool_call_outermost = false;
+  // Where the program makes the tool call being made (set by the TOOL
+  // instruction): what a host asked to approve it is shown.
+  SourceLoc tool_call_loc;
   // Set when a tool call that was outermost is told that its run is being
   // discarded unseen (a dropped execution): the VM loop then returns at once
   // instead of being unwound by an exception, which costs microseconds per

@@ -585,6 +585,8 @@ Value VM::execute(size_t stop_depth) {
           if (ctx_.collection_due()) [[unlikely]]
             ctx_.collect_if_due();
           ctx_.tool_call_outermost = stop_depth == 0;
+          ctx_.tool_call_loc =
+              f->proto->loc_at(static_cast<size_t>(pc - 1 - f->proto->code.data()));
           R[in.a] = tool_caller(ctx_, name, R[in.a]);
           if (ctx_.abandoned) [[unlikely]]
             return Value();  // the run is discarded (Ctx::abandoned)

@@ -150,6 +150,7 @@ typedef struct ptc_cancel_token ptc_cancel_token;
 typedef struct ptc_tool_reply ptc_tool_reply;
 typedef struct ptc_execution ptc_execution;
 typedef struct ptc_worker_pool ptc_worker_pool;
+typedef struct ptc_approval ptc_approval;
 
 /* ---------------------------------------------------------------- cancel tokens */
 
@@ -283,6 +284,23 @@ PTC_API int ptc_tool_reply_cancelled(const ptc_tool_reply* reply);
 /* Milliseconds left before the call's deadline (0 when past it). */
 PTC_API int64_t ptc_tool_reply_remaining_ms(const ptc_tool_reply* reply);
 
+/* Decides a call of a tool that needs approval (ptc_options_require_approval)
+ * before the tool runs. `call_json` (NUL-terminated, `call_len` bytes) is the
+ * call as ptc_execution_pending_json lists it: {"id", "tool", "args",
+ * "kind": "approval", "line", "column"} ("id" is "" under ptc_run). The
+ * callback answers through `approval`: ptc_approval_approve, or
+ * ptc_approval_reject with the person's reason. Neither rejects the call
+ * (fails closed). May block; called on the thread running the call, several
+ * at once under pmap. `call_json` and `approval` are valid only during the
+ * call. */
+typedef void (*ptc_approver_fn)(void* user, const char* call_json, size_t call_len,
+                                ptc_approval* approval);
+PTC_API ptc_status ptc_approval_approve(ptc_approval* approval);
+/* `reason` (UTF-8, `len` bytes or PTC_NTS; may be empty) is what the
+ * program's author is told: the call fails with reason "tool_error" and the
+ * message "tool/<name> was rejected: <reason>". */
+PTC_API ptc_status ptc_approval_reject(ptc_approval* approval, const char* reason, size_t len);
+
 /* ---------------------------------------------------------------- run options */
 
 /* Every resource limit of a run (ptc::Limits); defaults are the spec's. */
@@ -392,6 +410,24 @@ PTC_API ptc_status ptc_options_defer_tool(ptc_options* options, const char* name
  * run's cache and never suspends (as ptc_options_add_tool's cacheable). */
 PTC_API ptc_status ptc_options_add_deferred_tool(ptc_options* options, const char* name,
                                                  int cacheable);
+/* A person approves each call of the tool `name` (UTF-8, `len` bytes or
+ * PTC_NTS; a tool the options give, deferred or not) before it runs: under
+ * ptc_start the program suspends at such a call with a pending entry of
+ * "kind": "approval", answered {"approve": true} or {"reject": "reason"}
+ * (ptc_resume); approved, the tool runs (a deferred one is then pending as a
+ * call with the same id); rejected, the call fails with reason "tool_error"
+ * and a message that says so. ptc_run asks the approver
+ * (ptc_options_set_approver); without one the call fails and the tool is not
+ * called. `needs` 0 lifts it. PTC_INVALID_ARGUMENT when the options give no
+ * tool of that name. */
+PTC_API ptc_status ptc_options_require_approval(ptc_options* options, const char* name, size_t len,
+                                                int needs);
+/* The approver for runs with these options (ptc_run, and executions, which
+ * then do not suspend for approvals). `user` is passed to every call;
+ * `free_user` (may be NULL) is called with it when the last copy of the
+ * approver goes away. `fn` NULL clears it (and frees nothing more). */
+PTC_API ptc_status ptc_options_set_approver(ptc_options* options, ptc_approver_fn fn, void* user,
+                                            ptc_free_fn free_user);
 
 /* ---------------------------------------------------------------- runs */
 
@@ -534,8 +570,13 @@ PTC_API ptc_status ptc_start_compiled(const ptc_program* program, const ptc_opti
 PTC_API int ptc_execution_done(const ptc_execution* execution);
 /* The calls the execution waits on, in the order they were made, as a JSON
  * array ("[]" once done):
- *   [{"id": "c0", "tool": "get-user", "args": {"id": 7}}, ...]
+ *   [{"id": "c0", "tool": "get-user", "args": {"id": 7}},
+ *    {"id": "c1", "tool": "refund", "args": {...}, "kind": "approval",
+ *     "line": 3, "column": 9}, ...]
  * "args" is the argument map exactly as a tool callback would receive it.
+ * A call that waits for a person's decision rather than for the tool's
+ * answer (ptc_options_require_approval) has "kind": "approval", and "line"
+ * and "column" (1-based) say where the program makes it.
  * Owned by the execution: valid until its next ptc_resume or
  * ptc_execution_cancel, or until it is freed. NULL on failure (NULL
  * execution; out of memory). */
@@ -548,7 +589,9 @@ PTC_API const char* ptc_execution_pending_json(const ptc_execution* execution, s
  * {"value": v} is the tool's value, converted as a callback's
  * ptc_tool_reply_set_result_json text is; {"error": "message"} fails the
  * call as ptc_tool_reply_set_error does (the program sees the tool's
- * failure: reason "tool_error"). Calls left out stay pending.
+ * failure: reason "tool_error"). A call pending with "kind": "approval" is
+ * answered {"approve": true} or {"reject": "reason"} instead
+ * (ptc_options_require_approval). Calls left out stay pending.
  * PTC_OK whatever became of the program (read ptc_execution_done, then
  * ptc_execution_pending_json or ptc_execution_result). PTC_INVALID_ARGUMENT,
  * with the execution unchanged, for malformed JSON (the message gives

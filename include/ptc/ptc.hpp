@@ -68,6 +68,45 @@ std::shared_ptr<const PreparedContext> prepare_context(const HostValue& context,
 // Bytes of memory the prepared values occupy.
 size_t prepared_bytes(const PreparedContext& context);
 
+// ---------------------------------------------------------------- approvals
+
+// A call the host is asked about: a deferred tool's call waits for its
+// answer, a call of a tool that needs approval waits for a person's
+// decision first. The id is stable (the same after dump and load) and names
+// where the call stands: "c2" is the program's third tool call, "p0.3/c0"
+// the first of branch 3 of its first pmap or pcalls.
+struct PendingCall {
+  enum class Kind { Call, Approval };
+  std::string id;
+  std::string tool;  // the name after tool/
+  HostValue args;    // exactly as a host tool would receive them
+  Kind kind = Kind::Call;
+  SourceLoc loc;  // where the program makes the call
+};
+
+// A person's decision on a call that needs approval.
+struct Decision {
+  bool approved = false;
+  std::string reason;  // why it was rejected: the program's author is told
+  static Decision approve() { return {true, {}}; }
+  static Decision reject(std::string reason) { return {false, std::move(reason)}; }
+};
+
+// Decides an approval (RunOptions::approver). May block; called on the
+// thread that runs the call, from several at once under pmap.
+using Approver = std::function<Decision(const PendingCall& call)>;
+
+// The host's answer to a pending call: a tool's result for a call, a
+// decision for an approval.
+struct Answer {
+  Answer(ToolResult r) : result(std::move(r)) {}                     // NOLINT: implicit on purpose
+  Answer(Decision d) : is_decision(true), decision(std::move(d)) {}  // NOLINT
+  bool is_decision = false;
+  ToolResult result;
+  Decision decision;
+};
+using Answers = std::map<std::string, Answer, std::less<>>;
+
 // ---------------------------------------------------------------- run
 
 // Options of one run; defaults are PtcRunner's (seed 001, spec §15.2).
@@ -91,6 +130,11 @@ struct RunOptions {
   // programs"). Every tool/<name> a program calls is checked before it runs:
   // one that is not in `tools` fails the run with unknown_tool.
   std::map<std::string, std::string, std::less<>> unavailable_tools;
+  // Decides the calls of tools that need approval (Tool::needs_approval) on
+  // the thread that makes the call, so that the run need not wait for the
+  // host: ptc::run needs it for such calls (without it they fail and the
+  // tool is not called); an execution with it does not suspend for them.
+  Approver approver;
   // When set, cacheable tools read and write this cache instead of one of
   // the run's own (entries added by the run are charged to its heap).
   std::shared_ptr<ToolCache> tool_cache;
@@ -162,15 +206,6 @@ Step run(std::string_view source, const RunOptions& options = {});
 
 // ---------------------------------------------------------------- executions
 
-// A tool call an execution waits on. The id is stable (the same after dump
-// and load) and names where the call stands: "c2" is the program's third
-// tool call, "p0.3/c0" the first of branch 3 of its first pmap or pcalls.
-struct PendingCall {
-  std::string id;
-  std::string tool;  // the name after tool/
-  HostValue args;    // exactly as a host tool would receive them
-};
-
 // A run that can wait: it runs until it finishes or until every live part of
 // it waits for a deferred tool (a pmap suspends once, with all its calls
 // pending), then hands back its pending calls; resume() continues it with
@@ -200,13 +235,16 @@ class Execution {
   // The calls it waits on, in program order (branch 0 before branch 1, by
   // number, whichever reached its call first); empty once done.
   std::vector<PendingCall> pending() const;
-  // Answers to pending calls by id, any non-empty subset: a value, or an
-  // error the program sees as the tool's failure (ToolResult::failure).
-  // Runs until the execution finishes or every live part waits again.
-  // Throws LispError (args_error), leaving the execution unchanged, for no
-  // answers, an id that is not pending (unknown, or answered before) or an
-  // execution that is done.
-  Execution& resume(std::map<std::string, ToolResult, std::less<>> answers);
+  // Answers to pending calls by id, any non-empty subset: for a call, a
+  // value or an error the program sees as the tool's failure
+  // (ToolResult::failure); for an approval, Decision::approve() (the tool
+  // runs now: a deferred one is then pending as a call, with the same id)
+  // or Decision::reject(reason). Runs until the execution finishes or every
+  // live part waits again. Throws LispError (args_error), leaving the
+  // execution unchanged, for no answers, an id that is not pending (unknown,
+  // or answered before), an answer of the wrong kind (a result for an
+  // approval, a decision for a call) or an execution that is done.
+  Execution& resume(Answers answers);
   // Ends a suspended execution: it finishes with a cancelled error (a
   // finished one is left as it is).
   void cancel();
@@ -248,11 +286,12 @@ Execution load(std::string_view snapshot, const RunOptions& options = {},
 // What a snapshot holds, read and checked as load() checks it, without
 // running anything: for a host that chooses load()'s options from it.
 struct SnapshotInfo {
-  std::string engine;                // what wrote it: "ptc 0.1.0 (git <revision>)"
-  std::string source;                // the program
-  Limits limits;                     // the limits it ran with (load() takes the host's)
-  std::vector<std::string> tools;    // the tools the program was compiled against
-  std::vector<std::string> pending;  // the ids of the calls it waits on
+  std::string engine;                  // what wrote it: "ptc 0.1.0 (git <revision>)"
+  std::string source;                  // the program
+  Limits limits;                       // the limits it ran with (load() takes the host's)
+  std::vector<std::string> tools;      // the tools the program was compiled against
+  std::vector<std::string> pending;    // the ids of the calls it waits on
+  std::vector<std::string> approvals;  // of those, the ones waiting for a person's decision
 };
 // Throws LispError (snapshot_error) as load() does.
 SnapshotInfo inspect_snapshot(std::string_view snapshot, std::string_view key = {});

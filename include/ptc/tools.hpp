@@ -50,6 +50,13 @@ struct Tool {
   // calls it suspends until Execution::resume gives the answer; ptc::run
   // cannot wait, and fails such a call with args_error. `fn` may be empty.
   bool deferred = false;
+  // A person approves each call before the tool runs (a write: send mail,
+  // refund an order). Under ptc::start the program suspends at the call with
+  // an approval pending, and goes on once it is approved (the tool runs) or
+  // rejected (the call fails with a tool_error that says so); ptc::run asks
+  // RunOptions::approver, and without one the call fails and the tool is not
+  // called. A call answered from the tool cache runs nothing and asks no one.
+  bool needs_approval = false;
 };
 
 // What a tool may ask about the call it is serving, while it runs (on the

@@ -1223,6 +1223,82 @@ static void test_execution_cancel_and_free(void) {
   pthread_mutex_destroy(&state.mutex);
 }
 
+/* An approver that approves amounts up to 20 and rejects the rest, and
+ * counts what it was asked. */
+static void approve_small(void* user, const char* call_json, size_t len, ptc_approval* approval) {
+  atomic_int* asked = (atomic_int*)user;
+  atomic_fetch_add(asked, 1);
+  CHECK(strlen(call_json) == len);
+  CHECK_CONTAINS(call_json, "\"kind\":\"approval\"");
+  if (strstr(call_json, "\"amount\":5}") != NULL)
+    ptc_approval_approve(approval);
+  else
+    ptc_approval_reject(approval, "too much", PTC_NTS);
+}
+
+static void say_nothing(void* user, const char* call_json, size_t len, ptc_approval* approval) {
+  (void)user;
+  (void)call_json;
+  (void)len;
+  (void)approval;
+}
+
+static void test_execution_approvals(void) {
+  g_test = "execution approvals";
+  ptc_options* o = ptc_options_new();
+  CHECK_STATUS(ptc_options_add_tool(o, "refund", echo_args, NULL, NULL, 0), PTC_OK);
+  CHECK_STATUS(ptc_options_require_approval(o, "nope", PTC_NTS, 1), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "there is no tool \"nope\"");
+  CHECK_STATUS(ptc_options_require_approval(o, "refund", PTC_NTS, 1), PTC_OK);
+
+  /* Suspends before the tool runs, where the program makes the call. */
+  ptc_execution* e = start("(def r\n  (tool/refund {:amount 30}))\n(:amount r)", o);
+  CHECK_PENDING(e,
+                "[{\"id\":\"c0\",\"tool\":\"refund\",\"args\":{\"amount\":30},"
+                "\"kind\":\"approval\",\"line\":2,\"column\":3}]");
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"value\": 1}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "waits for a person's approval");
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"approve\": false}}", PTC_NTS), PTC_INVALID_ARGUMENT);
+  CHECK_CONTAINS(ptc_last_error(), "must be true");
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"approve\": true}}", PTC_NTS), PTC_OK);
+  CHECK_OUTCOME(e, "30");
+  ptc_execution_free(e);
+
+  e = start("(tool/refund {:amount 30})", o);
+  CHECK_STATUS(ptc_resume(e, "{\"c0\": {\"reject\": \"ask a manager\"}}", PTC_NTS), PTC_OK);
+  CHECK_OUTCOME(e, "tool_error");
+  ptc_result* r = NULL;
+  CHECK_STATUS(ptc_execution_result(e, &r), PTC_PROGRAM_ERROR);
+  CHECK_CONTAINS(ptc_result_error_message(r, NULL), "tool/refund was rejected: ask a manager");
+  ptc_result_free(r);
+  ptc_execution_free(e);
+
+  /* ptc_run: no approver fails closed; an approver decides. */
+  CHECK_STATUS(ptc_run("(tool/refund {:amount 5})", PTC_NTS, o, &r), PTC_PROGRAM_ERROR);
+  CHECK_CONTAINS(ptc_result_error_message(r, NULL), "tool/refund was not called");
+  ptc_result_free(r);
+  atomic_int asked;
+  atomic_init(&asked, 0);
+  CHECK_STATUS(ptc_options_set_approver(o, approve_small, &asked, NULL), PTC_OK);
+  CHECK_STATUS(ptc_run("(:amount (tool/refund {:amount 5}))", PTC_NTS, o, &r), PTC_OK);
+  CHECK_STR(ptc_result_value_json(r, NULL), "5");
+  ptc_result_free(r);
+  CHECK_STATUS(ptc_run("(tool/refund {:amount 50})", PTC_NTS, o, &r), PTC_PROGRAM_ERROR);
+  CHECK_CONTAINS(ptc_result_error_message(r, NULL), "tool/refund was rejected: too much");
+  ptc_result_free(r);
+  CHECK(atomic_load(&asked) == 2);
+  /* An approver that says nothing rejects. */
+  CHECK_STATUS(ptc_options_set_approver(o, say_nothing, NULL, NULL), PTC_OK);
+  CHECK_STATUS(ptc_run("(tool/refund {:amount 5})", PTC_NTS, o, &r), PTC_PROGRAM_ERROR);
+  CHECK_CONTAINS(ptc_result_error_message(r, NULL), "the approver gave no decision");
+  ptc_result_free(r);
+  CHECK_STATUS(ptc_options_set_approver(o, NULL, NULL, NULL), PTC_OK);
+  CHECK_STATUS(ptc_options_require_approval(o, "refund", PTC_NTS, 0), PTC_OK);
+  CHECK_STATUS(ptc_run("(:amount (tool/refund {:amount 50}))", PTC_NTS, o, &r), PTC_OK);
+  ptc_result_free(r);
+  ptc_options_free(o);
+}
+
 static void test_execution_invalid_arguments(void) {
   g_test = "execution invalid arguments";
   ptc_options* o = ptc_options_new();
@@ -1620,6 +1696,7 @@ int main(void) {
   test_execution_resumed_from_other_threads();
   test_execution_cancel_and_free();
   test_execution_invalid_arguments();
+  test_execution_approvals();
   test_worker_pool_options();
   test_isolated_runs();
   test_isolated_recycling();

@@ -331,6 +331,27 @@ echo '(tool/anything {:k :v})' >"$ex/any.clj"
 check "defer all defers tools nobody gives" '{"status":"suspended","calls":[{"id":"c0","tool":"anything","args":{"k":"v"}}]}
 rc=0' "$(step start "$ex/any.clj" --defer all --snapshot "$ex/any.snap")"
 
+# Approvals: a call of a tool named by --approval waits for a person's
+# decision before the table's tool runs; approved it runs, rejected the
+# program fails with a tool_error that says so.
+check "approval: start suspends with an approval, and where" '{"status":"suspended","calls":[{"id":"c1","tool":"get-orders","kind":"approval","args":{"user":"Ada"},"line":2,"column":14}]}
+rc=0' "$(step start "$ex/mix.clj" --tools "$ex/users.json" --approval get-orders --snapshot "$ex/appr.snap")"
+echo '{"c1": {"approve": true}}' >"$ex/appr_yes.json"
+check "approval: approved, the table answers it" \
+  "{\"status\":\"done\",\"ok\":true,\"value\":\"$(json_text "$run_value")\",\"prints\":[]}
+rc=0" "$(step resume "$ex/appr.snap" --results "$ex/appr_yes.json" --tools "$ex/users.json" --snapshot "$ex/appr.out")"
+echo '{"c1": {"reject": "not before the audit"}}' >"$ex/appr_no.json"
+out="$(step resume "$ex/appr.snap" --results "$ex/appr_no.json" --tools "$ex/users.json" --snapshot "$ex/appr.out")"
+contains "approval: rejected, a tool_error that says so" '"reason":"tool_error","message":"tool/get-orders was rejected: not before the audit"' "$out"
+contains "approval: rejected, exit code 1" "rc=1" "$out"
+echo '{"c1": {"value": [1]}}' >"$ex/appr_forged.json"
+check "approval: a result does not answer an approval" "rc=2" "$(step resume "$ex/appr.snap" --results "$ex/appr_forged.json" --tools "$ex/users.json" --snapshot "$ex/appr.out")"
+contains "approval: the refusal says what it waits for" "waits for a person's approval" "$(cat "$ex/err")"
+echo '{"c1": {"approve": false}}' >"$ex/appr_false.json"
+check "approval: approve must be true" "rc=2" "$(step resume "$ex/appr.snap" --results "$ex/appr_false.json" --snapshot "$ex/appr.out")"
+contains "approval: how to reject instead" '"approve" must be true' "$(cat "$ex/err")"
+check "approval: start needs --defer or --approval" "2" "$("$ptc" start "$ex/mix.clj" --snapshot "$ex/x.snap" >/dev/null 2>&1; echo $?)"
+
 # An error answer is the tool's failure.
 echo '{"c0": {"error": "no such user"}}' >"$ex/err_r.json"
 out="$(step resume "$ex/two.1" --results "$ex/err_r.json" --snapshot "$ex/err.out")"

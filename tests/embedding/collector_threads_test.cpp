@@ -108,7 +108,7 @@ TEST(CollectorThreads, BranchesThatParkInAnExecution) {
       "      (range 3))",
       o);
   ASSERT_FALSE(e.done());
-  std::map<std::string, ToolResult, std::less<>> answers;
+  ptc::Answers answers;
   for (const ptc::PendingCall& c : e.pending())
     answers.emplace(c.id, ToolResult::success(ptc::parse_json(
                               R"({"v": )" + std::to_string(c.args.get("i")->as_int() * 10) + "}")));

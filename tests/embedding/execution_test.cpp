@@ -15,12 +15,12 @@
 
 namespace {
 
+using ptc::Answers;
 using ptc::Execution;
 using ptc::HostValue;
 using ptc::PendingCall;
 using ptc::RunOptions;
 using ptc::ToolResult;
-using Answers = std::map<std::string, ToolResult, std::less<>>;
 
 RunOptions deferring(std::vector<std::string> names) {
   RunOptions o;
@@ -476,7 +476,7 @@ TEST(Snapshot, AReplayThatLeavesItsJournalDiverges) {
   auto with_source = [&](const char* source) {
     s.inputs.source = source;
     return ptc::encode_snapshot(s.inputs.engine, ptc::encode_inputs(s.inputs), s.inputs.limits,
-                                s.journal, s.pending, "");
+                                s.journal, s.pending, s.approvals, "");
   };
   // The same journal under another program: its first call has other arguments.
   std::string changed = with_source("(tool/f {:a 3}) (tool/f {:a 2})");
@@ -525,8 +525,9 @@ TEST(Snapshot, ReplayComparesArgumentsOfEveryKind) {
     EXPECT_EQ(ids(same), std::vector<std::string>{"c1"});
     ptc::Snapshot s = ptc::decode_snapshot(e.dump(), "");
     s.inputs.source = "(tool/f " + changed[i] + ") (tool/f {})";
-    std::string other = ptc::encode_snapshot(s.inputs.engine, ptc::encode_inputs(s.inputs),
-                                             s.inputs.limits, s.journal, s.pending, "");
+    std::string other =
+        ptc::encode_snapshot(s.inputs.engine, ptc::encode_inputs(s.inputs), s.inputs.limits,
+                             s.journal, s.pending, s.approvals, "");
     EXPECT_EQ(error_of([&] { ptc::load(other); }), ptc::ErrorKind::SnapshotDivergence);
   }
 }

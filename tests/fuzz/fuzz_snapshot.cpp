@@ -32,12 +32,19 @@ const ptc::RunOptions& host_options() {
     auto* o = new ptc::RunOptions;
     o->limits = ptc::fuzz::tight_limits();
     o->tools["echo"] = {[](const HostValue& args) { return ptc::ToolResult::success(args); }};
+    // A tool whose calls wait for a person's decision first.
+    o->tools["pay"] = {[](const HostValue& args) { return ptc::ToolResult::success(args); }};
+    o->tools["pay"].needs_approval = true;
     return o;
   }();
   return *options;
 }
 
-ptc::ToolResult answer(const ptc::PendingCall& call) {
+// An answer of the kind the call waits for: a decision for an approval
+// (some approved, some rejected), else a result or a failure.
+ptc::Answer answer(const ptc::PendingCall& call) {
+  if (call.kind == ptc::PendingCall::Kind::Approval)
+    return call.id.size() % 2 == 0 ? ptc::Decision::approve() : ptc::Decision::reject("no");
   if (call.tool.size() % 3 == 0) return ptc::ToolResult::failure("no");
   return ptc::ToolResult::success(
       HostValue::map({{HostValue::string("tool"), HostValue::string(call.tool)},
@@ -88,7 +95,7 @@ void exercise(std::string_view bytes, std::string_view key) {
                  "a dump of a loaded execution did not load to the same calls");
   // It runs on.
   for (int round = 0; round < 8 && !loaded.done(); ++round) {
-    std::map<std::string, ptc::ToolResult, std::less<>> answers;
+    ptc::Answers answers;
     for (const ptc::PendingCall& c : loaded.pending())
       answers.emplace(c.id, answer(c));
     loaded.resume(std::move(answers));
@@ -108,6 +115,8 @@ std::vector<std::string> seed_snapshots() {
       "(defn f [x] (tool/get {:x x})) (mapv f (range 4))",
       "(pcalls #(tool/get {:a 1}) #(tool/echo {:b 2}) #(tool/get {:c #{1 2}}))",
       "(reduce (fn [a i] (+ a (:n (tool/get {:i i})))) 0 (range 5))",
+      "[(tool/pay {:amount 5}) (tool/get {:after 1})]",
+      "(pmap #(tool/pay {:to %}) [\"a\" \"bc\"])",
   };
   std::vector<std::string> out;
   for (const char* p : programs) {

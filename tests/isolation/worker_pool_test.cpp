@@ -290,6 +290,42 @@ TEST(WorkerPool, ARecycledWorkersSuccessorHoldsItsContextsBeforeItsFirstRun) {
   EXPECT_EQ(stats.workers, 1u);
 }
 
+TEST(WorkerPool, ToolsThatNeedApprovalAskTheHostsApprover) {
+  auto pool = make_pool(1);
+  RunOptions o = isolated(pool);
+  std::atomic<int> calls{0};
+  ptc::Tool refund{[&](const HostValue& args) {
+    ++calls;
+    return ToolResult::success(args.get("amount")->as_int() == 5 ? HostValue::integer(5)
+                                                                 : HostValue::nil());
+  }};
+  refund.needs_approval = true;
+  o.tools["refund"] = refund;
+  // No approver: the isolated run fails closed as in-process, the tool uncalled.
+  Step s = ptc::run("(tool/refund {:amount 5})", o);
+  EXPECT_EQ(s.error.kind, ErrorKind::ToolError);
+  EXPECT_NE(s.error.message.find("tool/refund was not called"), std::string::npos)
+      << s.error.message;
+  EXPECT_EQ(calls.load(), 0);
+  o.approver = [](const ptc::PendingCall& call) {
+    return call.args.get("amount")->as_int() <= 10 ? ptc::Decision::approve()
+                                                   : ptc::Decision::reject("too much");
+  };
+  s = ptc::run("(tool/refund {:amount 5})", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(s.printed, "5");
+  s = ptc::run("(tool/refund {:amount 50})", o);
+  EXPECT_EQ(s.error.message, "tool/refund was rejected: too much");
+  EXPECT_EQ(s.error.message, ptc::run("(tool/refund {:amount 50})",
+                                      [&] {
+                                        RunOptions in = o;
+                                        in.isolate = nullptr;
+                                        return in;
+                                      }())
+                                 .error.message);
+  EXPECT_EQ(calls.load(), 1);
+}
+
 TEST(WorkerPool, CancelReachesTheWorker) {
   auto pool = make_pool(1);
   RunOptions o = isolated(pool);

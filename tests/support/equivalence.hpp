@@ -177,7 +177,7 @@ inline Step run_executed(const std::string& source, RunOptions options, const St
       if (strategy.order == Strategy::Order::OneAtATimeLastFirst) calls = {calls.back()};
       if (strategy.order == Strategy::Order::Halves && calls.size() > 1)
         calls.resize((calls.size() + 1) / 2);
-      std::map<std::string, ToolResult, std::less<>> answers;
+      ptc::Answers answers;
       for (const PendingCall& c : calls)
         answers.emplace(c.id, answer(c.tool, c.args));
       e.resume(std::move(answers));

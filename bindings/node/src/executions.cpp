@@ -193,7 +193,7 @@ void take_answers(napi_env env, Job& job, napi_value ids, napi_value oks, napi_v
   std::set<std::string_view> pending_ids;
   for (const PendingCall& call : job.pending)
     pending_ids.insert(call.id);
-  std::map<std::string, ToolResult, std::less<>> answers;
+  Answers answers;
   std::string unknown;
   bool has_unknown = false;
   for (uint32_t i = 0; i < n; ++i) {
@@ -224,7 +224,7 @@ void take_answers(napi_env env, Job& job, napi_value ids, napi_value oks, napi_v
   }
   if (answers.empty() || has_unknown) {
     // Refused by the engine before it changes anything: its error, word for word.
-    std::map<std::string, ToolResult, std::less<>> refused;
+    Answers refused;
     if (has_unknown) refused.emplace(unknown, ToolResult::failure(""));
     try {
       job.execution->resume(std::move(refused));

@@ -28,7 +28,7 @@ struct Job {
   std::optional<protocol::Profile> payload_profile;
 
   enum class Phase { Start, Resume, Cancel, Load } phase = Phase::Start;
-  std::map<std::string, ToolResult, std::less<>> answers;
+  Answers answers;
   std::optional<Execution> execution;
   std::optional<Step> step;  // a run without tools, or an error before the execution
   std::vector<PendingCall> pending;

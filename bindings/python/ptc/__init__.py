@@ -49,7 +49,8 @@ __all__ = [
     "run", "compile", "prepare_context", "Session", "Program", "PreparedContext",
     "CancelToken", "Tool", "Result", "Error", "CompileError", "PtcInternalError",
     "WorkerPool", "PtcUnavailable",
-    "start", "load", "run_async", "Execution", "PendingCall", "ToolError", "__version__",
+    "start", "load", "run_async", "Execution", "PendingCall", "ToolError", "Approve", "Reject",
+    "__version__",
     "tool_schema", "lisp_eval_tool", "LispEvalTool", "render_success", "render_error",
     "Agent", "AgentTool", "AgentResult", "ProtocolUnavailable",
 ]
@@ -460,15 +461,23 @@ def _pool_of(isolate):
 
 class Tool:
     """A tool with options: ``tools={"get-user": ptc.Tool(fn, cacheable=True)}``.
-    Calls of a cacheable tool with equal arguments are answered once per run."""
+    Calls of a cacheable tool with equal arguments are answered once per run.
+    With ``approval="always"`` (or True) a person approves each call before
+    it runs: ptc.run asks its `approver` (without one the call fails and the
+    tool is not called), ptc.start suspends with a PendingCall of kind
+    "approval" (answer ptc.Approve() or ptc.Reject(reason)), run_async awaits
+    its `approver`."""
 
-    __slots__ = ("fn", "cacheable")
+    __slots__ = ("fn", "cacheable", "approval")
 
-    def __init__(self, fn, cacheable=False):
+    def __init__(self, fn, cacheable=False, approval=None):
         if not callable(fn):
             raise TypeError(f"a tool must be callable, got {type(fn).__name__}")
+        if approval not in (None, False, True, "always"):
+            raise ValueError(f"approval must be \"always\" (or True), got {approval!r}")
         self.fn = fn
         self.cacheable = bool(cacheable)
+        self.approval = approval not in (None, False)
 
 
 def _json_value(value):
@@ -478,6 +487,71 @@ def _json_value(value):
         return json.dumps(value, allow_nan=False, ensure_ascii=False)
     except (TypeError, ValueError) as e:
         raise TypeError(f"the tool's value has no JSON form: {e}") from None
+
+
+class Approve:
+    """The answer "approved" to a call pending with kind "approval"
+    (Execution.resume), or what an approver returns (True does too): the
+    tool runs."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "ptc.Approve()"
+
+
+class Reject:
+    """The answer "rejected, because `reason`" to a call pending with kind
+    "approval" (Execution.resume), or what an approver returns (False does
+    too, with no reason): the call fails with reason "tool_error" and the
+    message "tool/<name> was rejected: <reason>"; the tool does not run."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason=""):
+        if not isinstance(reason, str):
+            raise TypeError(f"a rejection's reason must be a str, got {type(reason).__name__}")
+        self.reason = reason
+
+    def __repr__(self):
+        return f"ptc.Reject({self.reason!r})"
+
+
+def _decision(value):
+    """An approver's answer as Approve() or Reject(...); TypeError otherwise."""
+    if value is True or isinstance(value, Approve):
+        return Approve()
+    if value is False:
+        return Reject()
+    if isinstance(value, Reject):
+        return value
+    raise TypeError(f"an approver returns True, False, ptc.Approve() or ptc.Reject(reason), got "
+                    f"{type(value).__name__}")
+
+
+def _pending_call(c):
+    return PendingCall(c["id"], c["tool"], c["args"], c.get("kind", "call"), c.get("line"),
+                       c.get("column"))
+
+
+def _approver_callback(fn):
+    """The C callback of a Python approver: a PendingCall in, a decision
+    out; whatever it raises (or a wrong answer) rejects the call with the
+    exception's text."""
+
+    def call(user, call_json, call_len, approval):
+        try:
+            decision = _decision(fn(_pending_call(json.loads(ctypes.string_at(call_json,
+                                                                              call_len)))))
+            if isinstance(decision, Approve):
+                _c.ptc_approval_approve(approval)
+                return
+            reason = decision.reason.encode("utf-8")
+        except BaseException as e:  # noqa: B036 - nothing may unwind into C
+            reason = f"the approver failed: {_error_text(e)}".encode("utf-8", "replace")
+        _c.ptc_approval_reject(approval, reason, len(reason))
+
+    return _lib.APPROVER_FN(call)
 
 
 def _error_text(e):
@@ -507,14 +581,14 @@ class _Options(_Handle):
     """A ptc_options handle built from keyword arguments. `keep` holds what
     C holds pointers to (tool callbacks): whoever uses the options, or a
     session or execution copied from them, keeps `keep` alive. `_deferred`
-    ({name: cacheable}) adds deferred tools that may be cacheable (run_async's
-    tools)."""
+    ({name: Tool}) adds deferred tools that may be cacheable or need approval
+    (run_async's tools)."""
 
     _free = _c.ptc_options_free
 
     def __init__(self, context=None, tools=None, memory=None, history=None, signature=None,
                  float_precision=None, filter_context=None, display_limit=None, cancel=None,
-                 defer=None, isolate=None, _deferred=None, **limits):
+                 defer=None, isolate=None, approver=None, _deferred=None, **limits):
         handle = _c.ptc_options_new()
         if not handle:
             raise MemoryError(_last_error())
@@ -529,6 +603,12 @@ class _Options(_Handle):
                     _check(_c.ptc_options_set_isolate(self._handle, pool._handle))
             if defer is not None or _deferred:
                 self._defer(defer, _deferred or {})
+            if approver is not None:
+                if not callable(approver):
+                    raise TypeError(f"approver must be callable, got {type(approver).__name__}")
+                callback = _approver_callback(approver)
+                self.keep.append(callback)
+                _check(_c.ptc_options_set_approver(self._handle, callback, None, None))
         except BaseException:
             self.close()
             raise
@@ -546,9 +626,15 @@ class _Options(_Handle):
                 raise TypeError(f"defer: tool names must be str, got {type(name).__name__}")
             text = name.encode("utf-8")
             _check(_c.ptc_options_defer_tool(self._handle, text, len(text)))
-        for name, cacheable in deferred.items():
+        for name, tool in deferred.items():
             _check(_c.ptc_options_add_deferred_tool(self._handle, name.encode("utf-8"),
-                                                    int(cacheable)))
+                                                    int(tool.cacheable)))
+            self._require_approval(name, tool)
+
+    def _require_approval(self, name, tool):
+        if tool.approval:
+            text = name.encode("utf-8")
+            _check(_c.ptc_options_require_approval(self._handle, text, len(text), 1))
 
     def _set(self, context, tools, memory, history, signature, float_precision, filter_context,
              display_limit, cancel, limits):
@@ -604,6 +690,7 @@ class _Options(_Handle):
                 self.keep.append(callback)
                 _check(_c.ptc_options_add_tool(h, name.encode("utf-8"), callback, None, None,
                                                int(tool.cacheable)))
+                self._require_approval(name, tool)
 
 
 # ---------------------------------------------------------------- runs
@@ -629,7 +716,11 @@ def run(program, context=None, tools=None, memory=None, timeout_ms=None, signatu
     Also: history (earlier results, oldest first: *1 is the last),
         float_precision, filter_context, display_limit, cancel (CancelToken),
         isolate (a WorkerPool, or True for the process's shared one: the
-        program runs in a jailed worker process; the tools are called here).
+        program runs in a jailed worker process; the tools are called here),
+        approver: fn(call: PendingCall) deciding the calls of tools made with
+        approval="always" before they run: True or ptc.Approve() runs the
+        tool, False or ptc.Reject(reason) fails the call (and what it raises
+        rejects it). Without one, such calls fail and the tools are not called.
     """
     source = program.encode() if type(program) is str else _source(program)
     out = ctypes.c_void_p()
@@ -790,17 +881,27 @@ class ToolError(Exception):
         self.message = str(message)
 
 
-PendingCall = collections.namedtuple("PendingCall", ["id", "tool", "args"])
+PendingCall = collections.namedtuple("PendingCall",
+                                     ["id", "tool", "args", "kind", "line", "column"],
+                                     defaults=("call", None, None))
 PendingCall.__doc__ = """A tool call an execution waits on: `id` (stable across dump and load:
 "c2" is the program's third call, "p0.3/c0" the first call of branch 3 of
-its first pmap), `tool` (the name after tool/) and `args` (the argument
-dict, exactly as a tool given to ptc.run would receive it)."""
+its first pmap), `tool` (the name after tool/), `args` (the argument dict,
+exactly as a tool given to ptc.run would receive it) and `kind`: "call"
+(it waits for the tool's answer) or "approval" (for a person's decision:
+answer ptc.Approve() or ptc.Reject(reason)); an approval's `line` and
+`column` say where the program makes the call."""
 
 
 def _answer_json(answer):
-    """The JSON text of one answer of resume: {"error": ...} or {"value": ...}."""
+    """The JSON text of one answer of resume: {"error": ...} or {"value": ...},
+    or for an approval {"approve": true} or {"reject": ...}."""
     if isinstance(answer, ToolError):
         return '{"error": ' + json.dumps(answer.message, ensure_ascii=False) + "}"
+    if isinstance(answer, Approve):
+        return '{"approve": true}'
+    if isinstance(answer, Reject):
+        return '{"reject": ' + json.dumps(answer.reason, ensure_ascii=False) + "}"
     return '{"value": ' + _json_value(answer) + "}"
 
 
@@ -901,7 +1002,7 @@ class Execution:
             if not pointer:
                 _check(_c.ptc_last_status())
             calls = json.loads(_text_out(pointer, length))
-        return [PendingCall(c["id"], c["tool"], c["args"]) for c in calls]
+        return [_pending_call(c) for c in calls]
 
     @property
     def result(self):
@@ -914,7 +1015,8 @@ class Execution:
 
     def resume(self, answers):
         """Answers pending calls, {id: value} (a JSON-able value, or a
-        ptc.ToolError for a failed call), any non-empty subset of them, and
+        ptc.ToolError for a failed call; for a call of kind "approval",
+        ptc.Approve() or ptc.Reject(reason)), any non-empty subset of them, and
         runs the program on until it finishes or waits again (the calls left
         out stay pending). Returns the execution. Raises ValueError, changing
         nothing, for no answers, an id that is not pending (unknown or
@@ -1008,11 +1110,15 @@ def start(program, defer=None, context=None, tools=None, memory=None, timeout_ms
           signature=None, **options):
     """Starts a program (source, or a ptc.Program) that may wait for its
     host, and returns an Execution: finished already, or suspended because
-    every live part of it waits on a deferred tool.
+    every live part of it waits on a deferred tool or on a person's approval
+    of a call (a tool made with approval="always": the PendingCall's kind is
+    "approval"; answer ptc.Approve() or ptc.Reject(reason)).
 
     defer: the tools the host answers through Execution.resume: a list of
         names, or "*" for every tool the program calls that `tools` does not
         give. A deferred name needs no entry in `tools`.
+    approver: decides approvals in place, as ptc.run's (then the execution
+        does not suspend for them).
     Everything else as ptc.run: tools (called as ptc.run calls them),
     context, memory, limits (timeout_ms counts the time the program runs, not
     the time it waits), signature, cancel, ...
@@ -1081,8 +1187,23 @@ def _tool_of(table, name):
     return missing
 
 
+async def _decide(approver, call):
+    """The answer text of one approval: the approver's decision (awaited when
+    it is a coroutine), a rejection with what it raised, or -- with no
+    approver -- a rejection that says so."""
+    if approver is None:
+        return _answer_json(Reject("run_async was given no approver"))
+    try:
+        decision = approver(call)
+        if inspect.isawaitable(decision):
+            decision = await decision
+        return _answer_json(_decision(decision))
+    except Exception as e:  # cancellation (a BaseException) goes through
+        return _answer_json(Reject(f"the approver failed: {_error_text(e)}"))
+
+
 async def run_async(program, tools=None, context=None, memory=None, timeout_ms=None,
-                    signature=None, **options):
+                    signature=None, approver=None, **options):
     """Runs a program whose tools are coroutine functions (or plain
     callables), without blocking the event loop, and returns its Result.
 
@@ -1092,8 +1213,11 @@ async def run_async(program, tools=None, context=None, memory=None, timeout_ms=N
     either raises becomes that call's tool error, as with ptc.run. Starting
     and resuming run in the loop's default executor, so the loop runs other
     tasks while the program computes. `tools` values may be ptc.Tool(fn,
-    cacheable=True). Other options as ptc.run. Cancelling the task cancels
-    the program.
+    cacheable=True). The calls of tools made with approval="always" wait
+    for `approver` (a coroutine function or a plain callable, given the
+    PendingCall: True or ptc.Approve() runs the tool, False or
+    ptc.Reject(reason) fails the call); without one they are rejected.
+    Other options as ptc.run. Cancelling the task cancels the program.
     """
     if "defer" in options:
         raise TypeError("run_async defers every tool of `tools` and answers them: it takes no "
@@ -1105,14 +1229,15 @@ async def run_async(program, tools=None, context=None, memory=None, timeout_ms=N
         table[name] = tool if isinstance(tool, Tool) else Tool(tool)
     named = dict(context=context, memory=memory, signature=signature, timeout_ms=timeout_ms)
     options.update((name, value) for name, value in named.items() if value is not None)
-    options["_deferred"] = {name: tool.cacheable for name, tool in table.items()}
+    options["_deferred"] = table
     loop = asyncio.get_running_loop()
     execution = await loop.run_in_executor(None, functools.partial(_start, program, options))
     try:
         while not execution.done:
             calls = execution.pending
-            answers = await asyncio.gather(*(_answer(_tool_of(table, c.tool), c.args)
-                                             for c in calls))
+            answers = await asyncio.gather(*(
+                _decide(approver, c) if c.kind == "approval" else
+                _answer(_tool_of(table, c.tool), c.args) for c in calls))
             doc = _answers_doc({c.id: a for c, a in zip(calls, answers)})
             await loop.run_in_executor(None, execution._resume_json, doc)
         return execution.result

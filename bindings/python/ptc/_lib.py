@@ -50,6 +50,10 @@ _text = ctypes.c_char_p
 TOOL_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, _size,
                            ctypes.c_void_p)
 
+# void (*ptc_approver_fn)(void* user, const char* call_json, size_t call_len,
+#                        ptc_approval* approval)
+APPROVER_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, _size, ctypes.c_void_p)
+
 # name: (restype, argtypes)
 _SIGNATURES = {
     "ptc_version": (_text, []),
@@ -92,6 +96,11 @@ _SIGNATURES = {
                                        ctypes.c_int]),
     "ptc_options_defer_tool": (_status, [_handle, _text, _size]),
     "ptc_options_add_deferred_tool": (_status, [_handle, _text, ctypes.c_int]),
+    "ptc_options_require_approval": (_status, [_handle, _text, _size, ctypes.c_int]),
+    "ptc_options_set_approver": (_status, [_handle, APPROVER_FN, ctypes.c_void_p,
+                                           ctypes.c_void_p]),
+    "ptc_approval_approve": (_status, [ctypes.c_void_p]),
+    "ptc_approval_reject": (_status, [ctypes.c_void_p, _text, _size]),
     # runs
     "ptc_run": (_status, [_text, _size, _handle, ctypes.POINTER(_handle)]),
     "ptc_compile": (_status, [_text, _size, _handle, ctypes.POINTER(_handle),

@@ -295,7 +295,7 @@ import json, sys
 import ptc
 with open(sys.argv[1], "rb") as f:
     execution = ptc.load(f.read(), key=sys.argv[2])
-waited = [list(call) for call in execution.pending]
+waited = [list(call[:3]) for call in execution.pending]
 execution.resume({call.id: {"name": "user-%d" % call.args["id"]} for call in execution.pending})
 r = execution.result
 print(json.dumps({"waited": waited, "ok": r.ok, "value": r.value, "prints": r.prints,
