@@ -94,7 +94,32 @@ export interface RunOptions extends CompileOptions {
    * an in-process run gives.
    */
   isolate?: WorkerPool | boolean;
+  /**
+   * Tools of `tools` whose every call a person approves before it runs. A
+   * call of one waits for `approver`; start() without an approver suspends
+   * with it pending (kind "approval"), answered approve() or
+   * reject(reason). Rejected, the call fails with a tool_error "tool/<name>
+   * was rejected: <reason>". An isolated run takes no approver here: such a
+   * call fails closed.
+   */
+  approval?: string[];
+  /**
+   * Decides approvals: true or approve() runs the tool, false or
+   * reject(reason) fails the call (what it throws rejects it). run() and
+   * start() await it; runSync() and startSync() need a synchronous one.
+   * run() without one rejects every such call.
+   */
+  approver?: (call: PendingCall) => Decision | boolean | Promise<Decision | boolean>;
 }
+
+/** A person's decision on a call pending with kind "approval". */
+export interface Decision {
+  readonly [decision: symbol]: 'approve' | 'reject';
+}
+/** The answer "approved": the tool runs. */
+export function approve(): Decision;
+/** The answer "rejected, because `reason`": the call fails with a tool_error that says so. */
+export function reject(reason?: string): Decision & { readonly reason: string };
 
 /** Options of new WorkerPool(); every one is optional. */
 export interface WorkerPoolOptions {
@@ -459,12 +484,18 @@ export interface PendingCall {
   readonly tool: string;
   /** The map the program passed, as a tool would get it. */
   readonly args: ToolArgs;
+  /** Present when the call waits for a person's decision, not for the tool's answer. */
+  readonly kind?: 'approval';
+  /** An approval's place in the program (1-based). */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 /**
  * Answers to pending calls by id, any non-empty subset of them: a value (as
  * a tool returns one), or an Error, which fails the call as its tool's
- * error (the program sees a tool_error with its message).
+ * error (the program sees a tool_error with its message); for a call of
+ * kind "approval", approve() or reject(reason).
  */
 export type Answers = { [callId: string]: unknown };
 
@@ -490,6 +521,9 @@ export type SnapshotKey = string | Uint8Array;
  */
 export interface LoadOptions extends Limits {
   tools?: Record<string, ToolFunction>;
+  /** As RunOptions.approval and approver (a call that waited for approval still does). */
+  approval?: string[];
+  approver?: RunOptions['approver'];
   /** The key the snapshot was signed with (dump(key)); required when it was signed. */
   key?: SnapshotKey;
   displayLimit?: number;

@@ -348,6 +348,111 @@ function isThenable(v) {
 
 // Calls the tools of the pending calls, all at once; resolves with their
 // answers aligned with `pending` ([oks, values]: a value, or an error message).
+// ---------------------------------------------------------------- approvals
+
+const kDecision = Symbol('ptc-lisp.decision');
+
+/** The answer "approved" to a call pending with kind "approval" (resume),
+ * or what an approver returns (true does too): the tool runs. */
+function approve() {
+  return Object.freeze({ [kDecision]: 'approve' });
+}
+
+/** The answer "rejected, because `reason`" to a call pending with kind
+ * "approval" (resume), or what an approver returns (false does too, with no
+ * reason): the call fails with a tool_error "tool/<name> was rejected:
+ * <reason>" and the tool does not run. */
+function reject(reason = '') {
+  if (typeof reason !== 'string')
+    throw new TypeError(`a rejection's reason must be a string, got ${typeof reason}`);
+  return Object.freeze({ [kDecision]: 'reject', reason });
+}
+
+function isDecision(v) {
+  return v !== null && typeof v === 'object' && v[kDecision] !== undefined;
+}
+
+// An approver's answer as a decision; what it cannot mean rejects the call.
+function decisionOf(v) {
+  if (v === true) return approve();
+  if (v === false) return reject();
+  if (isDecision(v)) return v;
+  return reject(`the approver answered ${typeof v === 'object' ? 'an object' : typeof v}, not ` +
+    'true, false, approve() or reject(reason)');
+}
+
+function approverArg(approver) {
+  if (approver !== undefined && typeof approver !== 'function')
+    throw new TypeError('option approver must be a function');
+  return approver;
+}
+
+// The (ok, value) pair of a decision as the addon takes it.
+function encodeDecision(d) {
+  return [d[kDecision], d[kDecision] === 'reject' ? d.reason : null];
+}
+
+// Asks `approver` about each approval of `pending` (none given: each is
+// rejected, failing closed); answers the other calls with `tools`.
+function answerAll(tools, approver, pending, what) {
+  const approvals = [];
+  const calls = [];
+  pending.forEach((c, i) => (c.kind === 'approval' ? approvals : calls).push(i));
+  const asked = approvals.map((i) => {
+    if (approver === undefined) return Promise.resolve(reject(`${what} was given no approver`));
+    try {
+      return Promise.resolve(approver(pending[i])).then(decisionOf,
+        (e) => reject(`the approver failed: ${messageOf(e)}`));
+    } catch (e) {
+      return Promise.resolve(reject(`the approver failed: ${messageOf(e)}`));
+    }
+  });
+  // callTools of nothing would never settle
+  const answered = calls.length > 0 ? callTools(tools, calls.map((i) => pending[i]))
+    : Promise.resolve([[], []]);
+  return Promise.all([Promise.all(asked), answered]).then(([decisions, [callOks, callValues]]) => {
+    const oks = new Array(pending.length);
+    const values = new Array(pending.length);
+    approvals.forEach((at, k) => ([oks[at], values[at]] = encodeDecision(decisions[k])));
+    calls.forEach((at, k) => ([oks[at], values[at]] = [callOks[k], callValues[k]]));
+    return [oks, values];
+  });
+}
+
+// The same on the calling thread: the approver must answer synchronously.
+function answerAllSync(tools, approver, pending, what) {
+  const calls = pending.filter((c) => c.kind !== 'approval');
+  const [callOks, callValues] = callToolsSync(tools, calls, what);
+  const oks = new Array(pending.length);
+  const values = new Array(pending.length);
+  let k = 0;
+  pending.forEach((c, i) => {
+    if (c.kind !== 'approval') {
+      [oks[i], values[i]] = [callOks[k], callValues[k]];
+      k++;
+      return;
+    }
+    let d;
+    if (approver === undefined) {
+      d = reject(`${what} was given no approver`);
+    } else {
+      try {
+        const v = approver(c);
+        if (isThenable(v)) {
+          Promise.resolve(v).catch(() => {}); // never an unhandled rejection
+          d = reject(`the approver returned a Promise: ${what} needs a synchronous approver`);
+        } else {
+          d = decisionOf(v);
+        }
+      } catch (e) {
+        d = reject(`the approver failed: ${messageOf(e)}`);
+      }
+    }
+    [oks[i], values[i]] = encodeDecision(d);
+  });
+  return [oks, values];
+}
+
 function callTools(tools, pending) {
   const n = pending.length;
   const oks = new Array(n);
@@ -440,11 +545,13 @@ function startIsolated(tools, signal, handle, nativeOptions, profile) {
 // run() and lispEvalTool's execute: `profile` asks for the lisp_eval payload.
 function startRun(program, options, profile) {
   const tools = toolsOf(options);
+  let approver;
   let signal;
   let handle;
   let nativeOptions; // made once: a run in place that takes too long goes on with the same
   try {
     signal = signalOf(options);
+    approver = approverArg(options?.approver);
     handle = programArg(program);
     nativeOptions = optionsArg(options);
     // Never in place: it could wait for a free worker on the event loop.
@@ -488,7 +595,7 @@ function startRun(program, options, profile) {
         native.resume(job, null, null, onStep);
       } else {
         waiting = true;
-        callTools(tools, pending).then(([oks, values]) => {
+        answerAll(tools, approver, pending, 'run').then(([oks, values]) => {
           if (!waiting) return;
           waiting = false;
           native.resume(job, oks, values, onStep);
@@ -532,29 +639,11 @@ function runSync(program, givenOptions) {
         return [oks[0], values[0]];
       }));
   }
+  const approver = approverArg(options.approver);
   const job = native.createJob(programArg(program), optionsArg(options), profile);
   let out = native.startSync(job);
   while (Array.isArray(out)) {
-    const n = out.length;
-    const oks = new Array(n);
-    const values = new Array(n);
-    for (let i = 0; i < n; i++) {
-      try {
-        const v = tools[out[i].tool](out[i].args);
-        if (isThenable(v)) {
-          Promise.resolve(v).catch(() => {}); // never an unhandled rejection
-          oks[i] = false;
-          values[i] = `tool ${out[i].tool} returned a Promise: runSync needs synchronous tools ` +
-            '(use run for async ones)';
-        } else {
-          oks[i] = true;
-          values[i] = v;
-        }
-      } catch (e) {
-        oks[i] = false;
-        values[i] = messageOf(e);
-      }
-    }
+    const [oks, values] = answerAllSync(tools, approver, out, 'runSync');
     out = native.resumeSync(job, oks, values);
   }
   return finish(out);
@@ -701,6 +790,10 @@ function answersArg(answers) {
   const values = new Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const v = answers[ids[i]];
+    if (isDecision(v)) {
+      [oks[i], values[i]] = encodeDecision(v);
+      continue;
+    }
     oks[i] = !(v instanceof Error);
     values[i] = oks[i] ? v : messageOf(v);
   }
@@ -739,6 +832,7 @@ const kSyncPhase = { resolve() {}, reject() {} }; // a *Sync call in progress
 class Execution {
   #job;
   #tools;
+  #approver;
   #signal;
   #onAbort = null;
   #pending = [];
@@ -748,10 +842,11 @@ class Execution {
   #cancelled = false;
   #heapBytes = 0;
 
-  constructor(token, job, tools, signal) {
+  constructor(token, job, tools, signal, approver) {
     if (token !== kToken) throw new TypeError('Execution objects come from start() or load()');
     this.#job = job;
     this.#tools = tools;
+    this.#approver = approver;
     if (signal) {
       this.#signal = signal;
       if (signal.aborted) {
@@ -825,6 +920,12 @@ class Execution {
     }
   }
 
+  // Whether this side answers the call: a JS tool's, or an approval when
+  // an approver was given; the rest wait for resume().
+  #answers(call) {
+    return call.kind === 'approval' ? this.#approver !== undefined : hasOwn(this.#tools, call.tool);
+  }
+
   #idle(what) {
     if (this.#phase !== null)
       throw new Error(`ptc-lisp: the execution is running: await it before ${what}()`);
@@ -869,9 +970,9 @@ class Execution {
           if (result) {
             this.#finish(result);
           } else {
-            const calls = pending.filter((c) => hasOwn(this.#tools, c.tool));
+            const calls = pending.filter((c) => this.#answers(c));
             if (calls.length > 0) {
-              callTools(this.#tools, calls).then(([oks, values]) => {
+              answerAll(this.#tools, this.#approver, calls, 'start').then(([oks, values]) => {
                 if (this.#phase !== phase) return; // cancelled meanwhile: the answers are dropped
                 try {
                   this.#native = true;
@@ -914,12 +1015,12 @@ class Execution {
           this.#finish(callNative(native.cancelExecution, this.#job));
           break;
         }
-        const calls = out.filter((c) => hasOwn(this.#tools, c.tool));
+        const calls = out.filter((c) => this.#answers(c));
         if (calls.length === 0) {
           this.#suspend(out);
           break;
         }
-        const [oks, values] = callToolsSync(this.#tools, calls, 'a sync execution');
+        const [oks, values] = answerAllSync(this.#tools, this.#approver, calls, 'a sync execution');
         if (this.#result !== null) break; // a tool cancelled it
         out = callNative(native.resumeExecutionSync, this.#job, calls.map((c) => c.id), oks, values,
                          false);
@@ -933,9 +1034,9 @@ class Execution {
 
 // Options of start(): defer is index.js's.
 function startArgs(program, options) {
-  const o = splitOptions(options, ['defer'], 'start');
+  const o = splitOptions(options, ['defer', 'approver'], 'start');
   const job = native.createExecution(programArg(program), optionsArg(o.rest), o.defer);
-  return new Execution(kToken, job, o.tools, o.signal);
+  return new Execution(kToken, job, o.tools, o.signal, approverArg(o.approver));
 }
 
 /** Starts a program as an execution: it runs on node's pool until it ends
@@ -959,7 +1060,7 @@ const kFromSnapshot = ['context', 'memory', 'history', 'signature', 'floatPrecis
   'filterContext', 'budget', 'defer'];
 
 function loadArgs(snapshot, options) {
-  const o = splitOptions(options, ['key'], 'load');
+  const o = splitOptions(options, ['key', 'approver'], 'load');
   if (o.rest) {
     for (const name of kFromSnapshot) {
       if (o.rest[name] !== undefined)
@@ -968,7 +1069,7 @@ function loadArgs(snapshot, options) {
     }
   }
   const job = callNative(native.createLoad, snapshot, o.rest, o.key);
-  return new Execution(kToken, job, o.tools, o.signal);
+  return new Execution(kToken, job, o.tools, o.signal, approverArg(o.approver));
 }
 
 /** An execution from dump()'s bytes (in any process): the program replays
@@ -1096,4 +1197,6 @@ module.exports = {
   inspectSnapshot,
   Execution,
   Session,
+  approve,
+  reject,
 };

@@ -190,12 +190,15 @@ void take_answers(napi_env env, Job& job, napi_value ids, napi_value oks, napi_v
   check(env, napi_get_value_bool(env, strict_value, &strict));
   uint32_t n = 0;
   check(env, napi_get_array_length(env, ids, &n));
-  std::set<std::string_view> pending_ids;
-  for (const PendingCall& call : job.pending)
+  std::set<std::string_view> pending_ids, approval_ids;
+  for (const PendingCall& call : job.pending) {
     pending_ids.insert(call.id);
+    if (call.kind == PendingCall::Kind::Approval) approval_ids.insert(call.id);
+  }
   Answers answers;
   std::string unknown;
   bool has_unknown = false;
+  std::optional<std::pair<std::string, Answer>> wrong_kind;  // a result for an approval, ...
   for (uint32_t i = 0; i < n; ++i) {
     napi_value id_value = nullptr;
     napi_value ok_value = nullptr;
@@ -207,6 +210,13 @@ void take_answers(napi_env env, Job& job, napi_value ids, napi_value oks, napi_v
     if (!pending_ids.contains(id) && !has_unknown) {
       has_unknown = true;
       unknown = id;
+    }
+    std::optional<Decision> d = decision_of(env, ok_value, value);
+    if (!has_unknown && !wrong_kind && d.has_value() != approval_ids.contains(id))
+      wrong_kind.emplace(id, d ? Answer(*d) : Answer(ToolResult::failure("")));
+    if (d) {
+      answers.insert_or_assign(std::move(id), std::move(*d));
+      continue;
     }
     bool ok = false;
     check(env, napi_get_value_bool(env, ok_value, &ok));
@@ -222,10 +232,13 @@ void take_answers(napi_env env, Job& job, napi_value ids, napi_value oks, napi_v
     }
     answers.insert_or_assign(std::move(id), std::move(answer));
   }
-  if (answers.empty() || has_unknown) {
+  if (answers.empty() || has_unknown || wrong_kind) {
     // Refused by the engine before it changes anything: its error, word for word.
     Answers refused;
-    if (has_unknown) refused.emplace(unknown, ToolResult::failure(""));
+    if (has_unknown)
+      refused.emplace(unknown, ToolResult::failure(""));
+    else if (wrong_kind)
+      refused.insert(std::move(*wrong_kind));
     try {
       job.execution->resume(std::move(refused));
     } catch (const LispError& e) {

@@ -87,11 +87,18 @@ napi_value outcome(napi_env env, Job& job) {
   }
   if (!job.pending.empty()) {
     return objects_array(env, job.pending, [&](const PendingCall& call) {
-      return std::array{
+      std::vector<napi_property_descriptor> fields{
           field("id", js_string(env, call.id)),
           field("tool", js_string(env, call.tool)),
           field("args", to_js(env, call.args)),
       };
+      // A call waiting for a person's decision says so, and where it is made.
+      if (call.kind == PendingCall::Kind::Approval) {
+        fields.push_back(field("kind", js_string(env, "approval")));
+        fields.push_back(field("line", js_number(env, call.loc.line)));
+        fields.push_back(field("column", js_number(env, call.loc.col)));
+      }
+      return fields;
     });
   }
   job.finished = true;
@@ -122,6 +129,12 @@ Job& job_of(napi_env env, napi_value value) {
   void* data = nullptr;
   check(env, napi_get_value_external(env, value, &data));
   return *static_cast<Job*>(data);
+}
+
+std::optional<Decision> decision_of(napi_env env, napi_value ok, napi_value value) {
+  if (type_of(env, ok) != napi_string) return std::nullopt;
+  if (string_of(env, ok) == "approve") return Decision::approve();
+  return Decision::reject(type_of(env, value) == napi_string ? string_of(env, value) : "");
 }
 
 namespace {
@@ -190,7 +203,8 @@ napi_value run_in_place(napi_env env, napi_callback_info info) {
 
 // Fills job.answers from the answers index.js gives, aligned with
 // job.pending: oks[i] true -> values[i] is the tool's value, false -> the
-// tool's error message.
+// tool's error message; "approve" or "reject" (values[i] the reason) -> a
+// decision on an approval.
 void take_answers(napi_env env, Job& job, napi_value oks, napi_value values) {
   if (job.pending.empty()) throw_error(env, "ptc-lisp: this run waits on no tool calls");
   for (size_t i = 0; i < job.pending.size(); ++i) {
@@ -198,6 +212,10 @@ void take_answers(napi_env env, Job& job, napi_value oks, napi_value values) {
     napi_value value = nullptr;
     check(env, napi_get_element(env, oks, static_cast<uint32_t>(i), &ok_value));
     check(env, napi_get_element(env, values, static_cast<uint32_t>(i), &value));
+    if (std::optional<Decision> d = decision_of(env, ok_value, value)) {
+      job.answers.emplace(job.pending[i].id, std::move(*d));
+      continue;
+    }
     bool ok = false;
     check(env, napi_get_value_bool(env, ok_value, &ok));
     ToolResult answer;

@@ -83,8 +83,12 @@ std::string payload_of(const Step& step);
 // One phase (job.phase); any thread; no Node-API.
 void execute(Job& job);
 // What a phase gave, on the main thread: the pending calls as an array of
-// {id, tool, args}, or the Result object (and the job lets go of its run).
+// {id, tool, args} (an approval also {kind, line, column}), or the Result
+// object (and the job lets go of its run).
 napi_value outcome(napi_env env, Job& job);
+// An answer index.js encoded as a decision: `ok` "approve", or "reject" with
+// the reason in `value`; nullopt when `ok` is a boolean (a tool's answer).
+std::optional<Decision> decision_of(napi_env env, napi_value ok, napi_value value);
 // The tagged external that owns `job` (collected with it).
 napi_value wrap_job(napi_env env, std::unique_ptr<Job> job);
 // The job behind such an external; a TypeError for anything else.

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -113,7 +114,19 @@ const OptionEntry kOptions[] = {
        o.run.turn_history = h.items();
      }},
     {"tools", [](napi_env env, napi_value v, ParsedOptions& o) { tools_of(env, v, o); }},
-    {"signal", [](napi_env, napi_value, ParsedOptions&) {}},  // index.js's
+    {"approval",
+     [](napi_env env, napi_value v, ParsedOptions& o) {
+       if (!is_array(env, v))
+         throw_type_error(env, "option approval must be an array of tool names");
+       HostValue names = to_host(env, v, "approval");
+       for (const HostValue& n : names.items()) {
+         if (n.kind() != HostValue::Kind::String || n.text().empty())
+           throw_type_error(env, "option approval must be an array of tool names");
+         o.approval.push_back(n.text());
+       }
+     }},
+    {"approver", [](napi_env, napi_value, ParsedOptions&) {}},  // index.js's
+    {"signal", [](napi_env, napi_value, ParsedOptions&) {}},    // index.js's
     {"signature", [](napi_env env, napi_value v,
                      ParsedOptions& o) { o.run.signature = text_of(env, v, "signature"); }},
     {"floatPrecision",
@@ -187,6 +200,12 @@ void parse_options(napi_env env, napi_value options, ParsedOptions& out) {
     if (type_of(env, value) == napi_undefined) return;  // as if absent
     entry->set(env, value, out);
   });
+  // The JS tools named in `approval` wait for a person's decision first.
+  for (const std::string& name : out.approval) {
+    if (std::find(out.tools.begin(), out.tools.end(), name) == out.tools.end())
+      throw_type_error(env, "option approval names " + name + ", which option tools does not give");
+    out.run.tools[name] = Tool{nullptr, false, false, true, true};
+  }
 }
 
 }  // namespace ptc::node

@@ -21,7 +21,8 @@ struct ParsedOptions {
   // The context as JSON text, when given as a string (run.context_json
   // points into it).
   std::shared_ptr<const std::string> context_json;
-  std::vector<std::string> tools;  // names, deferred in run.deferred_tools too
+  std::vector<std::string> tools;     // names, deferred in run.deferred_tools too
+  std::vector<std::string> approval;  // of those, the ones a person approves each call of
 };
 
 // `options` may be undefined or null (no options).
