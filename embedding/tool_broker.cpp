@@ -437,6 +437,16 @@ ToolResult call_host_tool(const Tool& tool, const HostValue& args) {
   }
 }
 
+bool needs_approval(const Tool& tool, const HostValue& args) {
+  if (tool.needs_approval) return true;
+  if (!tool.approval_when) return false;
+  try {
+    return tool.approval_when(args);
+  } catch (...) {
+    return true;  // fails closed
+  }
+}
+
 ToolResult rejected_call(std::string_view reason) {
   return ToolResult::failure(reason.empty() ? std::string(kRejected)
                                             : fmt::format("{}: {}", kRejected, reason));
@@ -572,7 +582,7 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
   auto t0 = std::chrono::steady_clock::now();
   ToolResult r;
   // A call pending for its answer when it was dumped was approved before.
-  if ((tool.needs_approval && source == AnswerSource::Live) ||
+  if ((source == AnswerSource::Live && needs_approval(tool, args)) ||
       source == AnswerSource::HostApproval) {
     std::optional<ToolResult> refused = refusal(ctx, entry, args, number);
     if (ctx.abandoned) return outcome;

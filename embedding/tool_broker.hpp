@@ -102,6 +102,10 @@ class ToolBroker {
 // failure (a tool without a function fails too).
 ToolResult call_host_tool(const Tool& tool, const HostValue& args);
 
+// Whether a call of `tool` with `args` needs a person's approval
+// (Tool::needs_approval, or Tool::approval_when; one that throws says yes).
+bool needs_approval(const Tool& tool, const HostValue& args);
+
 // A call that needs approval, before it runs: nullopt when `approver`
 // approves it, else the failure the call ends with (rejected, with the
 // person's reason; or no approver to ask: fails closed). An approver that

@@ -771,7 +771,7 @@ class IsolatedRun {
       if (it == options_.tools.end()) {
         r = call_host_tool(Tool{}, call.args);  // no function: its failure
       } else if (std::optional<ToolResult> refused =
-                     it->second.needs_approval
+                     needs_approval(it->second, call.args)
                          ? approval_gate(options_.approver,
                                          PendingCall{std::string(), call.tool, call.args,
                                                      PendingCall::Kind::Approval, SourceLoc{}})

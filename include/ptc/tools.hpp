@@ -57,6 +57,9 @@ struct Tool {
   // RunOptions::approver, and without one the call fails and the tool is not
   // called. A call answered from the tool cache runs nothing and asks no one.
   bool needs_approval = false;
+  // Decides per call, from its arguments, whether it needs approval as
+  // needs_approval does (tool/call: the upstream tool it names).
+  std::function<bool(const HostValue& args)> approval_when = nullptr;
 };
 
 // What a tool may ask about the call it is serving, while it runs (on the

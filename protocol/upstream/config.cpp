@@ -247,7 +247,8 @@ struct Parser {
                   "\"mcp_stdio\" or \"mcp_http\"");
     if (!only_keys(u, path,
                    {"transport", "command", "args", "env", "cwd", "cd", "description", "timeout_ms",
-                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools", "protocol"}))
+                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools", "approval",
+                    "protocol"}))
       return false;
     const HostValue* command = u.get("command");
     if (!command || command->kind() != Kind::String || command->text().empty())
@@ -324,15 +325,34 @@ struct Parser {
         out.read_only_tools.push_back(v->items()[i].text());
       }
     }
+    if (const HostValue* v = u.get("approval")) {
+      const char* shape = R"("always", or an array of tool name patterns ("write_*"))";
+      if (v->kind() == Kind::String) {
+        if (v->text() != "always")
+          return fail(path + ".approval", fmt::format("expected {}, got \"{}\"", shape, v->text()));
+        out.approval = {"*"};
+      } else {
+        if (!expect(*v, Kind::Vector, path + ".approval", shape)) return false;
+        for (size_t i = 0; i < v->items().size(); ++i) {
+          const HostValue& p = v->items()[i];
+          if (!expect(p, Kind::String, fmt::format("{}.approval[{}]", path, i), "a string"))
+            return false;
+          if (p.text().empty())
+            return fail(fmt::format("{}.approval[{}]", path, i), "an empty pattern");
+          out.approval.push_back(p.text());
+        }
+      }
+    }
     return true;
   }
 
   bool http_upstream(const std::string& path, const HostValue& u, UpstreamConfig& out) {
     allow_insecure_auth = false;
-    if (!only_keys(u, path,
-                   {"transport", "url", "headers", "static_headers", "auth", "allow_insecure_http",
-                    "allow_insecure_auth", "ca_file", "description", "timeout_ms",
-                    "handshake_timeout_ms", "max_response_bytes", "read_only_tools", "protocol"}))
+    if (!only_keys(
+            u, path,
+            {"transport", "url", "headers", "static_headers", "auth", "allow_insecure_http",
+             "allow_insecure_auth", "ca_file", "description", "timeout_ms", "handshake_timeout_ms",
+             "max_response_bytes", "read_only_tools", "approval", "protocol"}))
       return false;
     const HostValue* url = u.get("url");
     if (!url || url->kind() != Kind::String || url->text().empty())

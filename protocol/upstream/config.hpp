@@ -9,7 +9,8 @@
 //                         "args": ["server.js", "/tmp/x"],
 //                         "env": {"TOKEN": "${credential:gh}", "HOME": "${HOME}"},
 //                         "cwd": "/tmp", "timeout_ms": 5000,
-//                         "max_response_bytes": 2097152, "read_only_tools": ["read"]}}}
+//                         "max_response_bytes": 2097152, "read_only_tools": ["read"],
+//                         "approval": ["write_*", "delete_*"]}}}
 //
 // Every credential value is a secret: Redactor replaces it with [REDACTED] in
 // any text that leaves (logs, errors, values programs see).
@@ -60,6 +61,9 @@ struct UpstreamConfig {
   std::string protocol = "auto";
   size_t max_response_bytes = size_t{2} << 20;  // per reply, before decoding
   std::vector<std::string> read_only_tools;     // answered from the run's cache, like readOnlyHint
+  // Tools whose every call a person approves first, as glob patterns on
+  // their names ("write_*"; "always" in the file is "*").
+  std::vector<std::string> approval;
 };
 
 struct UpstreamsConfig {

@@ -1,5 +1,7 @@
 #include "protocol/upstream/upstreams.hpp"
 
+#include <fnmatch.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -76,6 +78,7 @@ std::shared_ptr<Upstreams> Upstreams::start(UpstreamsConfig config, bool require
     s.name = name;
     s.description = cfg.description;
     s.read_only = cfg.read_only_tools;
+    s.approval = cfg.approval;
     if (cfg.transport == "mcp_http")
       s.client = std::make_unique<HttpClient>(cfg, &ups->config_.redactor, log);
     else
@@ -142,6 +145,15 @@ bool Upstreams::read_only(const std::string& server, const std::string& tool) co
   if (it == servers_.end()) return false;
   const auto& ro = it->second.read_only;
   return std::find(ro.begin(), ro.end(), tool) != ro.end();
+}
+
+bool Upstreams::needs_approval(std::string_view server, std::string_view tool) const {
+  auto it = servers_.find(std::string(server));
+  if (it == servers_.end()) return false;
+  std::string name(tool);
+  for (const std::string& pattern : it->second.approval)
+    if (fnmatch(pattern.c_str(), name.c_str(), FNM_NOESCAPE) == 0) return true;
+  return false;
 }
 
 HostValue Upstreams::call(const std::string& server, const std::string& tool, const HostValue& args,
@@ -362,6 +374,13 @@ void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
   Tool call;
   call.fn = CallTool{upstreams, std::make_shared<RunState>(), limits};
   call.cooperative = true;  // Upstreams::call runs a blocking client's request apart itself
+  call.approval_when = [upstreams](const HostValue& args) {
+    const HostValue* server = args.get("server");
+    const HostValue* tool = args.get("tool");
+    return server && tool && server->kind() == HostValue::Kind::String &&
+           tool->kind() == HostValue::Kind::String &&
+           upstreams->needs_approval(server->text(), tool->text());
+  };
   options.tools["call"] = std::move(call);
   Tool servers;
   servers.fn = ServersTool{upstreams};

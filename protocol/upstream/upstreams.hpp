@@ -40,6 +40,7 @@ class Upstreams {
     std::unique_ptr<UpstreamClient> client;
     std::map<std::string, HostValue> tools;  // the frozen catalog: tools/list entries by name
     std::vector<std::string> read_only;
+    std::vector<std::string> approval;  // glob patterns of the tools a person approves
   };
 
   // Starts every upstream (in parallel) and reads its catalog. One that fails
@@ -59,6 +60,9 @@ class Upstreams {
                  Clock::time_point deadline, const std::function<bool()>& cancelled,
                  std::string* programmer_error) const;
   bool read_only(const std::string& server, const std::string& tool) const;
+  // Whether a person approves each call of the tool (the config's approval
+  // patterns).
+  bool needs_approval(std::string_view server, std::string_view tool) const;
   // (tool/servers)
   HostValue describe_servers() const;
   // The frozen catalog, for (dir ...), (doc ...), (meta ...) and (apropos ...).
@@ -73,7 +77,9 @@ class Upstreams {
 
 // Adds tool/call and tool/servers to `options.tools`, with a fresh per-run
 // call counter and read-only cache, and the catalog to options.tool_catalog:
-// call once per run. Throws LispError (args_error) when a host tool of
+// call once per run. A tool/call of an upstream tool whose name matches its
+// server's approval patterns waits for a person's approval
+// (Tool::approval_when). Throws LispError (args_error) when a host tool of
 // `options.tools` is named call or servers (host_tool_conflict says so).
 void attach(RunOptions& options, std::shared_ptr<const Upstreams> upstreams,
             UpstreamLimits limits = {});

@@ -63,3 +63,71 @@ TEST(AttachUpstreams, RefusesAHostToolNamedCallOrServers) {
 
 }  // namespace
 }  // namespace ptc
+
+namespace ptc {
+namespace {
+
+// An upstream whose tools matching its approval patterns wait for a person:
+// blocking-upstream.py's "size" needs approval ("si*"), "late" does not.
+TEST(AttachUpstreams, ToolsMatchingTheApprovalPatternsWaitForAPerson) {
+  std::string json = R"({"upstreams": {"b": {"transport": "mcp_stdio", "command": "python3",
+      "args": [")" PTC_SOURCE_DIR R"(/tests/mcp/node/lib/blocking-upstream.py"],
+      "approval": ["si*", "nev?r"]}}})";
+  UpstreamStart started = start_upstreams_from_json(json, true);
+  ASSERT_TRUE(started.servers) << (started.errors.empty() ? "" : started.errors[0]);
+  RunOptions options;
+  attach_upstreams(options, started.servers);
+  const char* size = R"((tool/call {:server "b" :tool "size" :args {:message "abc"}}))";
+  const char* late = R"((:ok (tool/call {:server "b" :tool "late" :args {:ms 1 :bytes 2}})))";
+
+  // Not named by a pattern: no one is asked.
+  Step step = run(late, options);
+  ASSERT_TRUE(step.ok) << step.error.describe();
+  EXPECT_EQ(step.printed, "true");
+  // Named: fails closed without an approver, and the upstream is not called.
+  step = run(size, options);
+  EXPECT_EQ(step.error.kind, ErrorKind::ToolError);
+  EXPECT_NE(step.error.message.find("tool/call was not called"), std::string::npos)
+      << step.error.message;
+  EXPECT_TRUE(step.tool_calls.empty() || step.tool_calls[0].error.find("not approved") == 0);
+
+  std::vector<PendingCall> asked;
+  options.approver = [&](const PendingCall& call) {
+    asked.push_back(call);
+    return Decision::approve();
+  };
+  step = run(size, options);
+  ASSERT_TRUE(step.ok) << step.error.describe();
+  EXPECT_NE(step.printed.find(":ok true"), std::string::npos) << step.printed;
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0].tool, "call");
+  EXPECT_EQ(asked[0].args.get("tool")->text(), "size");
+
+  // An execution suspends there, with the upstream tool in the arguments.
+  options.approver = nullptr;
+  Execution e = start(size, options);
+  ASSERT_EQ(e.pending().size(), 1u);
+  EXPECT_EQ(e.pending()[0].kind, PendingCall::Kind::Approval);
+  e.resume({{"c0", Decision::reject("not this one")}});
+  EXPECT_EQ(e.step().error.message, "tool/call was rejected: not this one");
+}
+
+TEST(UpstreamApprovalConfig, AlwaysOrPatternsElseAPreciseError) {
+  auto bad = [](const char* approval) {
+    std::string json =
+        std::string(
+            R"({"upstreams": {"b": {"transport": "mcp_stdio", "command": "x", "approval": )") +
+        approval + "}}}";
+    UpstreamStart start = start_upstreams_from_json(json);
+    return start.errors.empty() ? std::string() : start.errors[0];
+  };
+  EXPECT_NE(bad(R"("sometimes")").find(R"(upstreams.b.approval: expected "always")"),
+            std::string::npos)
+      << bad(R"("sometimes")");
+  EXPECT_NE(bad("[1]").find("upstreams.b.approval[0]"), std::string::npos) << bad("[1]");
+  EXPECT_NE(bad(R"([""])").find("an empty pattern"), std::string::npos);
+  EXPECT_NE(bad("true").find("upstreams.b.approval"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptc
