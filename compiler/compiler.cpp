@@ -367,6 +367,9 @@ void ArityCompiler::compile(Node* n, uint32_t dst) {
       auto* t = static_cast<ToolCallNode*>(n);
       compile(t->args, dst);
       emit(Instr::abx(Op::TOOL, dst, constant(pc_.ctx_.string(t->tool))), loc);
+      if (std::find(pc_.out_->tools.begin(), pc_.out_->tools.end(), t->tool) ==
+          pc_.out_->tools.end())
+        pc_.out_->tools.emplace_back(t->tool);
       return;
     }
     case NodeKind::Return:

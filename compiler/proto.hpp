@@ -125,6 +125,7 @@ struct CompiledProgram {
   std::vector<std::string> globals;    // names, indexed by global id
   std::vector<bool> global_defined;    // the program contains a def of it
   std::vector<std::string> data_keys;  // context keys the program reads (data/x)
+  std::vector<std::string> tools;      // the tools it calls (tool/x), in order of first call site
 };
 
 // FnHeader::restorer_source of every compiled function (restorer.cpp).

@@ -19,6 +19,7 @@
 #include "embedding/run_telemetry.hpp"
 #include "embedding/shared_inputs.hpp"
 #include "embedding/tool_broker.hpp"
+#include "embedding/validators.hpp"
 #include "frontend/analyzer.hpp"
 #include "frontend/reader.hpp"
 #include "include/ptc/ptc.hpp"
@@ -393,7 +394,8 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
     ctx.cap_deadlines(started + std::chrono::microseconds(options.attempt_us));
   CurrentRun current(ctx);
   ToolBroker tools(options.tools, options.deferred_tools, ctx.limits, ctx, options.tool_cache,
-                   execution, execution ? execution->first_ledger_seq() : 0, &options.approver);
+                   execution, execution ? execution->first_ledger_seq() : 0, &options.approver,
+                   &options.validate_tool_call);
   std::optional<BranchExecutor> parallel;  // on the stack: every run has one
   struct Collect {  // whatever happens, prints and the ledgers reach the step
     Ctx& ctx;
@@ -418,6 +420,7 @@ void execute(std::string_view source, const Program* program, const RunOptions& 
   std::unique_ptr<CompiledProgram> compiled_here;
   const CompiledProgram* code = compile_or_reuse(ctx, source, program, options, memory,
                                                  memory_functions, compiled_here, started);
+  if (options.validate_program) check_program(source, *code, options.validate_program);
   // What the program makes is collected from here on; what compiling made
   // stays (runtime/arena.hpp).
   ctx.start_collecting();

@@ -421,6 +421,8 @@ bool listed(const std::vector<std::string>& names, std::string_view name) {
 // one could be asked.
 constexpr std::string_view kRejected = "rejected";
 constexpr std::string_view kNotApproved = "not approved";
+// ... and when the host's tool-call validator refused it.
+constexpr std::string_view kRefused = "refused";
 
 // A tool only named in RunOptions::deferred_tools.
 const Tool kDeferredTool{nullptr, false, false, true};
@@ -459,6 +461,20 @@ ToolResult unapproved_call() {
       kNotApproved));
 }
 
+std::optional<ToolResult> validation_gate(const ToolCallValidator& validate,
+                                          const PendingCall& call) {
+  std::optional<std::string> refused;
+  try {
+    refused = validate(call);
+  } catch (const std::exception& e) {
+    refused = fmt::format("the tool-call validator failed: {}", e.what());
+  } catch (...) {
+    refused = "the tool-call validator failed";
+  }
+  if (!refused) return std::nullopt;
+  return ToolResult::failure(fmt::format("{}: {}", kRefused, *refused));
+}
+
 std::optional<ToolResult> approval_gate(const Approver& approver, const PendingCall& call) {
   if (!approver) return unapproved_call();
   try {
@@ -486,6 +502,12 @@ void throw_tool_failure(std::string_view tool, std::string_view error) {
                 "a person rejected this call: do not make it again unchanged; change what they "
                 "objected to, or go on without it");
   }
+  if (starts(kRefused))
+    throw_error(ErrorKind::ToolError,
+                fmt::format("tool/{} was refused: {}", tool,
+                            error.substr(std::min(error.size(), kRefused.size() + 2))),
+                "the host does not allow this call: change what the refusal names, or go on "
+                "without it");
   if (starts(kNotApproved))
     throw_error(ErrorKind::ToolError,
                 fmt::format("tool/{} was not called: {}", tool,
@@ -581,17 +603,26 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
   }
   auto t0 = std::chrono::steady_clock::now();
   ToolResult r;
+  auto refuse = [&](ToolResult failure) {
+    outcome.duration_ms = ms_since(t0);
+    outcome.ok = false;
+    outcome.error = std::move(failure.error);
+    return outcome;
+  };
+  // The host's validator first; a call pending when it was dumped passed it.
+  if (source == AnswerSource::Live && validator_ && *validator_) {
+    PendingCall call{execution_ ? call_id(ctx.place.path, number) : std::string(), entry.name, args,
+                     PendingCall::Kind::Call, ctx.tool_call_loc};
+    std::optional<ToolResult> refused;
+    coop::run_blocking([&] { refused = validation_gate(*validator_, call); });
+    if (refused) return refuse(std::move(*refused));
+  }
   // A call pending for its answer when it was dumped was approved before.
   if ((source == AnswerSource::Live && needs_approval(tool, args)) ||
       source == AnswerSource::HostApproval) {
     std::optional<ToolResult> refused = refusal(ctx, entry, args, number);
     if (ctx.abandoned) return outcome;
-    if (refused) {
-      outcome.duration_ms = ms_since(t0);
-      outcome.ok = false;
-      outcome.error = std::move(refused->error);
-      return outcome;
-    }
+    if (refused) return refuse(std::move(*refused));
   }
   if (source == AnswerSource::Host || defers_tool(tools_, deferred_, entry.name)) {
     if (!execution_)

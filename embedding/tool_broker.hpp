@@ -27,14 +27,16 @@ class ToolBroker {
   // its heap, whichever branch makes the call. With `execution`, deferred
   // tools wait for the host and every call's outcome is journaled (or, when
   // the execution replays, taken from its journal).
-  // `approver` (may be empty) decides approvals in place.
+  // `approver` (may be empty) decides approvals in place; `validator` (may
+  // be empty) may refuse any call before it.
   ToolBroker(const Tools& tools, const std::vector<std::string>& deferred, const Limits& limits,
              Ctx& run, std::shared_ptr<ToolCache> shared_cache = nullptr,
              ExecutionState* execution = nullptr, uint64_t first_ledger_seq = 0,
-             const Approver* approver = nullptr)
+             const Approver* approver = nullptr, const ToolCallValidator* validator = nullptr)
       : tools_(tools),
         deferred_(deferred),
         approver_(approver),
+        validator_(validator),
         limits_(limits),
         run_(run),
         cache_(std::move(shared_cache)),
@@ -83,6 +85,7 @@ class ToolBroker {
   const Tools& tools_;
   const std::vector<std::string>& deferred_;
   const Approver* approver_;
+  const ToolCallValidator* validator_;
   const Limits& limits_;
   Ctx& run_;
   std::atomic<uint32_t> calls_{0};
@@ -114,6 +117,10 @@ std::optional<ToolResult> approval_gate(const Approver& approver, const PendingC
 // The failure of a call a person rejected, and of one nobody could approve.
 ToolResult rejected_call(std::string_view reason);
 ToolResult unapproved_call();
+// A host's tool-call validator on a call: nullopt when it lets the call go
+// on, else the failure the call ends with (one that throws refuses).
+std::optional<ToolResult> validation_gate(const ToolCallValidator& validate,
+                                          const PendingCall& call);
 
 // The tool_error of a call that failed with `error`: a rejection reads as
 // one, with a hint to match.

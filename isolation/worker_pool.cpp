@@ -31,6 +31,7 @@
 #include "embedding/run_telemetry.hpp"
 #include "embedding/shared_inputs.hpp"
 #include "embedding/tool_broker.hpp"
+#include "embedding/validators.hpp"
 #include "include/ptc/ptc.hpp"
 #include "isolation/control.hpp"
 #include "isolation/cpu_handoff.hpp"
@@ -770,6 +771,13 @@ class IsolatedRun {
       ToolResult r;
       if (it == options_.tools.end()) {
         r = call_host_tool(Tool{}, call.args);  // no function: its failure
+      } else if (std::optional<ToolResult> invalid =
+                     options_.validate_tool_call
+                         ? validation_gate(options_.validate_tool_call,
+                                           PendingCall{std::string(), call.tool, call.args,
+                                                       PendingCall::Kind::Call, SourceLoc{}})
+                         : std::nullopt) {
+        r = std::move(*invalid);  // the host's validator refused it
       } else if (std::optional<ToolResult> refused =
                      needs_approval(it->second, call.args)
                          ? approval_gate(options_.approver,
@@ -905,6 +913,15 @@ Step WorkerPool::run(std::string_view source, const RunOptions& options) {
   TelemetryEvent event = report_run_start(source, options, start);
   Step step;
   try {
+    // The program validator is the host's: it judges the program compiled
+    // here (one that does not compile is the worker's to report).
+    if (options.validate_program) {
+      std::shared_ptr<const Program> program;
+      try {
+        program = compile(source, options);
+      } catch (const LispError&) {}
+      if (program) check_program(source, *program->code, options.validate_program);
+    }
     bool alone = false;
     std::unique_ptr<Worker> worker = s.acquire(alone);
     bool healthy = false;

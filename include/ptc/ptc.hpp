@@ -107,6 +107,23 @@ struct Answer {
 };
 using Answers = std::map<std::string, Answer, std::less<>>;
 
+// ---------------------------------------------------------------- validators
+
+// What a program uses, for a host's program validator: the tools it calls
+// and the context keys it reads (data/x), each once, in source order.
+struct ProgramAnalysis {
+  std::vector<std::string> tools;
+  std::vector<std::string> data_keys;
+};
+// Host policy hooks (RunOptions::validate_program, validate_tool_call):
+// nullopt lets the program or the call go on; a text refuses it, and is the
+// feedback the program's author (the model) reads. A validator that throws
+// refuses (fails closed). Called on the run's thread (a call's, under pmap:
+// several at once).
+using ProgramValidator =
+    std::function<std::optional<std::string>(std::string_view source, const ProgramAnalysis&)>;
+using ToolCallValidator = std::function<std::optional<std::string>(const PendingCall& call)>;
+
 // ---------------------------------------------------------------- run
 
 // Options of one run; defaults are PtcRunner's (seed 001, spec §15.2).
@@ -135,6 +152,14 @@ struct RunOptions {
   // host: ptc::run needs it for such calls (without it they fail and the
   // tool is not called); an execution with it does not suspend for them.
   Approver approver;
+  // Before the program runs (after it compiles): a refusal fails the run
+  // with validation_error, "the host refused the program: <feedback>", and
+  // nothing runs.
+  ProgramValidator validate_program;
+  // Before each tool call (before its approval): a refusal fails the call
+  // with a tool_error "tool/<name> was refused: <feedback>"; the tool does
+  // not run.
+  ToolCallValidator validate_tool_call;
   // When set, cacheable tools read and write this cache instead of one of
   // the run's own (entries added by the run are charged to its heap).
   std::shared_ptr<ToolCache> tool_cache;

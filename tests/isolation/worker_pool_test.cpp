@@ -326,6 +326,35 @@ TEST(WorkerPool, ToolsThatNeedApprovalAskTheHostsApprover) {
   EXPECT_EQ(calls.load(), 1);
 }
 
+TEST(WorkerPool, TheHostsValidatorsJudgeIsolatedRuns) {
+  auto pool = make_pool(1);
+  RunOptions o = isolated(pool);
+  std::atomic<int> calls{0};
+  o.tools["read"] = ptc::Tool{[&](const HostValue&) {
+    ++calls;
+    return ToolResult::success(HostValue::integer(1));
+  }};
+  o.validate_program = [](std::string_view,
+                          const ptc::ProgramAnalysis& a) -> std::optional<std::string> {
+    if (std::find(a.data_keys.begin(), a.data_keys.end(), "secret") != a.data_keys.end())
+      return "no data/secret";
+    return std::nullopt;
+  };
+  o.validate_tool_call = [](const ptc::PendingCall& call) -> std::optional<std::string> {
+    if (call.args.get("all")) return "not all at once";
+    return std::nullopt;
+  };
+  Step s = ptc::run("(println 1) data/secret", o);
+  EXPECT_EQ(s.error.kind, ErrorKind::ValidationError);
+  EXPECT_EQ(s.error.message, "the host refused the program: no data/secret");
+  EXPECT_TRUE(s.prints.empty());
+  s = ptc::run("(tool/read {:all true})", o);
+  EXPECT_EQ(s.error.message, "tool/read was refused: not all at once");
+  s = ptc::run("(tool/read {})", o);
+  ASSERT_TRUE(s.ok) << s.error.describe();
+  EXPECT_EQ(calls.load(), 1);
+}
+
 TEST(WorkerPool, CancelReachesTheWorker) {
   auto pool = make_pool(1);
   RunOptions o = isolated(pool);
