@@ -18,37 +18,36 @@ struct SourceLoc {
   bool known() const { return line != 0; }
 };
 
-#define PTC_ERROR_KINDS(X)                                                               \
-  X(ParseError, "parse_error")                 /* reader: invalid syntax */              \
-  X(InvalidForm, "invalid_form")               /* analyzer: bad form shape */            \
-  X(InvalidArity, "invalid_arity")             /* analyzer: special form arity */        \
-  X(UnboundVar, "unbound_var")                 /* unknown or unbound symbol */           \
-  X(InvalidPlaceholder, "invalid_placeholder") /* bad % in #() */                        \
-  X(UnsupportedPattern, "unsupported_pattern") /* destructuring shape */                 \
-  X(TypeError, "type_error")                                                             \
-  X(ArithmeticError, "arithmetic_error")                                                 \
-  X(ArityError, "arity_error") /* runtime call with wrong argc */                        \
-  X(NotCallable, "not_callable")                                                         \
-  X(DestructureError, "destructure_error")                                               \
-  X(RuntimeError, "runtime_error")                                                       \
-  X(UnknownTool, "unknown_tool")                                                         \
-  X(ToolError, "tool_error")                                                             \
-  X(UnsupportedMethod, "unsupported_method")                                             \
-  X(LoopLimitExceeded, "loop_limit_exceeded")                                            \
-  X(CallDepthExceeded, "call_depth_exceeded")                                            \
-  X(Timeout, "timeout")                                                                  \
-  X(Cancelled, "cancelled") /* the host (or a failing sibling branch) stopped it */      \
-  X(MemoryLimit, "memory_limit")                                                         \
-  X(SymbolLimit, "symbol_limit_exceeded")                                                \
-  X(ProgramTooLarge, "program_too_large")                                                \
-  X(ToolCallLimitExceeded, "tool_call_limit_exceeded")                                   \
-  X(ParallelCapacityExceeded, "parallel_capacity_exceeded")                              \
-  X(ArgsError, "args_error")             /* malformed request around the program */      \
-  X(ValidationError, "validation_error") /* result does not match the signature, or */   \
-  /* the host's program validator refused the program */                                 \
-  X(Fail, "fail")                              /* the program called (fail v) */         \
-  X(SnapshotError, "snapshot_error")           /* bytes that are not a valid snapshot */ \
-  X(SnapshotDivergence, "snapshot_divergence") /* a replay left its journal */           \
+#define PTC_ERROR_KINDS(X)                                                                \
+  X(ParseError, "parse_error")                 /* reader: invalid syntax */               \
+  X(InvalidForm, "invalid_form")               /* analyzer: bad form shape */             \
+  X(InvalidArity, "invalid_arity")             /* analyzer: special form arity */         \
+  X(UnboundVar, "unbound_var")                 /* unknown or unbound symbol */            \
+  X(InvalidPlaceholder, "invalid_placeholder") /* bad % in #() */                         \
+  X(UnsupportedPattern, "unsupported_pattern") /* destructuring shape */                  \
+  X(TypeError, "type_error")                                                              \
+  X(ArithmeticError, "arithmetic_error")                                                  \
+  X(ArityError, "arity_error") /* runtime call with wrong argc */                         \
+  X(NotCallable, "not_callable")                                                          \
+  X(DestructureError, "destructure_error")                                                \
+  X(RuntimeError, "runtime_error")                                                        \
+  X(UnknownTool, "unknown_tool")                                                          \
+  X(ToolError, "tool_error")                                                              \
+  X(UnsupportedMethod, "unsupported_method")                                              \
+  X(LoopLimitExceeded, "loop_limit_exceeded")                                             \
+  X(CallDepthExceeded, "call_depth_exceeded")                                             \
+  X(Timeout, "timeout")                                                                   \
+  X(Cancelled, "cancelled") /* the host (or a failing sibling branch) stopped it */       \
+  X(MemoryLimit, "memory_limit")                                                          \
+  X(SymbolLimit, "symbol_limit_exceeded")                                                 \
+  X(ProgramTooLarge, "program_too_large")                                                 \
+  X(ToolCallLimitExceeded, "tool_call_limit_exceeded")                                    \
+  X(ParallelCapacityExceeded, "parallel_capacity_exceeded")                               \
+  X(ArgsError, "args_error")                   /* malformed request around the program */ \
+  X(ValidationError, "validation_error")       /* signature mismatch, or host refused */  \
+  X(Fail, "fail")                              /* the program called (fail v) */          \
+  X(SnapshotError, "snapshot_error")           /* bytes that are not a valid snapshot */  \
+  X(SnapshotDivergence, "snapshot_divergence") /* a replay left its journal */            \
   X(InternalError, "internal_error")           /* the engine failed: an isolated worker died */
 
 enum class ErrorKind : uint8_t {
