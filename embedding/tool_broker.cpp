@@ -489,33 +489,45 @@ std::optional<ToolResult> approval_gate(const Approver& approver, const PendingC
 }
 
 void throw_tool_failure(std::string_view tool, std::string_view error) {
-  auto starts = [&](std::string_view word) {
-    return error.substr(0, word.size()) == word &&
-           (error.size() == word.size() || error[word.size()] == ':');
+  // A gate's failure ("<word>: <why>") reads as what the gate did.
+  struct Gate {
+    std::string_view word;
+    const char* did;         // "tool/x <did>: <why>"
+    const char* did_no_why;  // "tool/x <did_no_why>" when there is no why (nullptr: as did)
+    const char* hint;
   };
-  if (starts(kRejected)) {
-    std::string_view reason = error.substr(std::min(error.size(), kRejected.size() + 2));
+  static constexpr Gate kGates[] = {
+      {kRejected, "was rejected", "was rejected by the person who approves it",
+       "a person rejected this call: do not make it again unchanged; change what they objected "
+       "to, or go on without it"},
+      {kRefused, "was refused", nullptr,
+       "the host does not allow this call: change what the refusal names, or go on without it"},
+      {kNotApproved, "was not called", nullptr,
+       "the host must run the program as an execution (ptc::start), which waits for a person's "
+       "decision, or give the run an approver"},
+  };
+  for (const Gate& g : kGates) {
+    if (error.substr(0, g.word.size()) != g.word ||
+        (error.size() != g.word.size() && error[g.word.size()] != ':'))
+      continue;
+    std::string_view why = error.substr(std::min(error.size(), g.word.size() + 2));
     throw_error(ErrorKind::ToolError,
-                reason.empty()
-                    ? fmt::format("tool/{} was rejected by the person who approves it", tool)
-                    : fmt::format("tool/{} was rejected: {}", tool, reason),
-                "a person rejected this call: do not make it again unchanged; change what they "
-                "objected to, or go on without it");
+                why.empty() && g.did_no_why ? fmt::format("tool/{} {}", tool, g.did_no_why)
+                                            : fmt::format("tool/{} {}: {}", tool, g.did, why),
+                g.hint);
   }
-  if (starts(kRefused))
-    throw_error(ErrorKind::ToolError,
-                fmt::format("tool/{} was refused: {}", tool,
-                            error.substr(std::min(error.size(), kRefused.size() + 2))),
-                "the host does not allow this call: change what the refusal names, or go on "
-                "without it");
-  if (starts(kNotApproved))
-    throw_error(ErrorKind::ToolError,
-                fmt::format("tool/{} was not called: {}", tool,
-                            error.substr(std::min(error.size(), kNotApproved.size() + 2))),
-                "the host must run the program as an execution (ptc::start), which waits for a "
-                "person's decision, or give the run an approver");
   throw_error(ErrorKind::ToolError, fmt::format("tool/{} failed: {}", tool, error),
               "check the arguments against the tool's description");
+}
+
+std::optional<ToolResult> gate_in_host(const RunOptions& options, const Tool& tool,
+                                       PendingCall call) {
+  if (options.validate_tool_call)
+    if (std::optional<ToolResult> refused = validation_gate(options.validate_tool_call, call))
+      return refused;
+  if (!needs_approval(tool, call.args)) return std::nullopt;
+  call.kind = PendingCall::Kind::Approval;
+  return approval_gate(options.approver, call);
 }
 
 bool defers_tool(const Tools& tools, const std::vector<std::string>& deferred,
@@ -611,8 +623,7 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
   };
   // The host's validator first; a call pending when it was dumped passed it.
   if (source == AnswerSource::Live && validator_ && *validator_) {
-    PendingCall call{execution_ ? call_id(ctx.place.path, number) : std::string(), entry.name, args,
-                     PendingCall::Kind::Call, ctx.tool_call_loc};
+    PendingCall call = hook_call(ctx, entry, args, number, PendingCall::Kind::Call);
     std::optional<ToolResult> refused;
     coop::run_blocking([&] { refused = validation_gate(*validator_, call); });
     if (refused) return refuse(std::move(*refused));
@@ -649,11 +660,16 @@ ToolBroker::ToolOutcome ToolBroker::obtain(Ctx& ctx, const Tool& tool, const Too
   return outcome;
 }
 
+PendingCall ToolBroker::hook_call(const Ctx& ctx, const ToolCall& entry, const HostValue& args,
+                                  uint32_t number, PendingCall::Kind kind) const {
+  return PendingCall{execution_ ? call_id(ctx.place.path, number) : std::string(), entry.name, args,
+                     kind, ctx.tool_call_loc};
+}
+
 std::optional<ToolResult> ToolBroker::refusal(Ctx& ctx, const ToolCall& entry,
                                               const HostValue& args, uint32_t number) {
   if (approver_ && *approver_) {
-    PendingCall call{execution_ ? call_id(ctx.place.path, number) : std::string(), entry.name, args,
-                     PendingCall::Kind::Approval, ctx.tool_call_loc};
+    PendingCall call = hook_call(ctx, entry, args, number, PendingCall::Kind::Approval);
     std::optional<ToolResult> refused;
     coop::run_blocking([&] { refused = approval_gate(*approver_, call); });
     return refused;

@@ -72,6 +72,10 @@ class ToolBroker {
   // the execution (it suspends); without either the call fails closed.
   std::optional<ToolResult> refusal(Ctx& ctx, const ToolCall& entry, const HostValue& args,
                                     uint32_t number);
+  // The call as a host's validator or approver sees it (no id outside an
+  // execution).
+  PendingCall hook_call(const Ctx& ctx, const ToolCall& entry, const HostValue& args,
+                        uint32_t number, PendingCall::Kind kind) const;
   Value settle(Ctx& ctx, const Tool& tool, ToolCall& entry, ToolOutcome& outcome);
   // Brings a successful answer into the run and records the call.
   Value finish(Ctx& ctx, ToolCall& entry, const ToolOutcome& outcome);
@@ -121,6 +125,12 @@ ToolResult unapproved_call();
 // on, else the failure the call ends with (one that throws refuses).
 std::optional<ToolResult> validation_gate(const ToolCallValidator& validate,
                                           const PendingCall& call);
+
+// The host's gates on a call it makes for an isolated run, whose worker can
+// neither ask nor skip them: the tool-call validator, then (for a tool that
+// needs it) the approver. nullopt when the tool may run, else the failure.
+std::optional<ToolResult> gate_in_host(const RunOptions& options, const Tool& tool,
+                                       PendingCall call);
 
 // The tool_error of a call that failed with `error`: a rejection reads as
 // one, with a hint to match.

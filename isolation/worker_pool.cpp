@@ -192,6 +192,8 @@ struct WorkerPool::State {
   pid_t launcher = -1;
   int control = -1;
   bool namespaces = false;
+  // Programs compiled here for the host's program validator.
+  ProgramCache validated{64, size_t{16} << 20};
 
   mutable std::mutex mutex;
   std::condition_variable changed;
@@ -771,22 +773,11 @@ class IsolatedRun {
       ToolResult r;
       if (it == options_.tools.end()) {
         r = call_host_tool(Tool{}, call.args);  // no function: its failure
-      } else if (std::optional<ToolResult> invalid =
-                     options_.validate_tool_call
-                         ? validation_gate(options_.validate_tool_call,
-                                           PendingCall{std::string(), call.tool, call.args,
-                                                       PendingCall::Kind::Call, SourceLoc{}})
-                         : std::nullopt) {
-        r = std::move(*invalid);  // the host's validator refused it
       } else if (std::optional<ToolResult> refused =
-                     needs_approval(it->second, call.args)
-                         ? approval_gate(options_.approver,
-                                         PendingCall{std::string(), call.tool, call.args,
-                                                     PendingCall::Kind::Approval, SourceLoc{}})
-                         : std::nullopt) {
-        // Decided here, where the approver is: the worker's proxy of the
-        // tool cannot ask anyone (nor skip the question).
-        r = std::move(*refused);
+                     gate_in_host(options_, it->second,
+                                  PendingCall{std::string(), call.tool, call.args,
+                                              PendingCall::Kind::Call, SourceLoc{}})) {
+        r = std::move(*refused);  // the host's validator or approver said no
       } else {
         ParentToolCall context(stopped_, options_.cancel, watch_.deadline_now(pool_.watch_mutex));
         const ToolCallContext* saved = exchange_current_tool_call(&context);
@@ -914,11 +905,12 @@ Step WorkerPool::run(std::string_view source, const RunOptions& options) {
   Step step;
   try {
     // The program validator is the host's: it judges the program compiled
-    // here (one that does not compile is the worker's to report).
+    // here, once per source (one that does not compile is the worker's to
+    // report).
     if (options.validate_program) {
       std::shared_ptr<const Program> program;
       try {
-        program = compile(source, options);
+        program = s.validated.get(source, options);
       } catch (const LispError&) {}
       if (program) check_program(source, *program->code, options.validate_program);
     }
