@@ -392,12 +392,28 @@ function encodeDecision(d) {
   return [d[kDecision], d[kDecision] === 'reject' ? d.reason : null];
 }
 
-// Asks `approver` about each approval of `pending` (none given: each is
-// rejected, failing closed); answers the other calls with `tools`.
-function answerAll(tools, approver, pending, what) {
+// The places in `pending` of its approvals and of its other calls.
+function byKind(pending) {
   const approvals = [];
   const calls = [];
   pending.forEach((c, i) => (c.kind === 'approval' ? approvals : calls).push(i));
+  return [approvals, calls];
+}
+
+// The (oks, values) of every pending call, in its order, from the
+// approvals' decisions and the other calls' answers.
+function merged(n, approvals, decisions, calls, callOks, callValues) {
+  const oks = new Array(n);
+  const values = new Array(n);
+  approvals.forEach((at, k) => ([oks[at], values[at]] = encodeDecision(decisions[k])));
+  calls.forEach((at, k) => ([oks[at], values[at]] = [callOks[k], callValues[k]]));
+  return [oks, values];
+}
+
+// Asks `approver` about each approval of `pending` (none given: each is
+// rejected, failing closed); answers the other calls with `tools`.
+function answerAll(tools, approver, pending, what) {
+  const [approvals, calls] = byKind(pending);
   const asked = approvals.map((i) => {
     if (approver === undefined) return Promise.resolve(reject(`${what} was given no approver`));
     try {
@@ -407,50 +423,27 @@ function answerAll(tools, approver, pending, what) {
       return Promise.resolve(reject(`the approver failed: ${messageOf(e)}`));
     }
   });
-  // callTools of nothing would never settle
-  const answered = calls.length > 0 ? callTools(tools, calls.map((i) => pending[i]))
-    : Promise.resolve([[], []]);
-  return Promise.all([Promise.all(asked), answered]).then(([decisions, [callOks, callValues]]) => {
-    const oks = new Array(pending.length);
-    const values = new Array(pending.length);
-    approvals.forEach((at, k) => ([oks[at], values[at]] = encodeDecision(decisions[k])));
-    calls.forEach((at, k) => ([oks[at], values[at]] = [callOks[k], callValues[k]]));
-    return [oks, values];
-  });
+  const answered = callTools(tools, calls.map((i) => pending[i]));
+  return Promise.all([Promise.all(asked), answered]).then(([decisions, [callOks, callValues]]) =>
+    merged(pending.length, approvals, decisions, calls, callOks, callValues));
 }
 
 // The same on the calling thread: the approver must answer synchronously.
 function answerAllSync(tools, approver, pending, what) {
-  const calls = pending.filter((c) => c.kind !== 'approval');
-  const [callOks, callValues] = callToolsSync(tools, calls, what);
-  const oks = new Array(pending.length);
-  const values = new Array(pending.length);
-  let k = 0;
-  pending.forEach((c, i) => {
-    if (c.kind !== 'approval') {
-      [oks[i], values[i]] = [callOks[k], callValues[k]];
-      k++;
-      return;
+  const [approvals, calls] = byKind(pending);
+  const [callOks, callValues] = callToolsSync(tools, calls.map((i) => pending[i]), what);
+  const decisions = approvals.map((i) => {
+    if (approver === undefined) return reject(`${what} was given no approver`);
+    try {
+      const v = approver(pending[i]);
+      if (!isThenable(v)) return decisionOf(v);
+      Promise.resolve(v).catch(() => {}); // never an unhandled rejection
+      return reject(`the approver returned a Promise: ${what} needs a synchronous approver`);
+    } catch (e) {
+      return reject(`the approver failed: ${messageOf(e)}`);
     }
-    let d;
-    if (approver === undefined) {
-      d = reject(`${what} was given no approver`);
-    } else {
-      try {
-        const v = approver(c);
-        if (isThenable(v)) {
-          Promise.resolve(v).catch(() => {}); // never an unhandled rejection
-          d = reject(`the approver returned a Promise: ${what} needs a synchronous approver`);
-        } else {
-          d = decisionOf(v);
-        }
-      } catch (e) {
-        d = reject(`the approver failed: ${messageOf(e)}`);
-      }
-    }
-    [oks[i], values[i]] = encodeDecision(d);
   });
-  return [oks, values];
+  return merged(pending.length, approvals, decisions, calls, callOks, callValues);
 }
 
 function callTools(tools, pending) {
@@ -459,6 +452,7 @@ function callTools(tools, pending) {
   const values = new Array(n);
   let left = n;
   return new Promise((resolve) => {
+    if (n === 0) resolve([oks, values]); // nothing to settle
     const settle = (i, ok, value) => {
       oks[i] = ok;
       values[i] = ok ? value : messageOf(value);
